@@ -1,0 +1,1 @@
+//! cardnet-core: rules engines for the cardnet card games.

@@ -1,0 +1,7 @@
+//! Python bindings for cardnet-core.
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _core(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+    Ok(())
+}
