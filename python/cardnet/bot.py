@@ -1,0 +1,169 @@
+"""The bot SDK: subclass :class:`Bot`, write ``choose``, and :func:`run_bot` plays it against a host.
+
+    from cardnet.bot import Bot
+
+    class FirstMove(Bot):
+        def choose(self, view, legal):
+            return 0            # an index into ``legal``, or one of its move objects
+
+The runner handles the handshake, keepalive, reconnects (with the seat token), snapshots and rematches; the bot
+only ever sees its own view and the legal moves of a decision the host has opened for it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import random
+import sys
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+import trio
+
+from .peer import HostError, Peer, PeerError
+from .protocol import JSONValue, StateMessage
+
+
+class Bot(ABC):
+    """A player: given its view and the legal moves of an open decision, return a move or an index."""
+
+    @abstractmethod
+    def choose(self, view: dict[str, JSONValue], legal: list[JSONValue]) -> JSONValue:
+        """Return one of ``legal`` (the move object) or its index. ``view`` is ``{"public", "private"}``."""
+
+    def game_started(self, table: dict[str, JSONValue], seat: int) -> None:
+        """Called when a game starts (override to reset per-game memory)."""
+
+    def game_over(self, state: StateMessage) -> None:
+        """Called with the final state of each game (override to learn or log)."""
+
+
+class RandomBot(Bot):
+    """Picks uniformly among the legal moves (seedable)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: dict[str, JSONValue], legal: list[JSONValue]) -> JSONValue:
+        """A random legal index."""
+        return self.rng.randrange(len(legal))
+
+
+class FirstBot(Bot):
+    """Always plays the first legal move (deterministic; handy in tests)."""
+
+    def choose(self, view: dict[str, JSONValue], legal: list[JSONValue]) -> JSONValue:
+        """Index 0."""
+        return 0
+
+
+def load_bot(spec: str) -> Bot:
+    """Build a bot from ``builtin:random``/``builtin:first``, ``FILE.py`` (its Bot subclass) or ``module:Class``."""
+    if spec.startswith("builtin:"):
+        name = spec.split(":", 1)[1]
+        if name == "random":
+            return RandomBot()
+        if name == "first":
+            return FirstBot()
+        raise ValueError(f"unknown built-in bot {name!r} (network bots: random, first)")
+    if spec.endswith(".py"):
+        path = Path(spec)
+        if not path.is_file():
+            raise ValueError(f"no such bot file: {spec}")
+        module_spec = importlib.util.spec_from_file_location(f"cardnet_bot_{path.stem}", path)
+        if module_spec is None or module_spec.loader is None:
+            raise ValueError(f"cannot load {spec}")
+        module = importlib.util.module_from_spec(module_spec)
+        sys.modules[module_spec.name] = module
+        module_spec.loader.exec_module(module)
+        classes = [
+            v for v in vars(module).values()
+            if isinstance(v, type) and issubclass(v, Bot) and v.__module__ == module.__name__ and not getattr(v, "__abstractmethods__", None)
+        ]
+        if len(classes) != 1:
+            raise ValueError(f"{spec} must define exactly one Bot subclass (found {len(classes)})")
+        return classes[0]()
+    if ":" in spec:
+        module_name, class_name = spec.split(":", 1)
+        cls = getattr(importlib.import_module(module_name), class_name, None)
+        if not (isinstance(cls, type) and issubclass(cls, Bot)):
+            raise ValueError(f"{spec} is not a cardnet.bot.Bot subclass")
+        return cls()
+    raise ValueError(f"bot spec {spec!r}: use builtin:NAME, FILE.py or module:Class")
+
+
+@dataclass
+class BotResult:
+    """What a bot session saw: one final state per finished game, and the host's errors."""
+
+    outcomes: list[JSONValue] = field(default_factory=list)
+    final_states: list[StateMessage] = field(default_factory=list)
+    errors: list[HostError] = field(default_factory=list)
+    seat: int | None = None
+    moves: int = 0
+
+
+async def run_bot(
+    bot: Bot,
+    host: str,
+    port: int,
+    *,
+    name: str = "bot",
+    games: int = 1,
+    password: str | None = None,
+    seat: int | None = None,
+    peer: Peer | None = None,
+) -> BotResult:
+    """Play ``games`` games with ``bot`` at the table on ``host:port`` (voting for rematches in between)."""
+    peer = peer or Peer(host, port, name=name, password=password, seat=seat)
+    result = BotResult()
+    answered: set[int] = set()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(peer.run)
+        result.seat = peer.state.seat
+        current_game: int | None = None
+        async for event in peer.events:
+            if isinstance(event, HostError):
+                result.errors.append(event)
+                continue
+            if not isinstance(event, StateMessage):
+                continue
+            if event.game_no != current_game and not event.over:
+                current_game = event.game_no
+                bot.game_started(peer.state.table, peer.state.seat if peer.state.seat is not None else -1)
+            if event.over:
+                if event.game_no not in {s.game_no for s in result.final_states}:
+                    result.final_states.append(event)
+                    result.outcomes.append(event.outcome)
+                    bot.game_over(event)
+                    if len(result.final_states) >= games:
+                        break
+                    await peer.rematch()
+                continue
+            if event.kind == "snapshot" and event.decision_id is not None:
+                # After a reconnect the host may never have read our answer: a still-open decision is re-answered.
+                answered.discard(event.decision_id)
+            if event.decision_id is None or event.decision_id in answered:
+                continue
+            answered.add(event.decision_id)
+            choice = bot.choose(event.view, event.legal)
+            if isinstance(choice, int) and not isinstance(choice, bool):
+                await peer.move(event.decision_id, index=choice)
+            else:
+                await peer.move(event.decision_id, choice)
+            result.moves += 1
+        nursery.cancel_scope.cancel()
+    return result
+
+
+def main_run(spec: str, host: str, port: int, *, games: int, name: str, password: str | None) -> BotResult:
+    """Load a bot from ``spec`` and run it (blocking); used by ``cardnet bot``."""
+    bot = load_bot(spec)
+    try:
+        return trio.run(lambda: run_bot(bot, host, port, name=name, games=games, password=password))
+    except PeerError as exc:
+        raise SystemExit(f"cardnet bot: {exc}") from None
+
+
+__all__ = ["Bot", "BotResult", "FirstBot", "RandomBot", "load_bot", "main_run", "run_bot"]

@@ -1,0 +1,203 @@
+"""The host's append-only journal: one record per write, each with its length and CRC.
+
+File layout: the 16-byte magic ``b"cardnet-journal1"``, then records. A record is a 4-byte big-endian payload
+length, a 4-byte big-endian CRC-32 of the payload, and the payload: one canonical JSON object (UTF-8).
+A record is written with a single ``write(2)`` on an ``O_APPEND`` descriptor before the host acknowledges what it
+records, so a SIGKILLed host loses nothing it acknowledged. A torn or corrupt tail (power loss, a full disk)
+is reported by :func:`read_journal` and cut off by :meth:`Journal.open_resume` before appending again.
+
+No trio here: the host calls :meth:`Journal.append` from its single table task (one short syscall) and runs
+:meth:`Journal.fsync` in a worker thread when ``--fsync`` asks for durability against power loss.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from .protocol import Encodable, canonical
+
+MAGIC: Final = b"cardnet-journal1"
+_HEADER: Final = struct.Struct(">II")
+#: Largest payload a record may have; a larger length field means the tail is corrupt.
+MAX_RECORD: Final = 64 * 1024 * 1024
+
+
+class JournalError(Exception):
+    """The journal cannot be used at all (missing, not a journal, unwritable)."""
+
+
+@dataclass(frozen=True)
+class TornTail:
+    """Where and why reading stopped before the end of the file."""
+
+    offset: int
+    size: int
+    reason: str
+
+    def describe(self) -> str:
+        """A one-line report for the operator."""
+        return (
+            f"journal tail is damaged at byte {self.offset} ({self.reason}); "
+            f"{self.size - self.offset} trailing bytes ignored, the valid prefix is used"
+        )
+
+
+@dataclass(frozen=True)
+class JournalContents:
+    """The valid records of a journal, the byte length of that valid prefix, and any torn tail."""
+
+    records: list[dict[str, object]]
+    valid_length: int
+    torn: TornTail | None
+
+
+def encode_record(record: Mapping[str, Encodable]) -> bytes:
+    """The bytes of one record: header (length, CRC-32) and canonical JSON payload."""
+    payload = canonical(record).encode("ascii")
+    if len(payload) > MAX_RECORD:
+        raise ValueError(f"journal record of {len(payload)} bytes is too large")
+    return _HEADER.pack(len(payload), zlib.crc32(payload)) + payload
+
+
+def parse_journal(data: bytes) -> JournalContents:
+    """Parse journal bytes: every valid record up to the first damaged one."""
+    if not data.startswith(MAGIC):
+        if MAGIC.startswith(data):
+            # Killed while writing the magic itself: an empty journal.
+            return JournalContents([], 0, TornTail(0, len(data), "incomplete magic") if data else None)
+        raise JournalError("not a cardnet journal (bad magic)")
+    records: list[dict[str, object]] = []
+    pos = len(MAGIC)
+    torn: TornTail | None = None
+    while pos < len(data):
+        if len(data) - pos < _HEADER.size:
+            torn = TornTail(pos, len(data), "incomplete record header")
+            break
+        length, crc = _HEADER.unpack_from(data, pos)
+        start = pos + _HEADER.size
+        if length > MAX_RECORD:
+            torn = TornTail(pos, len(data), f"implausible record length {length}")
+            break
+        if len(data) - start < length:
+            torn = TornTail(pos, len(data), f"record needs {length} bytes, {len(data) - start} present")
+            break
+        payload = data[start : start + length]
+        if zlib.crc32(payload) != crc:
+            torn = TornTail(pos, len(data), "CRC mismatch")
+            break
+        try:
+            record = json.loads(payload.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            torn = TornTail(pos, len(data), "payload is not JSON")
+            break
+        if not isinstance(record, dict):
+            torn = TornTail(pos, len(data), "payload is not an object")
+            break
+        records.append(record)
+        pos = start + length
+    return JournalContents(records, pos, torn)
+
+
+def read_journal(path: str | os.PathLike[str]) -> JournalContents:
+    """Read and parse the journal at ``path``."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise JournalError(f"cannot read journal {path}: {exc.strerror}") from exc
+    return parse_journal(data)
+
+
+def default_journal_dir() -> Path:
+    """``$XDG_STATE_HOME/cardnet/journals``, or ``~/.local/state/cardnet/journals`` when it is unset."""
+    base = os.environ.get("XDG_STATE_HOME")
+    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".local" / "state"
+    return root / "cardnet" / "journals"
+
+
+def default_journal_path(table_id: str) -> Path:
+    """Where a table's journal goes when ``--journal`` is not given."""
+    return default_journal_dir() / f"{table_id}.journal"
+
+
+class Journal:
+    """An open journal that records are appended to."""
+
+    def __init__(self, fd: int, path: Path, *, fsync: bool) -> None:
+        self._fd = fd
+        self.path = path
+        self.fsync_enabled = fsync
+        self.records_written = 0
+
+    @classmethod
+    def create(cls, path: str | os.PathLike[str], *, fsync: bool = False) -> Journal:
+        """Create a new journal (refusing to overwrite an existing file)."""
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
+        except FileExistsError:
+            raise JournalError(f"journal {p} already exists (use --resume to continue it)") from None
+        except OSError as exc:
+            raise JournalError(f"cannot create journal {p}: {exc.strerror}") from exc
+        journal = cls(fd, p, fsync=fsync)
+        journal._write(MAGIC)
+        if fsync:
+            journal.fsync()
+            _fsync_dir(p.parent)
+        return journal
+
+    @classmethod
+    def open_resume(cls, path: str | os.PathLike[str], *, fsync: bool = False) -> tuple[Journal, JournalContents]:
+        """Open an existing journal to continue it: read it, cut off any torn tail, append after the rest."""
+        p = Path(path)
+        contents = read_journal(p)
+        try:
+            fd = os.open(p, os.O_WRONLY | os.O_APPEND)
+        except OSError as exc:
+            raise JournalError(f"cannot open journal {p}: {exc.strerror}") from exc
+        journal = cls(fd, p, fsync=fsync)
+        if contents.torn is not None or contents.valid_length == 0:
+            os.ftruncate(fd, contents.valid_length)
+            if contents.valid_length == 0:
+                journal._write(MAGIC)
+            journal.fsync()
+        return journal, contents
+
+    def _write(self, data: bytes) -> None:
+        written = os.write(self._fd, data)
+        while written < len(data):
+            # Only a full disk or a signal makes a regular-file write short; finish it so the record is whole.
+            written += os.write(self._fd, data[written:])
+
+    def append(self, record: Mapping[str, Encodable]) -> None:
+        """Append one record with a single write (durable against a killed process once this returns)."""
+        self._write(encode_record(record))
+        self.records_written += 1
+
+    def fsync(self) -> None:
+        """Flush the file to stable storage (blocking; the host runs it in a worker thread)."""
+        os.fsync(self._fd)
+
+    def close(self) -> None:
+        """Close the descriptor (idempotent)."""
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,684 @@
+"""The cardnet wire protocol: message shapes, strict decoding with limits, canonical encoding.
+
+No I/O happens here. The host (``host.py``) and the peer (``peer.py``) are thin trio layers over these
+functions; ``docs/PROTOCOL.md`` is the normative description that this module implements.
+
+Framing: one JSON object per line (NDJSON), UTF-8. Everything cardnet sends is *canonical* JSON (sorted keys,
+``,``/``:`` separators, integers only, ASCII), byte-for-byte what the Rust core emits, so that pre-encoded
+fragments from the core (views, events, legal moves) can be spliced into a message with :class:`Raw` instead of
+being parsed and re-serialised once per seat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Final, Union
+
+PROTOCOL_VERSION: Final = 1
+SUPPORTED_VERSIONS: Final = (1,)
+
+#: Largest line (bytes, excluding the newline) a peer may send to the host.
+MAX_PEER_LINE: Final = 64 * 1024
+#: Largest line (bytes, excluding the newline) the host may send to a peer.
+MAX_HOST_LINE: Final = 4 * 1024 * 1024
+#: Deepest nesting of arrays/objects accepted in a peer's message.
+MAX_DEPTH: Final = 32
+#: Longest chat message, in characters.
+MAX_CHAT_CHARS: Final = 500
+#: Longest player name, in characters.
+MAX_NAME_CHARS: Final = 32
+#: Largest integer the protocol carries (so every JSON implementation represents it exactly).
+MAX_INT: Final = 2**53 - 1
+
+#: Capabilities the host of this version offers; a peer's hello lists the ones it wants.
+HOST_CAPABILITIES: Final = ("chat", "index_moves", "rematch", "spectate", "turn_timer")
+
+#: Error codes, each with whether the host closes the connection after sending it.
+ERROR_CODES: Final[Mapping[str, bool]] = {
+    "line_too_long": True,
+    "bad_utf8": False,
+    "bad_json": False,
+    "bad_message": False,
+    "unknown_type": False,
+    "handshake_required": True,
+    "handshake_timeout": True,
+    "unsupported_version": True,
+    "auth_failed": True,
+    "bad_token": True,
+    "no_seat": True,
+    "table_full": True,
+    "not_started": False,
+    "spectator": False,
+    "wrong_seat": False,
+    "stale_decision": False,
+    "illegal_move": False,
+    "invalid_move": False,
+    "game_over": False,
+    "not_over": False,
+    "chat_disabled": False,
+    "chat_too_long": False,
+    "chat_rate": False,
+    "rate_limited": True,
+    "too_many_errors": True,
+    "idle_timeout": True,
+    "replaced": True,
+    "shutting_down": True,
+    "internal": False,
+}
+
+_NAME_RE: Final = re.compile(r"^[^\x00-\x1f\x7f]{1,%d}$" % MAX_NAME_CHARS)
+_TOKEN_RE: Final = re.compile(r"^[A-Za-z0-9_-]{22,128}$")
+_HEX64_RE: Final = re.compile(r"^[0-9a-f]{64}$")
+_CAP_RE: Final = re.compile(r"^[a-z0-9_]{1,32}$")
+
+
+class ProtocolError(Exception):
+    """A message that cannot be accepted; ``code`` is one of :data:`ERROR_CODES`."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(f"{code}: {reason}")
+        self.code = code
+        self.reason = reason
+
+    @property
+    def fatal(self) -> bool:
+        """Whether the host closes the connection after reporting this error."""
+        return ERROR_CODES.get(self.code, True)
+
+
+class Raw:
+    """A fragment of JSON that is already canonical, spliced into a message verbatim.
+
+    The caller vouches for the bytes (they come from the core's ``*_json`` helpers); :func:`canonical` does not
+    re-check them, which is the point: the host encodes a view once, not once per message.
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"Raw({self.text[:40]!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Raw) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+
+JSONValue = Union[None, bool, int, str, "list[JSONValue]", "dict[str, JSONValue]"]
+Encodable = Union[None, bool, int, str, Raw, Sequence["Encodable"], Mapping[str, "Encodable"]]
+
+
+def canonical(value: Encodable) -> str:
+    """Encode ``value`` as canonical JSON text: sorted keys, no spaces, integers only, ASCII.
+
+    Matches the Rust core's bytes for the same value. Floats are refused (the protocol has none).
+    """
+    parts: list[str] = []
+    _encode_into(value, parts)
+    return "".join(parts)
+
+
+_dumps_str = json.JSONEncoder(ensure_ascii=True).encode
+
+
+def _encode_into(value: Encodable, out: list[str]) -> None:
+    if isinstance(value, Raw):
+        out.append(value.text)
+    elif isinstance(value, str):
+        out.append(_dumps_str(value))
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, int):
+        out.append(str(int(value)))
+    elif isinstance(value, Mapping):
+        out.append("{")
+        first = True
+        for key in sorted(value):
+            if not isinstance(key, str):
+                raise TypeError(f"object keys must be strings, not {type(key).__name__}")
+            if not first:
+                out.append(",")
+            first = False
+            out.append(_dumps_str(key))
+            out.append(":")
+            _encode_into(value[key], out)
+        out.append("}")
+    elif isinstance(value, (list, tuple)):
+        out.append("[")
+        for i, item in enumerate(value):
+            if i:
+                out.append(",")
+            _encode_into(item, out)
+        out.append("]")
+    else:
+        raise TypeError(f"cannot encode {type(value).__name__} in the cardnet protocol")
+
+
+def encode(message: Mapping[str, Encodable], limit: int = MAX_HOST_LINE) -> bytes:
+    """One protocol line: canonical JSON of ``message`` plus ``\\n``; ValueError if longer than ``limit``."""
+    data = canonical(message).encode("ascii")
+    if len(data) > limit:
+        raise ValueError(f"message of {len(data)} bytes exceeds the {limit}-byte line limit")
+    return data + b"\n"
+
+
+def state_hash_of(public_view: JSONValue) -> str:
+    """The public hash a peer recomputes: hex sha256 of the canonical JSON of the public view."""
+    return hashlib.sha256(canonical(public_view).encode("ascii")).hexdigest()
+
+
+def auth_mac(password: str, table_id: str, challenge: str) -> str:
+    """The HMAC a peer proves it knows the table password with (the password itself never travels)."""
+    message = f"cardnet-auth/1|{table_id}|{challenge}".encode()
+    return hmac.new(password.encode("utf-8"), message, hashlib.sha256).hexdigest()
+
+
+def check_auth(password: str, table_id: str, challenge: str, mac: str) -> bool:
+    """Constant-time check of a peer's :func:`auth_mac`."""
+    return hmac.compare_digest(auth_mac(password, table_id, challenge), mac)
+
+
+def token_hash(token: str) -> str:
+    """How the host stores a seat token: hex sha256 (the token itself is never kept)."""
+    return hashlib.sha256(token.encode("ascii")).hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Decoding
+
+
+def _reject_constant(name: str) -> object:
+    raise ProtocolError("bad_json", f"{name} is not JSON")
+
+
+def _reject_float(text: str) -> object:
+    raise ProtocolError("bad_json", f"non-integer number {text[:20]}")
+
+
+def _no_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    result: dict[str, object] = {}
+    for key, value in pairs:
+        if key in result:
+            raise ProtocolError("bad_json", f"duplicate key {key[:40]!r}")
+        result[key] = value
+    return result
+
+
+_decoder = json.JSONDecoder(
+    object_pairs_hook=_no_duplicates, parse_float=_reject_float, parse_constant=_reject_constant
+)
+
+
+def _depth(value: object) -> int:
+    """Nesting depth, iteratively (a hostile line must not exhaust the Python stack)."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            deepest = max(deepest, depth)
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            deepest = max(deepest, depth)
+            stack.extend((v, depth + 1) for v in item)
+    return deepest
+
+
+def decode_line(line: bytes, limit: int = MAX_PEER_LINE, max_depth: int = MAX_DEPTH) -> dict[str, JSONValue]:
+    """Decode one line (without its newline) into a JSON object, strictly.
+
+    Refuses lines over ``limit`` bytes, invalid UTF-8, non-JSON, NaN/Infinity, non-integer numbers, integers
+    outside ±(2**53-1), duplicate keys, nesting deeper than ``max_depth`` and anything but an object.
+    Whitespace between tokens is tolerated; a peer need not send canonical JSON.
+    """
+    if len(line) > limit:
+        raise ProtocolError("line_too_long", f"line of {len(line)} bytes exceeds {limit}")
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ProtocolError("bad_utf8", f"invalid UTF-8 at byte {exc.start}") from None
+    # A quick bracket count keeps the C decoder from recursing deeply on "[[[[...".
+    if text.count("[") + text.count("{") > max_depth and _bracket_depth(text) > max_depth:
+        raise ProtocolError("bad_json", f"nesting deeper than {max_depth}")
+    try:
+        value = _decoder.decode(text)
+    except ProtocolError:
+        raise
+    except (ValueError, RecursionError) as exc:
+        raise ProtocolError("bad_json", str(exc)[:200]) from None
+    if not isinstance(value, dict):
+        raise ProtocolError("bad_json", "a message must be a JSON object")
+    if _depth(value) > max_depth:
+        raise ProtocolError("bad_json", f"nesting deeper than {max_depth}")
+    _check_ints(value)
+    return value
+
+
+def _bracket_depth(text: str) -> int:
+    """Maximum bracket nesting outside strings (approximate lexing, enough to bound recursion)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _check_ints(value: object) -> None:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, int) and not isinstance(item, bool) and not -MAX_INT <= item <= MAX_INT:
+            raise ProtocolError("bad_json", "integer out of range")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Peer -> host messages
+
+
+@dataclass(frozen=True)
+class Hello:
+    """First message of a peer: version, wanted capabilities, role, and how to get a seat."""
+
+    protocol: int
+    name: str
+    role: str  # "player" | "spectator"
+    capabilities: tuple[str, ...] = ()
+    seat: int | None = None
+    token: str | None = None
+    auth: str | None = None
+    client: str | None = None
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move answering the open decision ``decision_id``: either the move object or an index into its list."""
+
+    decision_id: int
+    move: dict[str, JSONValue] | None = None
+    index: int | None = None
+    ref: int | str | None = None
+
+
+@dataclass(frozen=True)
+class Chat:
+    """A chat line from a peer."""
+
+    text: str
+    ref: int | str | None = None
+
+
+@dataclass(frozen=True)
+class SnapshotRequest:
+    """A peer asks for a full snapshot (after a gap or a hash mismatch)."""
+
+    ref: int | str | None = None
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """A vote for another game with the same seats (only once the game is over)."""
+
+    ref: int | str | None = None
+
+
+@dataclass(frozen=True)
+class Ping:
+    """Keepalive probe; answered with a pong carrying the same id."""
+
+    id: int
+
+
+@dataclass(frozen=True)
+class Pong:
+    """Answer to the host's ping."""
+
+    id: int
+
+
+@dataclass(frozen=True)
+class Bye:
+    """A peer leaving on purpose (its seat is then played by a built-in player at once)."""
+
+    ref: int | str | None = None
+
+
+ClientMessage = Union[Hello, Move, Chat, SnapshotRequest, Rematch, Ping, Pong, Bye]
+
+
+class _Fields:
+    """Typed field access over a decoded object, raising ``bad_message`` with the field's name."""
+
+    def __init__(self, obj: Mapping[str, JSONValue]) -> None:
+        self.obj = obj
+
+    def _get(self, name: str, required: bool) -> JSONValue:
+        if name not in self.obj:
+            if required:
+                raise ProtocolError("bad_message", f"missing field {name!r}")
+            return None
+        return self.obj[name]
+
+    def int(self, name: str, required: bool = True, lo: int = 0, hi: int = MAX_INT) -> int | None:
+        value = self._get(name, required)
+        if value is None and not required:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ProtocolError("bad_message", f"field {name!r} must be an integer")
+        if not lo <= value <= hi:
+            raise ProtocolError("bad_message", f"field {name!r} out of range {lo}..{hi}")
+        return value
+
+    def req_int(self, name: str, lo: int = 0, hi: int = MAX_INT) -> int:
+        value = self.int(name, True, lo, hi)
+        assert value is not None
+        return value
+
+    def str(self, name: str, required: bool = True, pattern: re.Pattern[str] | None = None) -> str | None:
+        value = self._get(name, required)
+        if value is None and not required:
+            return None
+        if not isinstance(value, str):
+            raise ProtocolError("bad_message", f"field {name!r} must be a string")
+        if pattern is not None and not pattern.match(value):
+            raise ProtocolError("bad_message", f"field {name!r} has an invalid value")
+        return value
+
+    def ref(self) -> int | str | None:
+        value = self._get("ref", False)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            raise ProtocolError("bad_message", "field 'ref' must be an integer or a string")
+        if isinstance(value, str) and len(value) > 64:
+            raise ProtocolError("bad_message", "field 'ref' longer than 64 characters")
+        return value
+
+
+def parse_client_message(obj: Mapping[str, JSONValue]) -> ClientMessage:
+    """Validate a decoded peer message and return its typed form (unknown extra fields are ignored)."""
+    kind = obj.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", "missing string field 'type'")
+    f = _Fields(obj)
+    if kind == "hello":
+        return _parse_hello(f)
+    if kind == "move":
+        decision_id = f.req_int("decision_id")
+        move = obj.get("move")
+        index = f.int("index", required=False)
+        if (move is None) == (index is None):
+            raise ProtocolError("bad_message", "a move carries exactly one of 'move' and 'index'")
+        if move is not None and not isinstance(move, dict):
+            raise ProtocolError("bad_message", "field 'move' must be an object")
+        return Move(decision_id, move if isinstance(move, dict) else None, index, f.ref())
+    if kind == "chat":
+        text = f.str("text")
+        assert text is not None
+        return Chat(text, f.ref())
+    if kind == "snapshot":
+        return SnapshotRequest(f.ref())
+    if kind == "rematch":
+        return Rematch(f.ref())
+    if kind == "ping":
+        return Ping(f.req_int("id"))
+    if kind == "pong":
+        return Pong(f.req_int("id"))
+    if kind == "bye":
+        return Bye(f.ref())
+    raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")
+
+
+def _parse_hello(f: _Fields) -> Hello:
+    protocol = f.req_int("protocol", 1, 1 << 16)
+    name = f.str("name", pattern=_NAME_RE)
+    assert name is not None
+    role = f.str("role", required=False) or "player"
+    if role not in ("player", "spectator"):
+        raise ProtocolError("bad_message", "field 'role' must be 'player' or 'spectator'")
+    caps_raw = f.obj.get("capabilities", [])
+    if not isinstance(caps_raw, list) or len(caps_raw) > 64:
+        raise ProtocolError("bad_message", "field 'capabilities' must be a list of at most 64 names")
+    caps: list[str] = []
+    for cap in caps_raw:
+        if not isinstance(cap, str) or not _CAP_RE.match(cap):
+            raise ProtocolError("bad_message", "capability names are 1-32 of [a-z0-9_]")
+        caps.append(cap)
+    return Hello(
+        protocol=protocol,
+        name=name,
+        role=role,
+        capabilities=tuple(caps),
+        seat=f.int("seat", required=False, hi=255),
+        token=f.str("token", required=False, pattern=_TOKEN_RE),
+        auth=f.str("auth", required=False, pattern=_HEX64_RE),
+        client=(f.str("client", required=False) or "")[:64] or None,
+    )
+
+
+def client_message_dict(message: ClientMessage) -> dict[str, Encodable]:
+    """The wire form of a peer message (used by the Python peer to send)."""
+    out: dict[str, Encodable]
+    if isinstance(message, Hello):
+        out = {
+            "type": "hello",
+            "protocol": message.protocol,
+            "name": message.name,
+            "role": message.role,
+            "capabilities": list(message.capabilities),
+        }
+        for key in ("seat", "token", "auth", "client"):
+            value = getattr(message, key)
+            if value is not None:
+                out[key] = value
+        return out
+    if isinstance(message, Move):
+        out = {"type": "move", "decision_id": message.decision_id}
+        if message.move is not None:
+            out["move"] = message.move
+        else:
+            out["index"] = message.index
+    elif isinstance(message, Chat):
+        out = {"type": "chat", "text": message.text}
+    elif isinstance(message, SnapshotRequest):
+        out = {"type": "snapshot"}
+    elif isinstance(message, Rematch):
+        out = {"type": "rematch"}
+    elif isinstance(message, Ping):
+        return {"type": "ping", "id": message.id}
+    elif isinstance(message, Pong):
+        return {"type": "pong", "id": message.id}
+    else:
+        out = {"type": "bye"}
+    if message.ref is not None:
+        out["ref"] = message.ref
+    return out
+
+
+def check_chat_text(text: str) -> str:
+    """Validate chat text: 1..MAX_CHAT_CHARS characters and no control characters."""
+    if not text or len(text) > MAX_CHAT_CHARS:
+        raise ProtocolError("chat_too_long", f"chat text must be 1..{MAX_CHAT_CHARS} characters")
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in text):
+        raise ProtocolError("bad_message", "chat text may not contain control characters")
+    return text
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Host -> peer messages (builders; values may contain Raw fragments from the core)
+
+
+def error_message(
+    code: str,
+    reason: str,
+    *,
+    state_id: int,
+    decision_id: int | None,
+    ref: int | str | None = None,
+    detail: str | None = None,
+) -> dict[str, Encodable]:
+    """A structured error, sent to the offending peer only."""
+    msg: dict[str, Encodable] = {
+        "type": "error",
+        "code": code,
+        "reason": reason,
+        "fatal": ERROR_CODES.get(code, True),
+        "state_id": state_id,
+        "decision_id": decision_id,
+    }
+    if ref is not None:
+        msg["ref"] = ref
+    if detail is not None:
+        msg["detail"] = detail
+    return msg
+
+
+@dataclass
+class Decision:
+    """An open decision for one seat as sent on the wire."""
+
+    id: int
+    legal: Raw  # canonical JSON list of moves, from the core
+    count: int
+    deadline_ms: int | None = None
+
+    def to_wire(self) -> dict[str, Encodable]:
+        """Wire form of the decision."""
+        return {"id": self.id, "legal": self.legal, "count": self.count, "deadline_ms": self.deadline_ms}
+
+
+def state_message(
+    kind: str,
+    *,
+    game_no: int,
+    state_id: int,
+    state_hash: str,
+    view: Raw,
+    to_act: Sequence[int],
+    decision: Decision | None,
+    over: bool,
+    outcome: Encodable,
+    events: Raw | None = None,
+    ack: Mapping[str, Encodable] | None = None,
+) -> dict[str, Encodable]:
+    """An ``update`` (after a move, with events) or a ``snapshot`` (on join, request or resync)."""
+    msg: dict[str, Encodable] = {
+        "type": kind,
+        "game_no": game_no,
+        "state_id": state_id,
+        "hash": state_hash,
+        "view": view,
+        "to_act": list(to_act),
+        "decision": decision.to_wire() if decision is not None else None,
+        "over": over,
+        "outcome": outcome,
+    }
+    if kind == "update":
+        msg["events"] = events if events is not None else Raw("[]")
+        if ack is not None:
+            msg["ack"] = ack
+    return msg
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Host -> peer decoding, for the Python peer
+
+
+@dataclass
+class StateMessage:
+    """A decoded ``update`` or ``snapshot``."""
+
+    kind: str
+    game_no: int
+    state_id: int
+    hash: str
+    view: dict[str, JSONValue]
+    to_act: list[int]
+    decision_id: int | None
+    legal: list[JSONValue]
+    deadline_ms: int | None
+    over: bool
+    outcome: JSONValue
+    events: list[JSONValue] = field(default_factory=list)
+    ack: dict[str, JSONValue] | None = None
+
+    def hash_ok(self) -> bool:
+        """Whether ``hash`` matches the canonical public view this message carries."""
+        return state_hash_of(self.view.get("public")) == self.hash
+
+
+def parse_state_message(obj: Mapping[str, JSONValue]) -> StateMessage:
+    """Validate an ``update``/``snapshot`` from the host."""
+    f = _Fields(obj)
+    kind = f.str("type")
+    assert kind in ("update", "snapshot")
+    view = obj.get("view")
+    if not isinstance(view, dict):
+        raise ProtocolError("bad_message", "field 'view' must be an object")
+    to_act = obj.get("to_act")
+    if not isinstance(to_act, list) or not all(isinstance(s, int) for s in to_act):
+        raise ProtocolError("bad_message", "field 'to_act' must be a list of seats")
+    decision = obj.get("decision")
+    decision_id: int | None = None
+    legal: list[JSONValue] = []
+    deadline: int | None = None
+    if decision is not None:
+        if not isinstance(decision, dict):
+            raise ProtocolError("bad_message", "field 'decision' must be an object or null")
+        df = _Fields(decision)
+        decision_id = df.req_int("id")
+        raw_legal = decision.get("legal")
+        if not isinstance(raw_legal, list):
+            raise ProtocolError("bad_message", "field 'decision.legal' must be a list")
+        legal = raw_legal
+        deadline = df.int("deadline_ms", required=False)
+    events = obj.get("events", [])
+    if not isinstance(events, list):
+        raise ProtocolError("bad_message", "field 'events' must be a list")
+    ack = obj.get("ack")
+    return StateMessage(
+        kind=kind,
+        game_no=f.req_int("game_no"),
+        state_id=f.req_int("state_id"),
+        hash=f.str("hash") or "",
+        view=view,
+        to_act=[int(s) for s in to_act if isinstance(s, int)],
+        decision_id=decision_id,
+        legal=legal,
+        deadline_ms=deadline,
+        over=bool(obj.get("over")),
+        outcome=obj.get("outcome"),
+        events=events,
+        ack=ack if isinstance(ack, dict) else None,
+    )

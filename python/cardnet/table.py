@@ -1,0 +1,474 @@
+"""The authoritative table, without I/O: seats, decisions, move validation, journal records, per-seat messages.
+
+``host.py`` drives a :class:`Table` from trio tasks. Every method here is synchronous and never awaits, so in
+trio's single thread each call is atomic: a move is validated, applied, journalled and turned into per-seat
+messages with nothing interleaved.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from . import protocol as P
+from .protocol import Encodable, ProtocolError, Raw
+
+
+class GameLike(Protocol):
+    """The slice of ``cardnet``'s game object the host uses (DESIGN.md, The Python face)."""
+
+    def to_act(self) -> list[int]: ...
+    def legal_count(self, seat: int) -> int: ...
+    def legal_move(self, seat: int, index: int) -> Any: ...
+    def apply(self, seat: int, move: Any) -> Any: ...
+    def view_json(self, seat: int | None) -> str: ...
+    def events_json(self, seat: int | None) -> str: ...
+    def legal_moves_json(self, seat: int) -> str: ...
+    def state_hash(self) -> str: ...
+    def is_over(self) -> bool: ...
+    def outcome(self) -> Any: ...
+    def clone(self) -> GameLike: ...
+
+
+@dataclass(frozen=True)
+class Engine:
+    """How the table reaches the rules: a game factory, a built-in player, and the core's move errors."""
+
+    new_game: Callable[[str, int, int, dict[str, Any]], GameLike]
+    choose: Callable[[GameLike, int, str, int], Any]
+    illegal: type[Exception]
+    invalid: type[Exception]
+
+
+def core_engine() -> Engine:
+    """The engine backed by the Rust core (imported only when a table is built)."""
+    import cardnet
+    import cardnet.ai
+
+    def new_game(name: str, players: int, seed: int, options: dict[str, Any]) -> GameLike:
+        game: GameLike = cardnet.new_game(name, players=players, seed=seed, options=options)
+        return game
+
+    def choose(game: GameLike, seat: int, player: str, seed: int) -> Any:
+        if player in ("easy", "normal", "hard"):
+            return cardnet.ai.choose(game, seat, level=player, seed=seed)
+        return cardnet.ai.choose(game, seat, player=player, seed=seed)
+
+    return Engine(new_game, choose, cardnet.IllegalMove, cardnet.InvalidMove)
+
+
+def derive_seed(seed: int, game_no: int) -> int:
+    """The seed of game ``game_no`` (0-based) of a table: game 0 uses ``seed`` itself."""
+    if game_no == 0:
+        return seed
+    digest = hashlib.sha256(f"cardnet-rematch/1|{seed}|{game_no}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def outcome_value(outcome: Any) -> Encodable:
+    """The outcome as plain JSON data (the core returns a small dataclass or a dict)."""
+    if outcome is None:
+        return None
+    if dataclasses.is_dataclass(outcome) and not isinstance(outcome, type):
+        return _plain(dataclasses.asdict(outcome))
+    to_json = getattr(outcome, "to_json", None)
+    if callable(to_json):
+        text = to_json()
+        if isinstance(text, str):
+            return Raw(P.canonical(json.loads(text)))
+    return _plain(outcome)
+
+
+def _plain(value: Any) -> Encodable:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, float):
+        # The protocol has integers only; a fractional score would be a core bug worth seeing, not hiding.
+        if value != int(value):
+            raise ValueError(f"non-integer value {value} in an outcome")
+        return int(value)
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    return str(value)
+
+
+@dataclass
+class Seat:
+    """One seat of the table."""
+
+    index: int
+    kind: str = "open"  # "open" | "human" | "bot"
+    name: str | None = None
+    player: str | None = None  # the built-in player of a bot seat
+    token_hash: str | None = None
+    connected: bool = False
+    auto: bool = False  # a built-in player is standing in for an absent human
+
+    def public(self) -> dict[str, Encodable]:
+        """The seat as every peer sees it."""
+        return {
+            "seat": self.index,
+            "kind": self.kind,
+            "name": self.name,
+            "connected": self.connected,
+            "auto": self.auto,
+        }
+
+
+@dataclass
+class OpenDecision:
+    """A decision the host has asked of a seat and not yet had answered."""
+
+    id: int
+    seat: int
+    legal_json: str
+    count: int
+    opened: float
+    deadline: float | None = None
+    timed_out: bool = False
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """Everything that defines a table (the journal's first record)."""
+
+    game: str
+    players: int
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict)
+    seeded: bool = False
+    name: str = "cardnet table"
+    table_id: str = ""
+    turn_timer: float | None = None
+    bots: dict[int, str] = field(default_factory=dict)
+
+    def record(self) -> dict[str, Encodable]:
+        """The journal record of this configuration."""
+        return {
+            "kind": "table",
+            "v": 1,
+            "table_id": self.table_id,
+            "name": self.name,
+            "game": self.game,
+            "players": self.players,
+            "seed": self.seed,
+            "seeded": self.seeded,
+            "options": _plain(self.options),
+            "turn_timer_ms": None if self.turn_timer is None else int(self.turn_timer * 1000),
+            "bots": {str(k): v for k, v in sorted(self.bots.items())},
+        }
+
+    @classmethod
+    def from_record(cls, rec: Mapping[str, Any]) -> TableConfig:
+        """Rebuild a configuration from its journal record."""
+        timer = rec.get("turn_timer_ms")
+        return cls(
+            game=str(rec["game"]),
+            players=int(rec["players"]),
+            seed=int(rec["seed"]),
+            options=dict(rec.get("options") or {}),
+            seeded=bool(rec.get("seeded")),
+            name=str(rec.get("name", "cardnet table")),
+            table_id=str(rec["table_id"]),
+            turn_timer=None if timer is None else int(timer) / 1000,
+            bots={int(k): str(v) for k, v in dict(rec.get("bots") or {}).items()},
+        )
+
+
+@dataclass
+class Applied:
+    """The result of an accepted move: its journal record and what the host must now send."""
+
+    seat: int
+    decision_id: int
+    move: Any
+    record: dict[str, Encodable]
+
+
+class Table:
+    """The authoritative state of one table. All methods are synchronous and never block."""
+
+    def __init__(self, config: TableConfig, engine: Engine, *, clock: Callable[[], float]) -> None:
+        self.config = config
+        self.engine = engine
+        self.clock = clock
+        self.seats = [Seat(i) for i in range(config.players)]
+        for seat, player in config.bots.items():
+            self.seats[seat] = Seat(seat, kind="bot", name=f"{player} bot", player=player, connected=True)
+        self.game_no = 0
+        self.state_id = 0
+        self.game: GameLike = engine.new_game(config.game, config.players, config.seed, dict(config.options))
+        self.decisions: dict[int, OpenDecision] = {}
+        self._next_decision = 1
+        self.started = False
+        self.rematch_votes: set[int] = set()
+        self._maybe_start()
+
+    # -- seats ------------------------------------------------------------------------------------------------
+
+    def _maybe_start(self) -> bool:
+        if not self.started and all(s.kind != "open" for s in self.seats):
+            self.started = True
+            self.state_id += 1
+            self._refresh_decisions(mover=None)
+            return True
+        return False
+
+    def seat_for_token(self, token: str) -> Seat | None:
+        """The human seat a token belongs to, if any (compared by hash)."""
+        digest = P.token_hash(token)
+        for seat in self.seats:
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                return seat
+        return None
+
+    def claim_seat(self, wanted: int | None, name: str) -> tuple[Seat, str, dict[str, Encodable], bool]:
+        """Give an open seat to a new player: (seat, token, journal record, whether the game just started)."""
+        if wanted is not None:
+            if wanted >= len(self.seats) or self.seats[wanted].kind != "open":
+                raise ProtocolError("no_seat", f"seat {wanted} is not open")
+            seat = self.seats[wanted]
+        else:
+            free = [s for s in self.seats if s.kind == "open"]
+            if not free:
+                raise ProtocolError("table_full", "every seat is taken; join as a spectator")
+            seat = free[0]
+        token = secrets.token_urlsafe(32)
+        record = self.apply_seat_record(seat.index, name, P.token_hash(token))
+        started = self._maybe_start()
+        seat.connected = True
+        return seat, token, record, started
+
+    def apply_seat_record(self, index: int, name: str, digest: str) -> dict[str, Encodable]:
+        """Seat a human (live or from the journal); returns the record."""
+        seat = self.seats[index]
+        seat.kind, seat.name, seat.token_hash = "human", name, digest
+        return {"kind": "seat", "seat": index, "name": name, "token_hash": digest}
+
+    def seats_public(self) -> list[Encodable]:
+        """All seats as peers see them."""
+        return [s.public() for s in self.seats]
+
+    def controlled_by_builtin(self, seat: int) -> bool:
+        """Whether the built-in player answers this seat's decisions (a bot seat, or a human who is away)."""
+        s = self.seats[seat]
+        return s.kind == "bot" or s.auto
+
+    # -- decisions --------------------------------------------------------------------------------------------
+
+    def _refresh_decisions(self, mover: int | None) -> None:
+        """Open, keep or close decisions after the state changed.
+
+        A seat's decision stays open (same id) when that seat did not just move and its legal moves are
+        byte-identical: an opponent's hidden simultaneous pick then leaves this seat's answer valid.
+        """
+        now = self.clock()
+        acting = set(self.game.to_act()) if self.started and not self.game.is_over() else set()
+        fresh: dict[int, OpenDecision] = {}
+        for seat in sorted(acting):
+            legal_json = self.game.legal_moves_json(seat)
+            old = self.decisions.get(seat)
+            if old is not None and seat != mover and old.legal_json == legal_json:
+                fresh[seat] = old
+                continue
+            timer = self.config.turn_timer
+            fresh[seat] = OpenDecision(
+                id=self._next_decision,
+                seat=seat,
+                legal_json=legal_json,
+                count=self.game.legal_count(seat),
+                opened=now,
+                deadline=None if timer is None else now + timer,
+            )
+            self._next_decision += 1
+        self.decisions = fresh
+
+    def decision_for(self, seat: int | None) -> OpenDecision | None:
+        """The open decision of a seat, if any."""
+        return None if seat is None else self.decisions.get(seat)
+
+    def check_move(self, seat: int | None, msg: P.Move) -> OpenDecision:
+        """Who may answer which decision: raises the documented error, changes nothing."""
+        if seat is None:
+            raise ProtocolError("spectator", "spectators cannot move")
+        if not self.started:
+            raise ProtocolError("not_started", "the game starts when every seat is taken")
+        if self.game.is_over():
+            raise ProtocolError("game_over", "the game is over")
+        mine = self.decisions.get(seat)
+        if mine is not None and mine.id == msg.decision_id:
+            return mine
+        if any(d.id == msg.decision_id for d in self.decisions.values()):
+            raise ProtocolError("wrong_seat", f"decision {msg.decision_id} belongs to another seat")
+        if mine is None:
+            raise ProtocolError("stale_decision", f"decision {msg.decision_id} is not open; you have no decision")
+        raise ProtocolError("stale_decision", f"decision {msg.decision_id} is not open; yours is {mine.id}")
+
+    def apply_move(self, seat: int, decision: OpenDecision, move: Any = None, index: int | None = None) -> Applied:
+        """Apply a move answering ``decision`` (already checked); raises ProtocolError, changing nothing."""
+        if index is not None:
+            if not 0 <= index < decision.count:
+                raise ProtocolError("invalid_move", f"index {index} outside 0..{decision.count - 1}")
+            move = self.game.legal_move(seat, index)
+        try:
+            self.game.apply(seat, move)
+        except self.engine.illegal as exc:
+            code = getattr(exc, "code", None)
+            reason = getattr(exc, "reason", None) or str(exc)
+            raise ProtocolError("illegal_move", str(reason)) from _Detail(code)
+        except self.engine.invalid as exc:
+            raise ProtocolError("invalid_move", str(exc)) from None
+        self.state_id += 1
+        self.rematch_votes.clear()
+        self._refresh_decisions(mover=seat)
+        record: dict[str, Encodable] = {
+            "kind": "move",
+            "game_no": self.game_no,
+            "state_id": self.state_id,
+            "seat": seat,
+            "move": _plain(move),
+        }
+        return Applied(seat, decision.id, move, record)
+
+    # -- rematch ----------------------------------------------------------------------------------------------
+
+    def vote_rematch(self, seat: int, connected_humans: Sequence[int]) -> dict[str, Encodable] | None:
+        """Count a vote; when every connected human agrees, start the next game and return its record."""
+        if not self.game.is_over():
+            raise ProtocolError("not_over", "a rematch can be asked for once the game is over")
+        self.rematch_votes.add(seat)
+        if not set(connected_humans) <= self.rematch_votes:
+            return None
+        return self.start_next_game(None)
+
+    def start_next_game(self, seed: int | None) -> dict[str, Encodable]:
+        """Start game ``game_no + 1`` with the same seats; returns its journal record."""
+        self.game_no += 1
+        if seed is None:
+            seed = derive_seed(self.config.seed, self.game_no) if self.config.seeded else secrets.randbits(63)
+        self.game = self.engine.new_game(self.config.game, self.config.players, seed, dict(self.config.options))
+        self.state_id += 1
+        self.rematch_votes.clear()
+        self.decisions = {}
+        self._refresh_decisions(mover=None)
+        return {"kind": "game", "game_no": self.game_no, "seed": seed, "state_id": self.state_id}
+
+    def rematch_message(self) -> dict[str, Encodable]:
+        """Who has voted for a rematch."""
+        return {"type": "rematch", "game_no": self.game_no, "votes": sorted(self.rematch_votes)}
+
+    # -- messages ---------------------------------------------------------------------------------------------
+
+    def state_fields(self, seat: int | None, now: float) -> tuple[Raw, P.Decision | None]:
+        """The seat's view and open decision, as pre-encoded fragments."""
+        view = Raw(self.game.view_json(seat))
+        d = self.decision_for(seat)
+        decision = None
+        if d is not None:
+            deadline_ms = None if d.deadline is None else max(0, int((d.deadline - now) * 1000))
+            decision = P.Decision(d.id, Raw(d.legal_json), d.count, deadline_ms)
+        return view, decision
+
+    def state_message(
+        self,
+        seat: int | None,
+        kind: str,
+        *,
+        state_hash: str | None = None,
+        ack: Mapping[str, Encodable] | None = None,
+    ) -> bytes:
+        """The encoded ``update``/``snapshot`` line for one seat (None = spectator)."""
+        now = self.clock()
+        view, decision = self.state_fields(seat, now)
+        over = self.game.is_over()
+        msg = P.state_message(
+            kind,
+            game_no=self.game_no,
+            state_id=self.state_id,
+            state_hash=state_hash if state_hash is not None else self.game.state_hash(),
+            view=view,
+            to_act=sorted(self.decisions) if self.started else [],
+            decision=decision,
+            over=over,
+            outcome=outcome_value(self.game.outcome()) if over else None,
+            events=Raw(self.game.events_json(seat)) if kind == "update" else None,
+            ack=ack,
+        )
+        return P.encode(msg)
+
+    def table_message(self, challenge: str, capabilities: Sequence[str], password: bool) -> dict[str, Encodable]:
+        """The first message on every connection: what this table is."""
+        return {
+            "type": "table",
+            "versions": list(P.SUPPORTED_VERSIONS),
+            "capabilities": list(capabilities),
+            "table_id": self.config.table_id,
+            "name": self.config.name,
+            "game": self.config.game,
+            "players": self.config.players,
+            "options": _plain(self.config.options),
+            "seeded": self.config.seeded,
+            "password": password,
+            "challenge": challenge,
+            "started": self.started,
+            "game_no": self.game_no,
+            "seats": self.seats_public(),
+            "limits": {"peer_line": P.MAX_PEER_LINE, "host_line": P.MAX_HOST_LINE, "chat_chars": P.MAX_CHAT_CHARS},
+        }
+
+    # -- resume -----------------------------------------------------------------------------------------------
+
+    @classmethod
+    def from_records(
+        cls, records: Sequence[Mapping[str, Any]], engine: Engine, *, clock: Callable[[], float]
+    ) -> Table:
+        """Rebuild a table exactly from its journal records (raises ValueError on an inconsistent journal)."""
+        if not records or records[0].get("kind") != "table":
+            raise ValueError("the journal does not start with a table record")
+        table = cls(TableConfig.from_record(records[0]), engine, clock=clock)
+        for n, rec in enumerate(records[1:], start=2):
+            kind = rec.get("kind")
+            if kind == "seat":
+                table.apply_seat_record(int(rec["seat"]), str(rec["name"]), str(rec["token_hash"]))
+                table._maybe_start()
+            elif kind == "move":
+                if int(rec["game_no"]) != table.game_no or int(rec["state_id"]) != table.state_id + 1:
+                    raise ValueError(f"journal record {n}: move out of sequence")
+                seat = int(rec["seat"])
+                try:
+                    table.game.apply(seat, rec["move"])
+                except (engine.illegal, engine.invalid) as exc:
+                    raise ValueError(f"journal record {n}: the core refuses the move: {exc}") from None
+                table.state_id += 1
+                table._refresh_decisions(mover=seat)
+            elif kind == "game":
+                if int(rec["game_no"]) != table.game_no + 1:
+                    raise ValueError(f"journal record {n}: game out of sequence")
+                table.start_next_game(int(rec["seed"]))
+            else:
+                raise ValueError(f"journal record {n}: unknown kind {kind!r}")
+        for seat in table.seats:
+            if seat.kind == "human":
+                seat.connected = False
+        return table
+
+
+class _Detail(Exception):
+    """Carries the core's error code alongside a ProtocolError (as its cause)."""
+
+    def __init__(self, code: object) -> None:
+        super().__init__(code)
+        self.code = None if code is None else str(code)
+
+
+def error_detail(exc: ProtocolError) -> str | None:
+    """The core's own error code behind an ``illegal_move`` error, if it gave one."""
+    cause = exc.__cause__
+    return cause.code if isinstance(cause, _Detail) else None

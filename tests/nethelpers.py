@@ -1,0 +1,112 @@
+"""Helpers for the network tests: a host in a nursery and a bare line client for hostile input."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import trio
+
+from cardnet import protocol as P
+from cardnet.host import Host, HostOptions
+from cardnet.journal import Journal
+from cardnet.table import Engine, Table, TableConfig
+
+
+@asynccontextmanager
+async def running_host(
+    engine: Engine,
+    *,
+    game: str = "callpick",
+    players: int = 2,
+    seed: int = 1,
+    bots: dict[int, str] | None = None,
+    options: dict[str, Any] | None = None,
+    host_options: HostOptions | None = None,
+    journal: Journal | None = None,
+    table: Table | None = None,
+    turn_timer: float | None = None,
+) -> AsyncIterator[Host]:
+    """A host serving a fresh table on 127.0.0.1 (an ephemeral port) for the duration of the block."""
+    if table is None:
+        config = TableConfig(
+            game=game,
+            players=players,
+            seed=seed,
+            seeded=True,
+            options=dict(options or {}),
+            table_id="t" + str(seed),
+            bots=dict(bots or {}),
+            turn_timer=turn_timer,
+        )
+        table = Table(config, engine, clock=trio.current_time)
+    host = Host(table, journal=journal, options=host_options or HostOptions())
+    async with trio.open_nursery() as nursery:
+        await nursery.start(host.serve, "127.0.0.1", 0)
+        yield host
+        nursery.cancel_scope.cancel()
+
+
+class RawClient:
+    """A bare TCP line client: sends whatever bytes a test wants, reads the host's lines as dicts."""
+
+    def __init__(self, stream: trio.SocketStream) -> None:
+        self.stream = stream
+        self.buf = bytearray()
+
+    @classmethod
+    async def connect(cls, port: int) -> RawClient:
+        return cls(await trio.open_tcp_stream("127.0.0.1", port))
+
+    async def send(self, message: dict[str, Any] | bytes) -> None:
+        data = message if isinstance(message, bytes) else json.dumps(message).encode() + b"\n"
+        await self.stream.send_all(data)
+
+    async def recv(self, timeout: float = 5.0) -> dict[str, Any] | None:
+        """The next line as a dict, or None at end of stream."""
+        with trio.fail_after(timeout):
+            while b"\n" not in self.buf:
+                try:
+                    chunk = await self.stream.receive_some(1 << 16)
+                except trio.BrokenResourceError:
+                    return None
+                if not chunk:
+                    return None
+                self.buf += chunk
+        line, _, rest = bytes(self.buf).partition(b"\n")
+        self.buf = bytearray(rest)
+        value = json.loads(line)
+        assert isinstance(value, dict)
+        return value
+
+    async def recv_type(self, kind: str, timeout: float = 5.0) -> dict[str, Any]:
+        """Skip lines until one of the given type (pings, seats and chat are skipped)."""
+        with trio.fail_after(timeout):
+            while True:
+                msg = await self.recv(timeout)
+                assert msg is not None, f"connection closed while waiting for {kind}"
+                if msg["type"] == kind:
+                    return msg
+
+    async def closed(self, timeout: float = 5.0) -> bool:
+        """Read until the host closes the connection; True if it did within the timeout."""
+        with trio.move_on_after(timeout):
+            while await self.recv(timeout) is not None:
+                pass
+            return True
+        return False
+
+    async def join(self, name: str = "raw", **fields: Any) -> dict[str, Any]:
+        """Read the table message, send a hello, return the welcome (or error)."""
+        table = await self.recv()
+        assert table is not None and table["type"] == "table"
+        hello = {"type": "hello", "protocol": P.PROTOCOL_VERSION, "name": name, "capabilities": ["chat"], **fields}
+        await self.send(hello)
+        reply = await self.recv()
+        assert reply is not None
+        return reply
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()

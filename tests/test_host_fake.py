@@ -1,0 +1,166 @@
+"""Host and peer over real loopback TCP, against a small stand-in game (independent of the Rust core)."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+
+from cardnet import protocol as P
+from cardnet.bot import FirstBot, RandomBot, run_bot
+from cardnet.host import HostOptions
+from cardnet.journal import Journal, read_journal
+from cardnet.peer import Peer
+from cardnet.protocol import StateMessage
+from cardnet.table import Table, TableConfig
+
+from nethelpers import RawClient, running_host
+from netfake import fake_engine
+
+pytestmark = pytest.mark.trio
+
+
+async def test_two_bots_play_a_whole_game_and_a_spectator_follows() -> None:
+    engine = fake_engine()
+    async with running_host(engine, players=3, bots={2: "random"}) as host:
+        assert host.port is not None
+        results = []
+        spectated: list[StateMessage] = []
+
+        async def spectator(task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+            peer = Peer("127.0.0.1", host.port or 0, name="watcher", spectate=True)
+            async with trio.open_nursery() as nursery:
+                await nursery.start(peer.run)
+                task_status.started()
+                async for event in peer.events:
+                    if isinstance(event, StateMessage):
+                        assert event.view["private"] is None
+                        spectated.append(event)
+                        if event.over:
+                            break
+                nursery.cancel_scope.cancel()
+
+        async def player(bot: RandomBot | FirstBot, name: str) -> None:
+            results.append(await run_bot(bot, "127.0.0.1", host.port or 0, name=name))
+
+        with trio.fail_after(20):
+            async with trio.open_nursery() as nursery:
+                await nursery.start(spectator)
+                nursery.start_soon(player, RandomBot(3), "alice")
+                nursery.start_soon(player, FirstBot(), "bob")
+        assert len(results) == 2
+        assert all(len(r.final_states) == 1 and r.errors == [] for r in results)
+        assert results[0].outcomes == results[1].outcomes
+        final = results[0].final_states[0]
+        assert final.over and final.hash == host.table.game.state_hash()
+        assert spectated[-1].over and spectated[-1].hash == final.hash
+        assert sum(r.moves for r in results) >= 6
+
+
+async def test_reconnect_with_token_resumes_the_seat() -> None:
+    engine = fake_engine()
+    async with running_host(engine, players=2, bots={1: "random"}, host_options=HostOptions(seat_timeout=30)) as host:
+        port = host.port or 0
+        first = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        welcome = await first.join("alice")
+        assert welcome["type"] == "welcome" and welcome["seat"] == 0
+        token = welcome["token"]
+        assert isinstance(token, str) and len(token) >= 22
+        snap = await first.recv_type("snapshot")
+        await first.send({"type": "move", "decision_id": snap["decision"]["id"], "index": 0})
+        update = await first.recv_type("update")
+        assert update["ack"]["decision_id"] == snap["decision"]["id"]
+        await first.aclose()
+        await trio.sleep(0.1)
+        assert not host.table.seats[0].connected
+        # The seat is still ours: a wrong token is refused, the right one resumes.
+        bad = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        err = await bad.join("mallory", token="A" * 43)
+        assert err["type"] == "error" and err["code"] == "bad_token" and err["fatal"]
+        assert await bad.closed()
+        second = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        again = await second.join("alice", token=token)
+        assert again["type"] == "welcome" and again["seat"] == 0 and again["token"] is None
+        snap2 = await second.recv_type("snapshot")
+        assert snap2["state_id"] >= update["state_id"]
+        assert host.table.seats[0].connected and all(token not in str(s) for s in host.table.seats)
+        # A second connection with the same token replaces the first one.
+        third = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        assert (await third.join("alice", token=token))["type"] == "welcome"
+        replaced = await second.recv_type("error")
+        assert replaced["code"] == "replaced"
+        assert await second.closed()
+
+
+async def test_absent_seat_is_played_by_builtin_and_handed_back() -> None:
+    engine = fake_engine()
+    opts = HostOptions(seat_timeout=0.2)
+    async with running_host(engine, players=2, bots={1: "random"}, host_options=opts) as host:
+        port = host.port or 0
+        client = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        welcome = await client.join("alice")
+        await client.aclose()
+        with trio.fail_after(10):
+            await host.game_over.wait()
+        assert host.table.game.is_over() and host.table.seats[0].auto
+        back = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        assert (await back.join("alice", token=welcome["token"]))["seat"] == 0
+        snap = await back.recv_type("snapshot")
+        assert snap["over"] and not host.table.seats[0].auto
+
+
+async def test_turn_timer_moves_for_a_slow_seat() -> None:
+    engine = fake_engine()
+    async with running_host(engine, players=2, bots={1: "random"}, turn_timer=0.1) as host:
+        client = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
+        await client.join("slowpoke")
+        snap = await client.recv_type("snapshot")
+        assert snap["decision"]["deadline_ms"] is not None
+        with trio.fail_after(10):
+            while not (await client.recv_type("update"))["over"]:
+                pass
+        assert host.table.game.is_over()
+
+
+async def test_rematch_starts_a_new_game_with_the_same_seats() -> None:
+    engine = fake_engine()
+    async with running_host(engine, players=2) as host:
+        port = host.port or 0
+        results = []
+
+        async def player(name: str) -> None:
+            results.append(await run_bot(RandomBot(), "127.0.0.1", port, name=name, games=2))
+
+        with trio.fail_after(20):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(player, "a")
+                nursery.start_soon(player, "b")
+        assert [len(r.final_states) for r in results] == [2, 2]
+        assert [s.game_no for s in results[0].final_states] == [0, 1]
+        assert host.table.game_no == 1
+
+
+async def test_journal_resume_continues_the_table_exactly(tmp_path: trio.Path) -> None:
+    engine = fake_engine()
+    path = tmp_path / "t.journal"
+    journal = Journal.create(path)
+    table = Table(TableConfig("callpick", 2, 5, seeded=True, table_id="j", bots={1: "random"}), engine, clock=trio.current_time)
+    journal.append(table.config.record())
+    async with running_host(engine, table=table, journal=journal) as host:
+        client = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
+        welcome = await client.join("alice")
+        snap = await client.recv_type("snapshot")
+        await client.send({"type": "move", "decision_id": snap["decision"]["id"], "index": 1})
+        update = await client.recv_type("update")
+    # Captured after the host stopped: its built-in player may have moved after our update.
+    expected_hash, expected_state = host.table.game.state_hash(), host.table.state_id
+    expected_decisions = {s: d.id for s, d in host.table.decisions.items()}
+    assert update["state_id"] <= expected_state
+    journal.close()
+    contents = read_journal(path)
+    assert contents.torn is None
+    resumed = Table.from_records(contents.records, engine, clock=lambda: 0.0)
+    assert resumed.game.state_hash() == expected_hash
+    assert resumed.state_id == expected_state
+    assert {s: d.id for s, d in resumed.decisions.items()} == expected_decisions
+    assert resumed.seat_for_token(welcome["token"]) is resumed.seats[0]
+    assert P.token_hash(welcome["token"]) == resumed.seats[0].token_hash
