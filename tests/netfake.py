@@ -36,9 +36,11 @@ class CallAndPick:
         self.players = players
         self.seed = seed
         self.options = dict(options or {})
-        deck = list(range(1, 4 * players + 1))
+        self.rounds = int(self.options.get("rounds", ROUNDS))
+        size = self.rounds + 1
+        deck = list(range(1, size * players + 1))
         random.Random(seed).shuffle(deck)
-        self.hands = [sorted(deck[i * 4 : i * 4 + 4]) for i in range(players)]
+        self.hands = [sorted(deck[i * size : i * size + size]) for i in range(players)]
         self.round = 0
         self.scores = [0] * players
         self.call: str | None = None
@@ -80,7 +82,7 @@ class CallAndPick:
 
     # moves ------------------------------------------------------------------------------------------------
     def is_over(self) -> bool:
-        return self.round >= ROUNDS
+        return self.round >= self.rounds
 
     def to_act(self) -> list[int]:
         if self.is_over():

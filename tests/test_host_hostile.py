@@ -1,0 +1,251 @@
+"""Hostile and broken peers: each gets the documented error or disconnect, and the table plays on unchanged."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import trio
+import trio.testing
+
+from cardnet import protocol as P
+from cardnet.host import Host, HostOptions
+from cardnet.table import Table, TableConfig
+
+from nethelpers import RawClient, running_host
+from netfake import fake_engine
+
+pytestmark = pytest.mark.trio
+
+
+async def seated(port: int, name: str = "p", **fields: Any) -> tuple[RawClient, dict[str, Any], dict[str, Any]]:
+    client = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+    welcome = await client.join(name, **fields)
+    assert welcome["type"] == "welcome", welcome
+    return client, welcome, await client.recv_type("snapshot")
+
+
+async def expect_error(client: RawClient, code: str) -> dict[str, Any]:
+    msg = await client.recv_type("error")
+    assert msg["code"] == code, msg
+    assert msg["fatal"] == P.ERROR_CODES[code]
+    return msg
+
+
+async def still_alive(client: RawClient) -> None:
+    await client.send({"type": "ping", "id": 77})
+    assert (await client.recv_type("pong"))["id"] == 77
+
+
+async def two_seats(host: Host) -> tuple[RawClient, RawClient, dict[str, Any]]:
+    port = host.port or 0
+    a, _, _ = await seated(port, "a")
+    b, _, snap_b = await seated(port, "b")
+    return a, b, snap_b
+
+
+async def test_garbage_lines_get_errors_and_change_nothing() -> None:
+    async with running_host(fake_engine()) as host:
+        a, b, _ = await two_seats(host)
+        before = (host.table.state_id, host.table.game.state_hash())
+        cases = [
+            (b"\xff\xfe\xfd\n", "bad_utf8"),
+            (b"{nope\n", "bad_json"),
+            (b"[1]\n", "bad_json"),
+            (b'{"type":"warp"}\n', "unknown_type"),
+            (b'{"type":"move","decision_id":"one","index":0}\n', "bad_message"),
+            (b'{"type":"move","decision_id":1,"index":0,"move":{}}\n', "bad_message"),
+            (b'{"type":"chat","text":7}\n', "bad_message"),
+            (b'{"type":"hello","protocol":1,"name":"again"}\n', "handshake_required"),
+        ]
+        for line, code in cases[:-1]:
+            await a.send(line)
+            await expect_error(a, code)
+        assert (host.table.state_id, host.table.game.state_hash()) == before
+        await still_alive(a)
+        await a.send(cases[-1][0])
+        await expect_error(a, "handshake_required")
+        assert await a.closed()
+        await still_alive(b)
+
+
+async def test_moves_that_must_be_refused() -> None:
+    async with running_host(fake_engine(), players=3) as host:
+        port = host.port or 0
+        a, _, snap_a = await seated(port, "a")
+        b, _, _ = await seated(port, "b")
+        c, _, _ = await seated(port, "c")
+        snap_a = await a.recv_type("snapshot")
+        leader_decision = snap_a["decision"]["id"]
+        before = (host.table.state_id, host.table.game.state_hash())
+        # Another seat quoting seat 0's decision; a seat with no decision; garbage decisions.
+        await b.send({"type": "move", "decision_id": leader_decision, "index": 0, "ref": "x"})
+        err = await expect_error(b, "wrong_seat")
+        assert err["ref"] == "x" and err["state_id"] == before[0] and err["decision_id"] is None
+        await b.send({"type": "move", "decision_id": 999, "index": 0})
+        await expect_error(b, "stale_decision")
+        await a.send({"type": "move", "decision_id": leader_decision, "move": {"type": "pick", "card": 1}})
+        err = await expect_error(a, "illegal_move")
+        assert err["detail"] == "illegal" and err["decision_id"] == leader_decision
+        await a.send({"type": "move", "decision_id": leader_decision, "move": {"type": "dance"}})
+        await expect_error(a, "invalid_move")
+        await a.send({"type": "move", "decision_id": leader_decision, "index": 5})
+        await expect_error(a, "invalid_move")
+        assert (host.table.state_id, host.table.game.state_hash()) == before
+        # The real move goes through; answering the same decision again is stale.
+        await a.send({"type": "move", "decision_id": leader_decision, "index": 0})
+        assert (await a.recv_type("update"))["state_id"] == before[0] + 1
+        await a.send({"type": "move", "decision_id": leader_decision, "index": 0})
+        await expect_error(a, "stale_decision")
+        for client in (a, b, c):
+            await still_alive(client)
+
+
+async def test_simultaneous_decisions_do_not_collide() -> None:
+    async with running_host(fake_engine(), players=2) as host:
+        a, b, _ = await two_seats(host)
+        snap = await a.recv_type("snapshot")
+        await a.send({"type": "move", "decision_id": snap["decision"]["id"], "index": 0})
+        ua = await a.recv_type("update")
+        ub = await b.recv_type("update")
+        da, db = ua["decision"], ub["decision"]
+        assert ua["to_act"] == [0, 1] and da["id"] != db["id"]
+        await a.send({"type": "move", "decision_id": da["id"], "index": 0})
+        await b.send({"type": "move", "decision_id": db["id"], "index": 0})
+        seen_a = [await a.recv_type("update"), await a.recv_type("update")]
+        assert all(m["type"] == "update" for m in seen_a)
+        assert not any(m.get("code") == "stale_decision" for m in seen_a)
+        # Seat b learned that a picked, but not which card.
+        first_b = await b.recv_type("update")
+        picked = [e for e in first_b["events"] if e["type"] == "picked"]
+        assert picked and all("card" not in e or e["seat"] == 1 for e in picked)
+
+
+async def test_spectator_cannot_move_and_gets_public_view() -> None:
+    async with running_host(fake_engine(), players=2, bots={0: "random", 1: "random"}) as host:
+        spec, welcome, snap = await seated(host.port or 0, "watch", role="spectator")
+        assert welcome["seat"] is None and welcome["token"] is None and snap["view"]["private"] is None
+        await spec.send({"type": "move", "decision_id": 1, "index": 0})
+        await expect_error(spec, "spectator")
+        await spec.send({"type": "rematch"})
+        await expect_error(spec, "spectator")
+
+
+async def test_tokens_from_elsewhere_and_full_tables() -> None:
+    async with running_host(fake_engine(), players=2, bots={1: "random"}) as host:
+        port = host.port or 0
+        a, welcome, _ = await seated(port, "a")
+        intruder = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        assert (await intruder.join("x", token=welcome["token"][:-2] + "zz"))["code"] == "bad_token"
+        late = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        assert (await late.join("late"))["code"] == "table_full"
+        taken = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        assert (await taken.join("t", seat=1))["code"] == "no_seat"
+        old = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        assert (await old.join("o", protocol=99))["code"] == "unsupported_version"
+        await still_alive(a)
+
+
+async def test_password_is_checked_by_hmac() -> None:
+    async with running_host(fake_engine(), host_options=HostOptions(password="s3cret")) as host:
+        port = host.port or 0
+        bad = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        table = await bad.recv()
+        assert table is not None and table["password"] is True
+        await bad.send({"type": "hello", "protocol": 1, "name": "x", "auth": P.auth_mac("guess", table["table_id"], table["challenge"])})
+        assert (await bad.recv_type("error"))["code"] == "auth_failed"
+        assert await bad.closed()
+        good = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        table = await good.recv()
+        assert table is not None
+        await good.send({"type": "hello", "protocol": 1, "name": "y", "auth": P.auth_mac("s3cret", table["table_id"], table["challenge"])})
+        assert (await good.recv())["type"] == "welcome"  # type: ignore[index]
+
+
+async def test_oversized_line_disconnects() -> None:
+    async with running_host(fake_engine()) as host:
+        a, b, _ = await two_seats(host)
+        await a.send(b"{" + b" " * (P.MAX_PEER_LINE + 10))
+        await expect_error(a, "line_too_long")
+        assert await a.closed()
+        await still_alive(b)
+
+
+async def test_message_flood_is_cut_off_and_chat_is_rate_limited() -> None:
+    opts = HostOptions(msg_rate=10, msg_burst=20, chat_rate=0.1, chat_burst=2)
+    async with running_host(fake_engine(), host_options=opts) as host:
+        a, b, _ = await two_seats(host)
+        for _ in range(2):
+            await b.send({"type": "chat", "text": "hi"})
+        await b.send({"type": "chat", "text": "hi"})
+        await expect_error(b, "chat_rate")
+        await b.send({"type": "chat", "text": "x" * 600})
+        await expect_error(b, "chat_too_long")
+        await a.send(b'{"type":"ping","id":1}\n' * 200)
+        await expect_error(a, "rate_limited")
+        assert await a.closed()
+        assert not host.table.seats[0].connected or host.table.seats[0].kind == "human"
+
+
+async def test_silent_peer_times_out_in_handshake() -> None:
+    async with running_host(fake_engine(), host_options=HostOptions(handshake_timeout=0.3)) as host:
+        mute = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
+        assert (await mute.recv())["type"] == "table"  # type: ignore[index]
+        assert (await mute.recv_type("error"))["code"] == "handshake_timeout"
+        assert await mute.closed()
+        assert all(s.kind == "open" for s in host.table.seats)
+
+
+async def test_idle_peer_is_dropped() -> None:
+    async with running_host(fake_engine(), host_options=HostOptions(idle_timeout=0.3, keepalive_interval=10)) as host:
+        a, _, _ = await seated(host.port or 0, "a")
+        assert (await a.recv_type("error"))["code"] == "idle_timeout"
+        assert await a.closed()
+
+
+async def test_peer_that_never_reads_is_cut_off_and_cannot_stall_the_table() -> None:
+    engine = fake_engine()
+    config = TableConfig("callpick", 2, 3, options={"rounds": 3}, seeded=True, table_id="nr", bots={0: "random", 1: "random"})
+    table = Table(config, engine, clock=trio.current_time)
+    host = Host(table, options=HostOptions(write_timeout=0.3, bot_delay=0.01))
+    async with trio.open_nursery() as nursery:
+        await nursery.start(host.serve, "127.0.0.1", 0)
+        client_end, host_end = trio.testing.lockstep_stream_pair()
+        with trio.fail_after(10):
+            async with trio.open_nursery() as inner:
+                inner.start_soon(host.accept_stream, host_end)
+                await host.game_over.wait()
+        assert table.game.is_over() and not host.conns
+        nursery.cancel_scope.cancel()
+    await client_end.aclose()
+
+
+async def test_slow_reader_gets_the_newest_snapshot_with_bounded_memory() -> None:
+    engine = fake_engine()
+    config = TableConfig("callpick", 2, 3, options={"rounds": 12}, seeded=True, table_id="slow", bots={0: "random", 1: "random"})
+    table = Table(config, engine, clock=trio.current_time)
+    opts = HostOptions(outbox_messages=3, bot_delay=0.002, write_timeout=30)
+    host = Host(table, options=opts)
+    high_water = 0
+    async with trio.open_nursery() as nursery:
+        await nursery.start(host.serve, "127.0.0.1", 0)
+        client_end, host_end = trio.testing.lockstep_stream_pair()
+        nursery.start_soon(host.accept_stream, host_end)
+        client = RawClient(client_end)  # type: ignore[arg-type]
+        await client.recv()
+        await client.send({"type": "hello", "protocol": 1, "name": "slow", "role": "spectator"})
+        with trio.fail_after(20):
+            while not table.game.is_over():
+                high_water = max(high_water, max((len(c.outbox) for c in host.conns.values()), default=0))
+                await trio.sleep(0.001)
+            states = []
+            while not states or not states[-1]["over"]:
+                msg = await client.recv()
+                assert msg is not None
+                if msg["type"] in ("update", "snapshot"):
+                    states.append(msg)
+        moves = table.state_id
+        assert high_water <= opts.outbox_messages
+        assert states[-1]["state_id"] == table.state_id and states[-1]["type"] == "snapshot"
+        assert len(states) < moves
+        nursery.cancel_scope.cancel()

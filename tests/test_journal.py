@@ -1,0 +1,120 @@
+"""journal.py: record format, torn-tail recovery, default paths."""
+
+from __future__ import annotations
+
+import os
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardnet.journal import MAGIC, Journal, JournalError, default_journal_path, encode_record, parse_journal, read_journal
+
+RECORDS = [{"kind": "table", "n": 0}, {"kind": "move", "n": 1, "move": {"type": "x", "name": "Zoë"}}, {"kind": "move", "n": 2}]
+
+
+def write(path: Path) -> bytes:
+    journal = Journal.create(path)
+    for rec in RECORDS:
+        journal.append(rec)
+    journal.close()
+    return path.read_bytes()
+
+
+def test_records_round_trip(tmp_path: Path) -> None:
+    data = write(tmp_path / "j")
+    assert data.startswith(MAGIC)
+    contents = read_journal(tmp_path / "j")
+    assert contents.records == RECORDS and contents.torn is None and contents.valid_length == len(data)
+
+
+def test_record_layout_is_length_crc_payload() -> None:
+    rec = encode_record({"kind": "move"})
+    length, crc = struct.unpack(">II", rec[:8])
+    assert rec[8:] == b'{"kind":"move"}' and length == len(rec) - 8 and crc == zlib.crc32(rec[8:])
+
+
+def test_each_append_is_one_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    journal = Journal.create(tmp_path / "j")
+    calls: list[int] = []
+    real_write = os.write
+
+    def counting_write(fd: int, data: bytes) -> int:
+        calls.append(len(data))
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", counting_write)
+    journal.append({"kind": "move", "payload": "x" * 5000})
+    journal.close()
+    assert len(calls) == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=0, max_value=200))
+def test_every_truncation_keeps_the_valid_prefix(cut: int) -> None:
+    full = MAGIC + b"".join(encode_record(r) for r in RECORDS)
+    cut = min(cut, len(full))
+    contents = parse_journal(full[:cut])
+    boundaries = [len(MAGIC)]
+    for rec in RECORDS:
+        boundaries.append(boundaries[-1] + len(encode_record(rec)))
+    complete = sum(1 for b in boundaries[1:] if b <= cut)
+    assert contents.records == RECORDS[:complete]
+    assert (contents.torn is None) == (cut in boundaries or cut == 0)
+
+
+def test_corrupt_byte_stops_at_that_record(tmp_path: Path) -> None:
+    path = tmp_path / "j"
+    data = bytearray(write(path))
+    data[-3] ^= 0xFF
+    path.write_bytes(bytes(data))
+    contents = read_journal(path)
+    assert contents.records == RECORDS[:2]
+    assert contents.torn is not None and contents.torn.reason == "CRC mismatch"
+    assert "ignored" in contents.torn.describe()
+
+
+def test_resume_cuts_the_torn_tail_and_appends_after_it(tmp_path: Path) -> None:
+    path = tmp_path / "j"
+    data = write(path)
+    path.write_bytes(data + b"\x00\x00\x01")
+    journal, contents = Journal.open_resume(path)
+    assert contents.torn is not None and contents.records == RECORDS
+    journal.append({"kind": "move", "n": 3})
+    journal.close()
+    again = read_journal(path)
+    assert again.torn is None and again.records == RECORDS + [{"kind": "move", "n": 3}]
+
+
+def test_create_refuses_to_overwrite_and_bad_magic_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "j"
+    write(path)
+    with pytest.raises(JournalError):
+        Journal.create(path)
+    other = tmp_path / "other"
+    other.write_bytes(b"hello world, not a journal")
+    with pytest.raises(JournalError):
+        read_journal(other)
+    with pytest.raises(JournalError):
+        read_journal(tmp_path / "missing")
+
+
+def test_fsync_mode_writes_the_same_bytes(tmp_path: Path) -> None:
+    journal = Journal.create(tmp_path / "j", fsync=True)
+    journal.append(RECORDS[0])
+    journal.fsync()
+    journal.close()
+    assert read_journal(tmp_path / "j").records == RECORDS[:1]
+
+
+def test_default_path_follows_xdg_state_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    assert default_journal_path("abc") == tmp_path / "cardnet" / "journals" / "abc.journal"
+    monkeypatch.delenv("XDG_STATE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert default_journal_path("abc") == tmp_path / "home" / ".local" / "state" / "cardnet" / "journals" / "abc.journal"
+    monkeypatch.setenv("XDG_STATE_HOME", "relative/dir")
+    assert default_journal_path("abc").is_relative_to(tmp_path / "home")

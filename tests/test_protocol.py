@@ -1,0 +1,203 @@
+"""protocol.py: canonical encoding, strict decoding, message validation (no I/O)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardnet import protocol as P
+from cardnet.protocol import ProtocolError, Raw
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-P.MAX_INT, P.MAX_INT) | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(json_values)
+def test_canonical_matches_sorted_compact_ascii_json(value: object) -> None:
+    expected = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    assert P.canonical(value) == expected  # type: ignore[arg-type]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.text(max_size=8), json_values, max_size=5))
+def test_decode_inverts_encode(value: dict[str, object]) -> None:
+    line = P.encode(value, P.MAX_PEER_LINE)  # type: ignore[arg-type]
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    assert P.decode_line(line[:-1]) == value
+
+
+def test_raw_fragments_are_spliced_verbatim() -> None:
+    msg = {"b": Raw('{"x":[1,2]}'), "a": 1}
+    assert P.canonical(msg) == '{"a":1,"b":{"x":[1,2]}}'
+
+
+def test_non_ascii_is_escaped_like_the_core() -> None:
+    assert P.canonical({"name": "Zoë ☃"}) == '{"name":"Zo\\u00eb \\u2603"}'
+
+
+def test_floats_and_non_string_keys_are_refused() -> None:
+    with pytest.raises(TypeError):
+        P.canonical({"x": 1.5})  # type: ignore[dict-item]
+    with pytest.raises(TypeError):
+        P.canonical({1: 2})  # type: ignore[dict-item]
+
+
+def test_encode_enforces_the_line_limit() -> None:
+    with pytest.raises(ValueError):
+        P.encode({"t": "x" * 100}, limit=50)
+
+
+@pytest.mark.parametrize(
+    ("line", "code"),
+    [
+        (b"\xff\xfe", "bad_utf8"),
+        (b"{not json", "bad_json"),
+        (b"[1,2]", "bad_json"),
+        (b'{"a":1.5}', "bad_json"),
+        (b'{"a":NaN}', "bad_json"),
+        (b'{"a":1,"a":2}', "bad_json"),
+        (b'{"a":' + str(2**60).encode() + b"}", "bad_json"),
+        (b"[" * 5000 + b"]" * 5000, "bad_json"),
+        (b'{"a":' + b"[" * 40 + b"]" * 40 + b"}", "bad_json"),
+        (b"x" * (P.MAX_PEER_LINE + 1), "line_too_long"),
+    ],
+)
+def test_decode_refuses_bad_lines(line: bytes, code: str) -> None:
+    with pytest.raises(ProtocolError) as info:
+        P.decode_line(line)
+    assert info.value.code == code
+
+
+def test_decode_tolerates_whitespace_and_crlf() -> None:
+    assert P.decode_line(b'{ "type" : "ping", "id" : 3 }\r') == {"type": "ping", "id": 3}
+
+
+def hello(**fields: object) -> dict[str, object]:
+    return {"type": "hello", "protocol": 1, "name": "ann", **fields}
+
+
+def test_parse_hello_and_defaults() -> None:
+    msg = P.parse_client_message(hello(capabilities=["chat"], seat=1))  # type: ignore[arg-type]
+    assert msg == P.Hello(protocol=1, name="ann", role="player", capabilities=("chat",), seat=1)
+
+
+@pytest.mark.parametrize(
+    "obj",
+    [
+        {"protocol": 1, "name": "x"},
+        hello(name=""),
+        hello(name="a" * 33),
+        hello(name="tab\there"),
+        hello(protocol="1"),
+        hello(role="referee"),
+        hello(capabilities="chat"),
+        hello(capabilities=["Chat!"]),
+        hello(seat=-1),
+        hello(seat=True),
+        hello(token="short"),
+        hello(auth="zz"),
+        {"type": "move", "decision_id": 1},
+        {"type": "move", "decision_id": 1, "index": 0, "move": {}},
+        {"type": "move", "decision_id": "1", "index": 0},
+        {"type": "move", "decision_id": 1, "move": [1]},
+        {"type": "move", "decision_id": 1, "index": 0, "ref": 1.0},
+        {"type": "move", "decision_id": 1, "index": 0, "ref": "r" * 65},
+        {"type": "chat"},
+        {"type": "ping"},
+        {"type": 7},
+    ],
+)
+def test_parse_refuses_malformed_messages(obj: dict[str, object]) -> None:
+    with pytest.raises(ProtocolError) as info:
+        P.parse_client_message(obj)  # type: ignore[arg-type]
+    assert info.value.code == "bad_message"
+    assert not info.value.fatal
+
+
+def test_unknown_type_is_its_own_error() -> None:
+    with pytest.raises(ProtocolError) as info:
+        P.parse_client_message({"type": "teleport"})
+    assert info.value.code == "unknown_type"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        P.Hello(1, "ann", "spectator", ("chat",), None, "t" * 43, "a" * 64, "me/1"),
+        P.Move(4, {"type": "pick", "card": 3}, None, 9),
+        P.Move(4, None, 2, "r1"),
+        P.Chat("hi"),
+        P.SnapshotRequest(),
+        P.Rematch(),
+        P.Ping(5),
+        P.Pong(5),
+        P.Bye(),
+    ],
+)
+def test_client_messages_round_trip(message: P.ClientMessage) -> None:
+    wire = P.decode_line(P.encode(P.client_message_dict(message))[:-1])
+    assert P.parse_client_message(wire) == message
+
+
+def test_unknown_fields_are_ignored_for_forward_compatibility() -> None:
+    assert P.parse_client_message({"type": "ping", "id": 1, "future": {"x": 1}}) == P.Ping(1)
+
+
+def test_chat_text_rules() -> None:
+    assert P.check_chat_text("hello") == "hello"
+    for bad, code in (("", "chat_too_long"), ("x" * 501, "chat_too_long"), ("a\nb", "bad_message")):
+        with pytest.raises(ProtocolError) as info:
+            P.check_chat_text(bad)
+        assert info.value.code == code
+
+
+def test_auth_mac_is_bound_to_table_and_challenge() -> None:
+    mac = P.auth_mac("sesame", "t1", "c1")
+    assert P.check_auth("sesame", "t1", "c1", mac)
+    assert not P.check_auth("sesame", "t2", "c1", mac)
+    assert not P.check_auth("sesame", "t1", "c2", mac)
+    assert not P.check_auth("other", "t1", "c1", mac)
+    assert "sesame" not in mac
+
+
+def test_state_message_round_trip_and_hash() -> None:
+    public = {"round": 1, "name": "Zoë"}
+    view = Raw(P.canonical({"public": public, "private": {"hand": [1]}}))
+    msg = P.state_message(
+        "update",
+        game_no=0,
+        state_id=7,
+        state_hash=P.state_hash_of(public),
+        view=view,
+        to_act=[1],
+        decision=P.Decision(3, Raw('[{"type":"x"}]'), 1, None),
+        over=False,
+        outcome=None,
+        events=Raw("[]"),
+        ack={"decision_id": 2, "ref": 1},
+    )
+    line = P.encode(msg)
+    parsed = P.parse_state_message(json.loads(line))
+    assert parsed.hash_ok()
+    assert (parsed.state_id, parsed.decision_id, parsed.legal, parsed.ack) == (7, 3, [{"type": "x"}], {"decision_id": 2, "ref": 1})
+    assert line == P.encode(json.loads(line))  # what the host sends is canonical
+
+
+def test_error_message_shape() -> None:
+    msg = P.error_message("stale_decision", "gone", state_id=4, decision_id=None, ref=2)
+    assert msg == {
+        "type": "error",
+        "code": "stale_decision",
+        "reason": "gone",
+        "fatal": False,
+        "state_id": 4,
+        "decision_id": None,
+        "ref": 2,
+    }
