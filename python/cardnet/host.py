@@ -115,15 +115,20 @@ class Host:
 
     async def serve(
         self,
-        host: str = "127.0.0.1",
+        host: str | Sequence[str] = "127.0.0.1",
         port: int = 0,
         *,
         task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
     ) -> None:
-        """Listen on ``host:port`` and run the table until cancelled; ``started()`` reports the bound port."""
-        listeners = await trio.open_tcp_listeners(port, host=host)
-        sock = listeners[0].socket
-        self.port = int(sock.getsockname()[1])
+        """Listen on each address at ``port`` and run the table until cancelled; ``started()`` gives the port."""
+        addresses = [host] if isinstance(host, str) else list(host)
+        listeners: list[trio.SocketListener] = []
+        for address in addresses:
+            opened = await trio.open_tcp_listeners(port, host=address)
+            listeners.extend(opened)
+            # With an ephemeral port, every further interface listens on the port the first one got.
+            port = int(opened[0].socket.getsockname()[1])
+        self.port = port
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             nursery.start_soon(self._committer)

@@ -390,7 +390,7 @@ class _Fields:
             return None
         return self.obj[name]
 
-    def int(self, name: str, required: bool = True, lo: int = 0, hi: int = MAX_INT) -> int | None:
+    def opt_int(self, name: str, required: bool = True, lo: int = 0, hi: int = MAX_INT) -> int | None:
         value = self._get(name, required)
         if value is None and not required:
             return None
@@ -401,11 +401,11 @@ class _Fields:
         return value
 
     def req_int(self, name: str, lo: int = 0, hi: int = MAX_INT) -> int:
-        value = self.int(name, True, lo, hi)
+        value = self.opt_int(name, True, lo, hi)
         assert value is not None
         return value
 
-    def str(self, name: str, required: bool = True, pattern: re.Pattern[str] | None = None) -> str | None:
+    def string(self, name: str, required: bool = True, pattern: re.Pattern[str] | None = None) -> str | None:
         value = self._get(name, required)
         if value is None and not required:
             return None
@@ -437,14 +437,14 @@ def parse_client_message(obj: Mapping[str, JSONValue]) -> ClientMessage:
     if kind == "move":
         decision_id = f.req_int("decision_id")
         move = obj.get("move")
-        index = f.int("index", required=False)
+        index = f.opt_int("index", required=False)
         if (move is None) == (index is None):
             raise ProtocolError("bad_message", "a move carries exactly one of 'move' and 'index'")
         if move is not None and not isinstance(move, dict):
             raise ProtocolError("bad_message", "field 'move' must be an object")
         return Move(decision_id, move if isinstance(move, dict) else None, index, f.ref())
     if kind == "chat":
-        text = f.str("text")
+        text = f.string("text")
         assert text is not None
         return Chat(text, f.ref())
     if kind == "snapshot":
@@ -462,9 +462,9 @@ def parse_client_message(obj: Mapping[str, JSONValue]) -> ClientMessage:
 
 def _parse_hello(f: _Fields) -> Hello:
     protocol = f.req_int("protocol", 1, 1 << 16)
-    name = f.str("name", pattern=_NAME_RE)
+    name = f.string("name", pattern=_NAME_RE)
     assert name is not None
-    role = f.str("role", required=False) or "player"
+    role = f.string("role", required=False) or "player"
     if role not in ("player", "spectator"):
         raise ProtocolError("bad_message", "field 'role' must be 'player' or 'spectator'")
     caps_raw = f.obj.get("capabilities", [])
@@ -480,10 +480,10 @@ def _parse_hello(f: _Fields) -> Hello:
         name=name,
         role=role,
         capabilities=tuple(caps),
-        seat=f.int("seat", required=False, hi=255),
-        token=f.str("token", required=False, pattern=_TOKEN_RE),
-        auth=f.str("auth", required=False, pattern=_HEX64_RE),
-        client=(f.str("client", required=False) or "")[:64] or None,
+        seat=f.opt_int("seat", required=False, hi=255),
+        token=f.string("token", required=False, pattern=_TOKEN_RE),
+        auth=f.string("auth", required=False, pattern=_HEX64_RE),
+        client=(f.string("client", required=False) or "")[:64] or None,
     )
 
 
@@ -641,7 +641,7 @@ class StateMessage:
 def parse_state_message(obj: Mapping[str, JSONValue]) -> StateMessage:
     """Validate an ``update``/``snapshot`` from the host."""
     f = _Fields(obj)
-    kind = f.str("type")
+    kind = f.string("type")
     assert kind in ("update", "snapshot")
     view = obj.get("view")
     if not isinstance(view, dict):
@@ -662,7 +662,7 @@ def parse_state_message(obj: Mapping[str, JSONValue]) -> StateMessage:
         if not isinstance(raw_legal, list):
             raise ProtocolError("bad_message", "field 'decision.legal' must be a list")
         legal = raw_legal
-        deadline = df.int("deadline_ms", required=False)
+        deadline = df.opt_int("deadline_ms", required=False)
     events = obj.get("events", [])
     if not isinstance(events, list):
         raise ProtocolError("bad_message", "field 'events' must be a list")
@@ -671,7 +671,7 @@ def parse_state_message(obj: Mapping[str, JSONValue]) -> StateMessage:
         kind=kind,
         game_no=f.req_int("game_no"),
         state_id=f.req_int("state_id"),
-        hash=f.str("hash") or "",
+        hash=f.string("hash") or "",
         view=view,
         to_act=[int(s) for s in to_act if isinstance(s, int)],
         decision_id=decision_id,

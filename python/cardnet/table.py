@@ -454,9 +454,9 @@ class Table:
                 table.start_next_game(int(rec["seed"]))
             else:
                 raise ValueError(f"journal record {n}: unknown kind {kind!r}")
-        for seat in table.seats:
-            if seat.kind == "human":
-                seat.connected = False
+        for held in table.seats:
+            if held.kind == "human":
+                held.connected = False
         return table
 
 

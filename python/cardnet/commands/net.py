@@ -1,0 +1,387 @@
+"""``cardnet host``, ``cardnet join``, ``cardnet bot`` and ``cardnet replay``.
+
+The CLI calls :func:`add_parsers` with its subparsers; each subcommand's handler takes the parsed arguments and
+returns the exit code (0 ok, 1 runtime failure, 2 usage error). trio and the host are imported only when a
+subcommand runs, so ``cardnet --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import signal
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+
+def add_parsers(subparsers: Any) -> None:
+    """Register the network subcommands on an ``argparse`` subparsers object."""
+    host = subparsers.add_parser("host", help="host a table others can join")
+    host.add_argument("game", help="game name (matchstick, fistful, cherki, ten)")
+    host.add_argument("--players", type=int, help="number of seats (default: the game's default)")
+    host.add_argument("--bots", type=int, default=0, help="seats filled by built-in players")
+    host.add_argument("--bot", default="normal", help="built-in player for --bots: random, heuristic, ismcts, easy, normal, hard")
+    host.add_argument("--name", default=None, help="the table's display name")
+    host.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
+    host.add_argument("--interface", action="append", default=[], metavar="IP", help="address to listen on (repeatable)")
+    host.add_argument("--password-file", type=Path, help="file holding the table password")
+    group = host.add_mutually_exclusive_group()
+    group.add_argument("--journal", type=Path, help="journal file (default: under the user's state directory)")
+    group.add_argument("--resume", type=Path, metavar="JOURNAL", help="continue the table recorded in JOURNAL")
+    host.add_argument("--fsync", action="store_true", help="fsync the journal before acknowledging (group-committed)")
+    host.add_argument("--seed", type=int, help="deal seed (marks the table 'seeded')")
+    host.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (repeatable)")
+    host.add_argument("--turn-timer", type=float, metavar="SECONDS", help="a built-in player moves when a turn runs out")
+    host.add_argument("--seat-timeout", type=float, default=15.0, metavar="SECONDS", help="how long a gone player's seat waits before a built-in player takes over")
+    host.add_argument("--bot-delay", type=float, default=0.0, metavar="SECONDS", help="pause before each built-in move")
+    host.add_argument("--games", type=int, default=0, help="stop after this many finished games (0: run until stopped)")
+    host.add_argument("--headless", action="store_true", help="no user interface: print the address and serve")
+    host.set_defaults(func=cmd_host)
+
+    join = subparsers.add_parser("join", help="join a table (line mode)")
+    join.add_argument("target", help="HOST:PORT")
+    join.add_argument("--spectate", action="store_true", help="watch instead of taking a seat")
+    join.add_argument("--name", default=os.environ.get("USER", "player"), help="your name at the table")
+    join.add_argument("--interface", action="append", default=[], metavar="IP", help="(for discovery; unused with HOST:PORT)")
+    join.add_argument("--password-file", type=Path, help="file holding the table password")
+    join.add_argument("--token", help="seat token from an earlier session (resumes that seat)")
+    join.set_defaults(func=cmd_join)
+
+    bot = subparsers.add_parser("bot", help="play a bot at a table")
+    bot.add_argument("bot", help="builtin:random | builtin:first | FILE.py | module:Class")
+    bot.add_argument("target", help="HOST:PORT")
+    bot.add_argument("--name", default=None, help="the bot's name at the table")
+    bot.add_argument("--games", type=int, default=1, help="games to play (rematches in between)")
+    bot.add_argument("--interface", action="append", default=[], metavar="IP", help="(for discovery; unused with HOST:PORT)")
+    bot.add_argument("--password-file", type=Path, help="file holding the table password")
+    bot.set_defaults(func=cmd_bot)
+
+    replay = subparsers.add_parser("replay", help="check and print a host journal")
+    replay.add_argument("journal", type=Path)
+    replay.add_argument("--json", action="store_true", help="print one JSON document")
+    replay.set_defaults(func=cmd_replay)
+
+
+class UsageError(Exception):
+    """Bad command-line input (exit code 2)."""
+
+
+def parse_target(target: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[v6]:PORT`` too) into its parts."""
+    host, sep, port = target.rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        raise UsageError(f"target {target!r}: use HOST:PORT (joining by table name needs discovery)")
+    return host.strip("[]"), int(port)
+
+
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` pairs; a value that reads as JSON (numbers, true/false) is taken as such."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--option {pair!r}: use KEY=VALUE")
+        try:
+            options[key] = json.loads(raw)
+        except ValueError:
+            options[key] = raw
+    return options
+
+
+def read_password(path: Path | None) -> str | None:
+    """The password from a file, else from ``CARDNET_PASSWORD``; None when neither is set."""
+    if path is not None:
+        try:
+            return path.read_text(encoding="utf-8").rstrip("\r\n")
+        except OSError as exc:
+            raise UsageError(f"cannot read password file {path}: {exc.strerror}") from None
+    return os.environ.get("CARDNET_PASSWORD") or None
+
+
+def _run(func: Any, args: argparse.Namespace) -> int:
+    try:
+        return int(func(args))
+    except UsageError as exc:
+        print(f"cardnet {args.command if hasattr(args, 'command') else ''}: {exc}".replace("  ", " "), file=sys.stderr)
+        return 2
+
+
+# -- host ---------------------------------------------------------------------------------------------------------
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    """Run a table until stopped (SIGINT/SIGTERM) or ``--games`` games have finished."""
+    return _run(_host, args)
+
+
+def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    import trio
+
+    from .. import protocol as P
+    from ..host import Host, HostOptions
+    from ..journal import Journal, JournalError, default_journal_path
+    from ..table import Table, TableConfig, core_engine
+
+    if (os.environ.get("CI") or os.environ.get("CARDNET_TEST")) and not args.interface:
+        raise UsageError("--interface is required when CI or CARDNET_TEST is set")
+    password = read_password(args.password_file)
+    engine = core_engine()
+
+    def build() -> tuple[Table, Journal]:
+        if args.resume is not None:
+            journal, contents = Journal.open_resume(args.resume, fsync=args.fsync)
+            if contents.torn is not None:
+                print(f"warning: {contents.torn.describe()}", file=sys.stderr)
+            table = Table.from_records(contents.records, engine, clock=trio.current_time)
+            return table, journal
+        import cardnet
+
+        info = cardnet.GAMES.get(args.game)
+        if info is None:
+            raise UsageError(f"unknown game {args.game!r}; choose from {', '.join(sorted(cardnet.GAMES))}")
+        players = args.players if args.players is not None else int(getattr(info, "default_players"))
+        if not 0 <= args.bots <= players:
+            raise UsageError(f"--bots must be between 0 and {players}")
+        seeded = args.seed is not None
+        seed = args.seed if seeded else secrets.randbits(63)
+        table_id = secrets.token_hex(8)
+        config = TableConfig(
+            game=args.game,
+            players=players,
+            seed=seed,
+            options=parse_options(args.option),
+            seeded=seeded,
+            name=args.name or f"{os.environ.get('USER', 'cardnet')}'s {args.game}",
+            table_id=table_id,
+            turn_timer=args.turn_timer,
+            bots={seat: args.bot for seat in range(players - args.bots, players)},
+        )
+        try:
+            table = Table(config, engine, clock=trio.current_time)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        path = args.journal if args.journal is not None else default_journal_path(table_id)
+        journal = Journal.create(path, fsync=args.fsync)
+        journal.append(config.record())
+        return table, journal
+
+    async def main() -> int:
+        try:
+            table, journal = build()
+        except (JournalError, ValueError) as exc:
+            if isinstance(exc, UsageError):
+                raise
+            print(f"cardnet host: {exc}", file=sys.stderr)
+            return 1
+        options = HostOptions(password=password, seat_timeout=args.seat_timeout, bot_delay=args.bot_delay)
+        server = Host(table, journal=journal, options=options)
+        interfaces = args.interface or ["0.0.0.0"]
+        try:
+            with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                async with trio.open_nursery() as nursery:
+                    try:
+                        port = await nursery.start(server.serve, interfaces, args.port)
+                    except OSError as exc:
+                        print(f"cardnet host: cannot listen: {exc.strerror}", file=sys.stderr)
+                        return 1
+                    cfg = table.config
+                    seats = f"{sum(s.kind != 'open' for s in table.seats)}/{cfg.players} seats taken"
+                    print(f"cardnet host: table {cfg.name!r} ({cfg.game}, {seats}, protocol {P.PROTOCOL_VERSION}"
+                          f"{', seeded' if cfg.seeded else ''}{', password' if password else ''})", file=out)
+                    for address in interfaces:
+                        print(f"listening on {address}:{port}", file=out)
+                    shown = interfaces[0] if interfaces[0] != "0.0.0.0" else "THIS-MACHINE"
+                    print(f"join with: cardnet join {shown}:{port}", file=out)
+                    print(f"journal: {journal.path}", file=out)
+                    out.flush()
+
+                    async def stop_on_signal() -> None:
+                        async for _ in signals:
+                            nursery.cancel_scope.cancel()
+                            return
+
+                    async def stop_after_games() -> None:
+                        while server.finished_games < args.games:
+                            await server.game_over.wait()
+                        # Give peers a moment to receive the final state before the sockets close.
+                        await trio.sleep(0.5)
+                        nursery.cancel_scope.cancel()
+
+                    nursery.start_soon(stop_on_signal)
+                    if args.games > 0:
+                        nursery.start_soon(stop_after_games)
+        finally:
+            journal.close()
+        return 0
+
+    return trio.run(main)
+
+
+# -- join ---------------------------------------------------------------------------------------------------------
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    """Join a table in line mode: print each state; a player types the number of a legal move."""
+    return _run(_join, args)
+
+
+def _join(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sys.stdin) -> int:
+    import trio
+
+    from ..peer import ChatMessage, HostError, Peer, PeerError, SeatsChanged
+    from ..protocol import StateMessage, canonical
+
+    host, port = parse_target(args.target)
+    password = read_password(args.password_file)
+    peer = Peer(host, port, name=args.name, spectate=args.spectate, password=password, token=args.token)
+
+    async def main() -> int:
+        async with trio.open_nursery() as nursery:
+            try:
+                await nursery.start(peer.run)
+            except PeerError as exc:
+                print(f"cardnet join: {exc}", file=sys.stderr)
+                return 1
+            table = peer.state.table
+            role = "spectating" if args.spectate else f"seat {peer.state.seat}"
+            print(f"joined {table.get('name')!r} ({table.get('game')}), {role}", file=out)
+            if peer.state.token:
+                print(f"seat token (keep it to rejoin with --token): {peer.state.token}", file=out)
+            answered: set[int] = set()
+            async for event in peer.events:
+                if isinstance(event, StateMessage):
+                    for ev in event.events:
+                        print(f"  event: {canonical(ev)}", file=out)
+                    print(f"[game {event.game_no} state {event.state_id}] to act: {event.to_act} "
+                          f"public: {canonical(event.view.get('public'))}", file=out)
+                    if event.over:
+                        print(f"game over: {canonical(event.outcome)}", file=out)
+                        out.flush()
+                        break
+                    if event.decision_id is not None and event.decision_id not in answered:
+                        answered.add(event.decision_id)
+                        print(f"your hand/private: {canonical(event.view.get('private'))}", file=out)
+                        for i, move in enumerate(event.legal):
+                            print(f"  {i}) {canonical(move)}", file=out)
+                        out.flush()
+                        index = await _ask_index(stdin, len(event.legal))
+                        if index is None:
+                            break
+                        await peer.move(event.decision_id, index=index)
+                elif isinstance(event, ChatMessage):
+                    print(f"<{event.name}> {event.text}", file=out)
+                elif isinstance(event, HostError):
+                    print(f"host refused: {event.code}: {event.reason}", file=out)
+                elif isinstance(event, SeatsChanged):
+                    print(f"seats: {canonical(event.seats)}", file=out)
+                out.flush()
+            nursery.cancel_scope.cancel()
+        return 0
+
+    async def _ask_index(stream: TextIO, count: int) -> int | None:
+        while True:
+            print(f"move [0-{count - 1}]> ", end="", file=out, flush=True)
+            line = await trio.to_thread.run_sync(stream.readline, abandon_on_cancel=True)
+            if not line:
+                return None
+            if line.strip().isdigit() and int(line) < count:
+                return int(line)
+            print("type the number of a listed move", file=out)
+
+    try:
+        return trio.run(main)
+    except PeerError as exc:
+        print(f"cardnet join: {exc}", file=sys.stderr)
+        return 1
+
+
+# -- bot ----------------------------------------------------------------------------------------------------------
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    """Play ``--games`` games with a bot; prints one JSON line per finished game."""
+    return _run(_bot, args)
+
+
+def _bot(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    import trio
+
+    from ..bot import load_bot, run_bot
+    from ..peer import PeerError
+    from ..protocol import canonical
+
+    host, port = parse_target(args.target)
+    try:
+        bot = load_bot(args.bot)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    password = read_password(args.password_file)
+    name = args.name or args.bot.rsplit(":", 1)[-1].removesuffix(".py")[:32]
+    try:
+        result = trio.run(lambda: run_bot(bot, host, port, name=name, games=args.games, password=password))
+    except PeerError as exc:
+        print(f"cardnet bot: {exc}", file=sys.stderr)
+        return 1
+    for state in result.final_states:
+        print(canonical({"game_no": state.game_no, "seat": result.seat, "outcome": state.outcome}), file=out)
+    return 0
+
+
+# -- replay -------------------------------------------------------------------------------------------------------
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Verify a journal against the core and print its records."""
+    return _run(_replay, args)
+
+
+def _replay(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    from ..journal import JournalError, read_journal
+    from ..protocol import canonical
+    from ..table import Table, core_engine, outcome_value
+
+    try:
+        contents = read_journal(args.journal)
+    except JournalError as exc:
+        print(f"cardnet replay: {exc}", file=sys.stderr)
+        return 1
+    if contents.torn is not None:
+        print(f"warning: {contents.torn.describe()}", file=sys.stderr)
+    try:
+        table = Table.from_records(contents.records, core_engine(), clock=lambda: 0.0)
+    except (ValueError, KeyError) as exc:
+        print(f"cardnet replay: {exc}", file=sys.stderr)
+        return 1
+    game = table.game
+    summary = {
+        "table": contents.records[0],
+        "records": len(contents.records),
+        "moves": sum(1 for r in contents.records if r.get("kind") == "move"),
+        "game_no": table.game_no,
+        "state_id": table.state_id,
+        "hash": game.state_hash(),
+        "over": game.is_over(),
+        "outcome": outcome_value(game.outcome()) if game.is_over() else None,
+        "torn": None if contents.torn is None else contents.torn.describe(),
+    }
+    if args.json:
+        print(canonical(summary), file=out)  # type: ignore[arg-type]
+        return 0
+    cfg = table.config
+    print(f"table {cfg.name!r}: {cfg.game}, {cfg.players} players, seed {cfg.seed}{' (seeded)' if cfg.seeded else ''}", file=out)
+    for rec in contents.records[1:]:
+        kind = rec.get("kind")
+        if kind == "seat":
+            print(f"seat {rec['seat']}: {rec['name']}", file=out)
+        elif kind == "move":
+            print(f"game {rec['game_no']} state {rec['state_id']}: seat {rec['seat']} {canonical(rec['move'])}", file=out)  # type: ignore[arg-type]
+        elif kind == "game":
+            print(f"rematch: game {rec['game_no']}", file=out)
+    state = "over" if summary["over"] else "in progress"
+    print(f"game {table.game_no} {state} at state {table.state_id}, hash {summary['hash']}", file=out)
+    if summary["outcome"] is not None:
+        print(f"outcome: {canonical(summary['outcome'])}", file=out)  # type: ignore[arg-type]
+    return 0
