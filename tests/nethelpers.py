@@ -110,3 +110,42 @@ class RawClient:
 
     async def aclose(self) -> None:
         await self.stream.aclose()
+
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+
+#: Runs one of cardnet's network subcommands in a child process without depending on the CLI module.
+NET_COMMAND = (
+    "import argparse, sys\n"
+    "from cardnet.commands import net\n"
+    "parser = argparse.ArgumentParser(prog='cardnet')\n"
+    "net.add_parsers(parser.add_subparsers(dest='command', required=True))\n"
+    "args = parser.parse_args(sys.argv[1:])\n"
+    "sys.exit(args.func(args))\n"
+)
+
+
+def child_env() -> dict[str, str]:
+    """Environment for child processes: this checkout's package first on the path."""
+    import os
+
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "python"), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env["CARDNET_TEST"] = "1"
+    return env
+
+
+def bot_command(kind: str, port: int, games: int = 1, name: str | None = None) -> list[str]:
+    """The argv of an example bot (``sdk``, ``raw`` or ``node``) playing at 127.0.0.1:port."""
+    import sys
+
+    target = f"127.0.0.1:{port}"
+    label = name or f"{kind}bot"
+    if kind == "sdk":
+        return [sys.executable, "-c", NET_COMMAND, "bot", str(ROOT / "examples" / "sdk_bot.py"), target,
+                "--games", str(games), "--name", label]
+    if kind == "raw":
+        return [sys.executable, str(ROOT / "examples" / "raw_socket_bot.py"), target, "--games", str(games), "--name", label]
+    if kind == "node":
+        return ["node", str(ROOT / "examples" / "node_bot.js"), target, "--games", str(games), "--name", label]
+    raise ValueError(kind)
