@@ -7,7 +7,7 @@ import trio
 
 from cardnet import protocol as P
 from cardnet.bot import FirstBot, RandomBot, run_bot
-from cardnet.host import HostOptions
+from cardnet.host import Host, HostOptions
 from cardnet.journal import Journal, read_journal
 from cardnet.peer import Peer
 from cardnet.protocol import StateMessage
@@ -164,3 +164,37 @@ async def test_journal_resume_continues_the_table_exactly(tmp_path: trio.Path) -
     assert {s: d.id for s, d in resumed.decisions.items()} == expected_decisions
     assert resumed.seat_for_token(welcome["token"]) is resumed.seats[0]
     assert P.token_hash(welcome["token"]) == resumed.seats[0].token_hash
+
+
+async def test_peers_reconnect_with_their_tokens_after_a_host_restart() -> None:
+    engine = fake_engine()
+    config = TableConfig("callpick", 2, 9, options={"rounds": 40}, seeded=True, table_id="rs")
+    table = Table(config, engine, clock=trio.current_time)
+    first = Host(table)
+    results = []
+    async with trio.open_nursery() as outer:
+        async with trio.open_nursery() as host_nursery:
+            port = await host_nursery.start(first.serve, "127.0.0.1", 0)
+
+            async def player(name: str) -> None:
+                peer = Peer("127.0.0.1", port, name=name, max_backoff=0.2)
+                results.append((await run_bot(RandomBot(), "127.0.0.1", port, peer=peer), peer))
+
+            outer.start_soon(player, "a")
+            outer.start_soon(player, "b")
+            with trio.fail_after(10):
+                while table.state_id < 20:
+                    await trio.sleep(0)
+            await first.shutdown()
+            host_nursery.cancel_scope.cancel()
+        assert not table.game.is_over()
+        second = Host(table)
+        with trio.fail_after(20):
+            async with trio.open_nursery() as host_nursery:
+                await host_nursery.start(second.serve, "127.0.0.1", port)
+                while len(results) < 2:
+                    await trio.sleep(0.01)
+                host_nursery.cancel_scope.cancel()
+    assert table.game.is_over()
+    assert all(peer.state.connects >= 2 for _, peer in results)
+    assert results[0][0].outcomes == results[1][0].outcomes == [table.game.outcome()]

@@ -110,6 +110,7 @@ class Host:
         self.port: int | None = None
         self.finished_games = 0
         self.game_over = trio.Event()
+        self.stopping = False
 
     # -- lifecycle --------------------------------------------------------------------------------------------
 
@@ -137,6 +138,17 @@ class Host:
             await nursery.start(trio.serve_listeners, self._handle, listeners)
             self._after_change()
             task_status.started(self.port)
+
+    async def shutdown(self, grace: float = 1.0) -> None:
+        """Tell every peer the host is stopping (``shutting_down``) and give the writers ``grace`` seconds."""
+        self.stopping = True
+        for conn in list(self.conns.values()):
+            self._error(conn, ProtocolError("shutting_down", "the host is stopping"), None)
+            conn.closing = "shutting_down"
+            conn.wake.set()
+        with trio.move_on_after(grace):
+            while self.conns:
+                await trio.sleep(0.01)
 
     async def accept_stream(self, stream: trio.abc.Stream) -> None:
         """Serve one already-connected stream (in-process play over memory streams uses this)."""
@@ -192,6 +204,8 @@ class Host:
                 hello = msg
         if hello is None:
             self._fail(conn, ProtocolError("handshake_timeout", "no hello within the handshake timeout"))
+        if self.stopping:
+            self._fail(conn, ProtocolError("shutting_down", "the host is stopping"))
         self._admit(conn, hello, challenge)
         bucket = _Bucket(self.opts.msg_rate, self.opts.msg_burst)
         chat_bucket = _Bucket(self.opts.chat_rate, self.opts.chat_burst)
@@ -200,7 +214,7 @@ class Host:
                 line = await self._read(conn, reader)
             if idle.cancelled_caught:
                 self._fail(conn, ProtocolError("idle_timeout", "nothing received within the idle timeout"))
-            if line is None:
+            if line is None or self.stopping:
                 return
             if not bucket.take():
                 self._fail(conn, ProtocolError("rate_limited", "too many messages"))
@@ -515,7 +529,7 @@ class Host:
             decision = self.table.decisions.get(seat)
             if decision is None or decision.id != decision_id:
                 return
-            if not (self.table.controlled_by_builtin(seat) or decision.timed_out):
+            if self.stopping or not (self.table.controlled_by_builtin(seat) or decision.timed_out):
                 return
             try:
                 self._move(seat, P.Move(decision_id, move=move), None)

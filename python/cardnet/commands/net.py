@@ -200,6 +200,7 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
                     async def stop_on_signal() -> None:
                         async for _ in signals:
+                            await server.shutdown()
                             nursery.cancel_scope.cancel()
                             return
 
@@ -208,6 +209,7 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                             await server.game_over.wait()
                         # Give peers a moment to receive the final state before the sockets close.
                         await trio.sleep(0.5)
+                        await server.shutdown()
                         nursery.cancel_scope.cancel()
 
                     nursery.start_soon(stop_on_signal)
