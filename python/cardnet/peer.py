@@ -23,6 +23,10 @@ from .protocol import Encodable, JSONValue, ProtocolError, StateMessage
 CLIENT_NAME = "cardnet-peer/1"
 
 
+#: Refusals that reconnecting cannot fix; any other refusal (e.g. ``shutting_down``) is retried with backoff.
+PERMANENT_REFUSALS = frozenset({"auth_failed", "bad_token", "no_seat", "table_full", "unsupported_version", "replaced"})
+
+
 class PeerError(Exception):
     """The host refused us for good (bad token, wrong password, table full, ...)."""
 
@@ -187,7 +191,9 @@ class Peer:
             while not self._closed:
                 try:
                     stream = await self._connect()
-                except (OSError, EOFError, ValueError, trio.BrokenResourceError, trio.TooSlowError, ProtocolError) as exc:
+                except (OSError, EOFError, ValueError, trio.BrokenResourceError, trio.TooSlowError, ProtocolError, PeerError) as exc:
+                    if isinstance(exc, PeerError) and exc.code in PERMANENT_REFUSALS:
+                        raise
                     if not (self.reconnect and started):
                         raise PeerError("connect_failed", str(exc)) from exc
                     now = trio.current_time()
