@@ -130,6 +130,10 @@ class Host:
             # With an ephemeral port, every further interface listens on the port the first one got.
             port = int(opened[0].socket.getsockname()[1])
         self.port = port
+        for seat in self.table.seats:
+            # Seats resumed from a journal start absent: their players have seat_timeout to come back.
+            if seat.kind == "human" and not seat.connected:
+                self._gone_since.setdefault(seat.index, trio.current_time())
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             nursery.start_soon(self._committer)

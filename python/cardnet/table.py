@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -70,17 +69,17 @@ def derive_seed(seed: int, game_no: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def outcome_value(outcome: Any) -> Encodable:
-    """The outcome as plain JSON data (the core returns a small dataclass or a dict)."""
+def outcome_value(game: Any) -> Encodable:
+    """A finished game's outcome as JSON: the core's own canonical bytes when it offers them."""
+    outcome_json = getattr(game, "outcome_json", None)
+    if callable(outcome_json):
+        text = outcome_json()
+        return None if text is None else Raw(str(text))
+    outcome = game.outcome()
     if outcome is None:
         return None
     if dataclasses.is_dataclass(outcome) and not isinstance(outcome, type):
         return _plain(dataclasses.asdict(outcome))
-    to_json = getattr(outcome, "to_json", None)
-    if callable(to_json):
-        text = to_json()
-        if isinstance(text, str):
-            return Raw(P.canonical(json.loads(text)))
     return _plain(outcome)
 
 
@@ -397,7 +396,7 @@ class Table:
             to_act=sorted(self.decisions) if self.started else [],
             decision=decision,
             over=over,
-            outcome=outcome_value(self.game.outcome()) if over else None,
+            outcome=outcome_value(self.game) if over else None,
             events=Raw(self.game.events_json(seat)) if kind == "update" else None,
             ack=ack,
         )

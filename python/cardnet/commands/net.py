@@ -20,7 +20,7 @@ from typing import Any, TextIO
 def add_parsers(subparsers: Any) -> None:
     """Register the network subcommands on an ``argparse`` subparsers object."""
     host = subparsers.add_parser("host", help="host a table others can join")
-    host.add_argument("game", help="game name (matchstick, fistful, cherki, ten)")
+    host.add_argument("game", nargs="?", help="game name (matchstick, fistful, cherki, ten); not with --resume")
     host.add_argument("--players", type=int, help="number of seats (default: the game's default)")
     host.add_argument("--bots", type=int, default=0, help="seats filled by built-in players")
     host.add_argument("--bot", default="normal", help="built-in player for --bots: random, heuristic, ismcts, easy, normal, hard")
@@ -139,6 +139,8 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             return table, journal
         import cardnet
 
+        if args.game is None:
+            raise UsageError("name the game to host (or --resume a journal)")
         info = cardnet.GAMES.get(args.game)
         if info is None:
             raise UsageError(f"unknown game {args.game!r}; choose from {', '.join(sorted(cardnet.GAMES))}")
@@ -366,7 +368,7 @@ def _replay(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         "state_id": table.state_id,
         "hash": game.state_hash(),
         "over": game.is_over(),
-        "outcome": outcome_value(game.outcome()) if game.is_over() else None,
+        "outcome": outcome_value(game) if game.is_over() else None,
         "torn": None if contents.torn is None else contents.torn.describe(),
     }
     if args.json:
