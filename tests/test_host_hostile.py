@@ -249,3 +249,25 @@ async def test_slow_reader_gets_the_newest_snapshot_with_bounded_memory() -> Non
         assert states[-1]["state_id"] == table.state_id and states[-1]["type"] == "snapshot"
         assert len(states) < moves
         nursery.cancel_scope.cancel()
+
+
+async def test_a_host_bug_costs_one_message_not_the_table() -> None:
+    async with running_host(fake_engine()) as host:
+        a, b, _ = await two_seats(host)
+        snap = await a.recv_type("snapshot")
+        game = host.table.game
+        real_apply = game.apply
+
+        def broken(seat: int, move: Any) -> None:
+            raise RuntimeError("simulated bug")
+
+        game.apply = broken  # type: ignore[method-assign]
+        before = (host.table.state_id, game.state_hash())
+        await a.send({"type": "move", "decision_id": snap["decision"]["id"], "index": 0})
+        err = await expect_error(a, "internal")
+        assert "RuntimeError" in err["reason"]
+        assert (host.table.state_id, game.state_hash()) == before
+        game.apply = real_apply  # type: ignore[method-assign]
+        await a.send({"type": "move", "decision_id": snap["decision"]["id"], "index": 0})
+        assert (await a.recv_type("update"))["state_id"] == before[0] + 1
+        await still_alive(b)

@@ -7,6 +7,7 @@ write (and, with ``fsync``, after a group-committed fsync); built-in players run
 
 from __future__ import annotations
 
+import logging
 import math
 import secrets
 from collections import deque
@@ -20,6 +21,8 @@ from . import protocol as P
 from .journal import Journal
 from .protocol import Encodable, ProtocolError
 from .table import Engine, Table, error_detail
+
+log = logging.getLogger("cardnet.host")
 
 
 @dataclass
@@ -227,6 +230,8 @@ class Host:
                 msg = P.parse_client_message(P.decode_line(line))
                 ref = getattr(msg, "ref", None)
                 self._dispatch(conn, msg, chat_bucket)
+            except _Closed:
+                raise
             except ProtocolError as exc:
                 if exc.code in ("bad_utf8", "bad_json", "bad_message", "unknown_type"):
                     conn.strikes += 1
@@ -235,6 +240,10 @@ class Host:
                 self._error(conn, exc, ref)
                 if exc.fatal:
                     raise _Closed from None
+            except Exception as exc:
+                # A bug must cost one message, not the table: the peer hears "internal" and play goes on.
+                log.exception("internal error on connection %d", conn.id)
+                self._error(conn, ProtocolError("internal", f"{type(exc).__name__} in the host"), ref)
 
     async def _read(self, conn: Connection, reader: _LineReader) -> bytes | None:
         try:
@@ -529,7 +538,12 @@ class Host:
             clone = self.table.game.clone()
             seed = secrets.randbits(63) if not self.table.config.seeded else decision_id
             choose: Callable[[], Any] = lambda: self.table.engine.choose(clone, seat, player, seed)  # noqa: E731
-            move = await trio.to_thread.run_sync(choose) if self.opts.ai_in_thread else choose()
+            try:
+                move = await trio.to_thread.run_sync(choose) if self.opts.ai_in_thread else choose()
+            except Exception:
+                # The seat must not hang on a failed search: fall back to the first legal move.
+                log.exception("built-in player %s failed for seat %d", player, seat)
+                move = self.table.game.legal_move(seat, 0)
             decision = self.table.decisions.get(seat)
             if decision is None or decision.id != decision_id:
                 return
