@@ -271,3 +271,19 @@ async def test_a_host_bug_costs_one_message_not_the_table() -> None:
         await a.send({"type": "move", "decision_id": snap["decision"]["id"], "index": 0})
         assert (await a.recv_type("update"))["state_id"] == before[0] + 1
         await still_alive(b)
+
+
+async def test_a_journal_that_cannot_be_written_stops_the_host(tmp_path: Any) -> None:
+    from cardnet.host import JournalFailure
+    from cardnet.journal import Journal
+
+    journal = Journal.create(tmp_path / "j")
+    with pytest.raises(BaseExceptionGroup) as info:
+        async with running_host(fake_engine(), journal=journal) as host:
+            a, b, _ = await two_seats(host)
+            snap = await a.recv_type("snapshot")
+            journal.close()  # every later write fails with EBADF
+            await a.send({"type": "move", "decision_id": snap["decision"]["id"], "index": 0})
+            with trio.fail_after(5):
+                await trio.sleep_forever()
+    assert info.group_contains(JournalFailure)  # type: ignore[attr-defined]

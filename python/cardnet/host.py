@@ -68,6 +68,10 @@ class _Closed(Exception):
     """The connection is done (already reported to the peer where possible)."""
 
 
+class JournalFailure(Exception):
+    """The journal could not be written: the host stops rather than acknowledge what it cannot keep."""
+
+
 @dataclass
 class Connection:
     """One TCP peer: its stream, role, outbox and accounting."""
@@ -174,6 +178,10 @@ class Host:
                     await self._session(conn)
                 except _Closed:
                     pass
+                except JournalFailure:
+                    raise
+                except Exception:
+                    log.exception("connection %d failed", conn.id)
                 # Let the writer flush the final error, bounded by the write timeout.
                 conn.closing = conn.closing or "done"
                 conn.wake.set()
@@ -221,7 +229,7 @@ class Host:
                 line = await self._read(conn, reader)
             if idle.cancelled_caught:
                 self._fail(conn, ProtocolError("idle_timeout", "nothing received within the idle timeout"))
-            if line is None or self.stopping:
+            if line is None or self.stopping or not conn.ready:
                 return
             if not bucket.take():
                 self._fail(conn, ProtocolError("rate_limited", "too many messages"))
@@ -230,7 +238,7 @@ class Host:
                 msg = P.parse_client_message(P.decode_line(line))
                 ref = getattr(msg, "ref", None)
                 self._dispatch(conn, msg, chat_bucket)
-            except _Closed:
+            except (_Closed, JournalFailure):
                 raise
             except ProtocolError as exc:
                 if exc.code in ("bad_utf8", "bad_json", "bad_message", "unknown_type"):
@@ -386,7 +394,10 @@ class Host:
 
     def _journal(self, record: dict[str, Encodable]) -> None:
         if self.journal is not None:
-            self.journal.append(record)
+            try:
+                self.journal.append(record)
+            except OSError as exc:
+                raise JournalFailure(f"cannot write the journal {self.journal.path}: {exc.strerror}") from exc
 
     def _commit(
         self,

@@ -121,7 +121,7 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     import trio
 
     from .. import protocol as P
-    from ..host import Host, HostOptions
+    from ..host import Host, HostOptions, JournalFailure
     from ..journal import Journal, JournalError, default_journal_path
     from ..table import Table, TableConfig, core_engine
 
@@ -221,7 +221,17 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             journal.close()
         return 0
 
-    return trio.run(main)
+    try:
+        return trio.run(main)
+    except BaseExceptionGroup as group:
+        failure, _ = group.split(JournalFailure)
+        if failure is None:
+            raise
+        print(f"cardnet host: {failure.exceptions[0]}; stopping", file=sys.stderr)
+        return 1
+    except JournalFailure as exc:
+        print(f"cardnet host: {exc}; stopping", file=sys.stderr)
+        return 1
 
 
 # -- join ---------------------------------------------------------------------------------------------------------
