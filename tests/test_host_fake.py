@@ -198,3 +198,38 @@ async def test_peers_reconnect_with_their_tokens_after_a_host_restart() -> None:
     assert table.game.is_over()
     assert all(peer.state.connects >= 2 for _, peer in results)
     assert results[0][0].outcomes == results[1][0].outcomes == [table.game.outcome()]
+
+
+async def test_fsync_journal_acknowledges_after_a_group_commit(tmp_path: trio.Path) -> None:
+    import time
+
+    engine = fake_engine()
+    journal = Journal.create(tmp_path / "f.journal", fsync=True)
+    synced: list[int] = []
+    real_fsync = journal.fsync
+
+    def slow_fsync() -> None:
+        time.sleep(0.02)  # a slow disk, so that moves arriving meanwhile share the next fsync
+        real_fsync()
+        synced.append(journal.records_written)
+
+    journal.fsync = slow_fsync  # type: ignore[method-assign]
+    table = Table(TableConfig("callpick", 3, 4, options={"rounds": 4}, seeded=True, table_id="f"), engine, clock=trio.current_time)
+    journal.append(table.config.record())
+    async with running_host(engine, table=table, journal=journal) as host:
+        port = host.port or 0
+        results = []
+
+        async def player(name: str) -> None:
+            results.append(await run_bot(RandomBot(), "127.0.0.1", port, name=name))
+
+        with trio.fail_after(20):
+            async with trio.open_nursery() as nursery:
+                for name in "abc":
+                    nursery.start_soon(player, name)
+    journal.close()
+    moves = [r for r in read_journal(tmp_path / "f.journal").records if r["kind"] == "move"]
+    assert table.game.is_over() and len(moves) == table.state_id - 1
+    assert synced and synced[-1] == journal.records_written
+    # Simultaneous picks arrive together: fewer fsyncs than acknowledged records.
+    assert len(synced) < len(moves) + 3

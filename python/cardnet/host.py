@@ -221,7 +221,11 @@ class Host:
             self._fail(conn, ProtocolError("handshake_timeout", "no hello within the handshake timeout"))
         if self.stopping:
             self._fail(conn, ProtocolError("shutting_down", "the host is stopping"))
-        self._admit(conn, hello, challenge)
+        token, started = self._admit(conn, hello, challenge)
+        if token is not None and self.journal is not None and self.journal.fsync_enabled:
+            # The seat's token hash must be durable before the peer is told its token.
+            await trio.to_thread.run_sync(self.journal.fsync)
+        self._welcome(conn, hello, token, started)
         bucket = _Bucket(self.opts.msg_rate, self.opts.msg_burst)
         chat_bucket = _Bucket(self.opts.chat_rate, self.opts.chat_burst)
         while True:
@@ -280,7 +284,8 @@ class Host:
             ),
         )
 
-    def _admit(self, conn: Connection, hello: P.Hello, challenge: str) -> None:
+    def _admit(self, conn: Connection, hello: P.Hello, challenge: str) -> tuple[str | None, bool]:
+        """Check the hello and give the connection its role; returns (new seat token, whether the game started)."""
         if hello.protocol not in P.SUPPORTED_VERSIONS:
             self._fail(conn, ProtocolError("unsupported_version", f"this host speaks {list(P.SUPPORTED_VERSIONS)}"))
         if self.opts.password is not None:
@@ -316,6 +321,10 @@ class Host:
                 self._fail(conn, exc)
             self._journal(record)
             conn.seat = seat.index
+        return token, started
+
+    def _welcome(self, conn: Connection, hello: P.Hello, token: str | None, started: bool) -> None:
+        # Only now does the connection receive broadcasts: the welcome must be its first message after "table".
         conn.ready = True
         welcome: dict[str, Encodable] = {
             "type": "welcome",
@@ -423,7 +432,9 @@ class Host:
             batch.append((None, "over"))
         if self.journal is not None and self.journal.fsync_enabled:
             self._pending.append(batch)
-            self._committed = trio.Event()
+            if self._committed.is_set():
+                # Replace only a set event: writers already waiting on the unset one must be woken by it.
+                self._committed = trio.Event()
             self._commit_wake.set()
         else:
             self._release(batch)
