@@ -233,3 +233,26 @@ async def test_fsync_journal_acknowledges_after_a_group_commit(tmp_path: trio.Pa
     assert synced and synced[-1] == journal.records_written
     # Simultaneous picks arrive together: fewer fsyncs than acknowledged records.
     assert len(synced) < len(moves) + 3
+
+
+async def test_peer_asks_for_a_snapshot_on_a_gap_or_a_bad_hash() -> None:
+    peer = Peer("127.0.0.1", 1, name="p")
+    asked: list[int] = []
+
+    async def fake_request() -> None:
+        asked.append(1)
+
+    peer.request_snapshot = fake_request  # type: ignore[method-assign]
+    public = {"round": 0}
+
+    def state(state_id: int, good: bool = True, kind: str = "update") -> StateMessage:
+        return StateMessage(kind, 0, state_id, P.state_hash_of(public) if good else "0" * 64,
+                            {"public": public, "private": None}, [], None, [], None, False, None)
+
+    await peer._on_state(state(1, kind="snapshot"))
+    await peer._on_state(state(2))
+    assert asked == [] and peer.state.last is not None and peer.state.last.state_id == 2
+    await peer._on_state(state(4))
+    assert asked == [1] and peer.state.gaps == 1 and peer.state.last.state_id == 4
+    await peer._on_state(state(5, good=False))
+    assert asked == [1, 1] and peer.state.hash_mismatches == 1 and peer.state.last.state_id == 4

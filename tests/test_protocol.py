@@ -201,3 +201,30 @@ def test_error_message_shape() -> None:
         "decision_id": None,
         "ref": 2,
     }
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300))
+def test_arbitrary_bytes_only_ever_raise_protocol_errors(data: bytes) -> None:
+    try:
+        P.parse_client_message(P.decode_line(data))
+    except ProtocolError as exc:
+        assert exc.code in P.ERROR_CODES
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["hello", "move", "chat", "snapshot", "rematch", "ping", "pong", "bye"]),
+    st.dictionaries(
+        st.sampled_from(["protocol", "name", "role", "capabilities", "seat", "token", "auth", "decision_id", "move", "index", "text", "id", "ref"]),
+        json_values,
+        max_size=6,
+    ),
+)
+def test_messages_with_arbitrary_fields_are_typed_or_refused(kind: str, fields: dict[str, object]) -> None:
+    try:
+        msg = P.parse_client_message({"type": kind, **fields})  # type: ignore[dict-item]
+    except ProtocolError as exc:
+        assert exc.code == "bad_message"
+    else:
+        assert P.parse_client_message(P.client_message_dict(msg)) == msg  # type: ignore[arg-type]
