@@ -256,3 +256,27 @@ async def test_peer_asks_for_a_snapshot_on_a_gap_or_a_bad_hash() -> None:
     assert asked == [1] and peer.state.gaps == 1 and peer.state.last.state_id == 4
     await peer._on_state(state(5, good=False))
     assert asked == [1, 1] and peer.state.hash_mismatches == 1 and peer.state.last.state_id == 4
+
+
+async def test_peer_reconnects_when_the_host_goes_silent() -> None:
+    accepted: list[int] = []
+
+    async def mute_host(stream: trio.SocketStream) -> None:
+        accepted.append(1)
+        table = {"type": "table", "versions": [1], "password": False, "table_id": "m", "challenge": "c"}
+        await stream.send_all(P.encode(table))  # type: ignore[arg-type]
+        await stream.receive_some(65536)
+        welcome = {"type": "welcome", "seat": 0, "token": "T" * 43, "keepalive_ms": 100}
+        await stream.send_all(P.encode(welcome))  # type: ignore[arg-type]
+        await trio.sleep_forever()
+
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(trio.serve_tcp, mute_host, 0, host="127.0.0.1")
+        port = listeners[0].socket.getsockname()[1]
+        peer = Peer("127.0.0.1", port, name="p", max_backoff=0.1)
+        await nursery.start(peer.run)
+        with trio.fail_after(5):
+            while len(accepted) < 3:
+                await trio.sleep(0.01)
+        assert peer.state.connects >= 2 and peer.state.token == "T" * 43
+        nursery.cancel_scope.cancel()

@@ -82,6 +82,7 @@ class PeerState:
     """What the peer mirrors of the table."""
 
     table: dict[str, JSONValue] = field(default_factory=dict)
+    welcome: dict[str, JSONValue] = field(default_factory=dict)
     seat: int | None = None
     token: str | None = None
     capabilities: frozenset[str] = frozenset()
@@ -253,6 +254,7 @@ class Peer:
             except BaseException:
                 await trio.aclose_forcefully(stream)
                 raise
+        self.state.welcome = welcome
         seat = welcome.get("seat")
         self.state.seat = seat if isinstance(seat, int) else None
         token = welcome.get("token")
@@ -269,10 +271,12 @@ class Peer:
     async def _read_loop(self, stream: trio.abc.Stream) -> None:
         reader = self._reader
         assert reader is not None
-        idle = self.idle_timeout
+        # A host that pings every keepalive_ms and has sent nothing for three of them is gone.
+        keepalive = self.state.welcome.get("keepalive_ms")
+        idle = self.idle_timeout or (3 * keepalive / 1000 if isinstance(keepalive, int) and keepalive > 0 else 30.0)
         while True:
             try:
-                with trio.fail_after(idle if idle is not None else 1e9):
+                with trio.fail_after(idle):
                     msg = await reader.next()
             except (trio.TooSlowError, trio.BrokenResourceError, trio.ClosedResourceError, OSError, EOFError, ValueError):
                 return
