@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 import trio
 
@@ -271,7 +273,7 @@ async def test_peer_reconnects_when_the_host_goes_silent() -> None:
         await trio.sleep_forever()
 
     async with trio.open_nursery() as nursery:
-        listeners = await nursery.start(trio.serve_tcp, mute_host, 0, host="127.0.0.1")
+        listeners = await nursery.start(partial(trio.serve_tcp, mute_host, 0, host="127.0.0.1"))
         port = listeners[0].socket.getsockname()[1]
         peer = Peer("127.0.0.1", port, name="p", max_backoff=0.1)
         await nursery.start(peer.run)
