@@ -118,3 +118,44 @@ def test_default_path_follows_xdg_state_home(monkeypatch: pytest.MonkeyPatch, tm
     assert default_journal_path("abc") == tmp_path / "home" / ".local" / "state" / "cardnet" / "journals" / "abc.journal"
     monkeypatch.setenv("XDG_STATE_HOME", "relative/dir")
     assert default_journal_path("abc").is_relative_to(tmp_path / "home")
+
+
+def test_any_torn_prefix_of_a_real_table_journal_resumes(tmp_path: Path) -> None:
+    import random
+
+    from cardnet.table import Table, TableConfig
+
+    from netfake import fake_engine
+
+    engine = fake_engine()
+    table = Table(TableConfig("callpick", 2, 8, options={"rounds": 4}, seeded=True, table_id="tp"), engine, clock=lambda: 0.0)
+    path = tmp_path / "full"
+    journal = Journal.create(path)
+    journal.append(table.config.record())
+    for seat in range(2):
+        journal.append(table.claim_seat(None, f"p{seat}")[2])
+    rng = random.Random(1)
+    states = {len(MAGIC): None}
+    while not table.game.is_over():
+        seat = rng.choice(sorted(table.decisions))
+        decision = table.decisions[seat]
+        journal.append(table.apply_move(seat, decision, index=rng.randrange(decision.count)).record)
+        states[path.stat().st_size] = (table.state_id, table.game.state_hash())
+    journal.close()
+    data = path.read_bytes()
+    for cut in sorted(rng.sample(range(len(data)), 40)) + [len(data)]:
+        torn = tmp_path / f"cut{cut}"
+        torn.write_bytes(data[:cut])
+        try:
+            resumed_journal, contents = Journal.open_resume(torn)
+        except JournalError:
+            continue
+        resumed_journal.close()
+        if len(contents.records) < 3:
+            continue  # killed before both seats were taken: nothing was played yet
+        resumed = Table.from_records(contents.records, engine, clock=lambda: 0.0)
+        boundary = max(b for b in states if b <= cut)
+        expected = states[boundary]
+        if expected is not None:
+            assert (resumed.state_id, resumed.game.state_hash()) == expected
+        assert torn.stat().st_size == contents.valid_length

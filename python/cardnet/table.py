@@ -54,9 +54,11 @@ def core_engine() -> Engine:
         return game
 
     def choose(game: GameLike, seat: int, player: str, seed: int) -> Any:
+        # The host only ever hands back games the core made, so the concrete type is cardnet.Game.
+        real: Any = game
         if player in ("easy", "normal", "hard"):
-            return cardnet.ai.choose(game, seat, level=player, seed=seed)
-        return cardnet.ai.choose(game, seat, player=player, seed=seed)
+            return cardnet.ai.choose(real, seat, level=player, seed=seed)
+        return cardnet.ai.choose(real, seat, player=player, seed=seed)
 
     return Engine(new_game, choose, cardnet.IllegalMove, cardnet.InvalidMove)
 
