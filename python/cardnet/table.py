@@ -18,6 +18,10 @@ from . import protocol as P
 from .protocol import Encodable, ProtocolError, Raw
 
 
+#: Decision ids are ``n * SEAT_STRIDE + seat``; the stride exceeds any seat count the core supports.
+SEAT_STRIDE = 16
+
+
 class GameLike(Protocol):
     """The slice of ``cardnet``'s game object the host uses (DESIGN.md, The Python face)."""
 
@@ -207,7 +211,9 @@ class Table:
         self.state_id = 0
         self.game: GameLike = engine.new_game(config.game, config.players, config.seed, dict(config.options))
         self.decisions: dict[int, OpenDecision] = {}
-        self._next_decision = 1
+        # Decision ids count per seat (id = n * SEAT_STRIDE + seat): a seat's ids then depend only on its own
+        # decisions, so their gaps cannot reveal how often another seat's private options changed.
+        self._decision_seq = [0] * config.players
         self.started = False
         self.rematch_votes: set[int] = set()
         self._maybe_start()
@@ -281,14 +287,14 @@ class Table:
                 continue
             timer = self.config.turn_timer
             fresh[seat] = OpenDecision(
-                id=self._next_decision,
+                id=(self._decision_seq[seat] + 1) * SEAT_STRIDE + seat,
                 seat=seat,
                 legal_json=legal_json,
                 count=self.game.legal_count(seat),
                 opened=now,
                 deadline=None if timer is None else now + timer,
             )
-            self._next_decision += 1
+            self._decision_seq[seat] += 1
         self.decisions = fresh
 
     def decision_for(self, seat: int | None) -> OpenDecision | None:
