@@ -2,8 +2,10 @@
 
     python bench/net_line_sizes.py [--games N] [--seed S]
 
-Plays random games at the largest player count with the options that make the most legal moves, and
-measures every seat's `update` line (view + events + decision with all legal moves) at every step.
+For every game: random games at the largest player count, measuring every seat's `update` line (view +
+events + decision with all legal moves) at every step. For Matchstick Tycoon also the adversarial case:
+two players, every card dealt, the largest expansion, and players who pass whenever they may, hoarding the
+matchsticks that multiply the legal plays of a lead.
 """
 
 from __future__ import annotations
@@ -12,36 +14,44 @@ import argparse
 import json
 import random
 import time
+from typing import Any
 
 import cardnet
 from cardnet.table import Table, TableConfig, core_engine
 
-#: Options that maximise the size of decisions (more cards, more matchsticks).
-WIDEST: dict[str, dict[str, object]] = {"matchstick": {"expansion": 4}}
 
-
-def measure(game: str, games: int, seed: int) -> dict[str, object]:
-    info = cardnet.GAMES[game]
-    players = info.max_players
+def measure(game: str, players: int, options: dict[str, Any], games: int, seed: int, hoard: float) -> dict[str, Any]:
+    """Play ``games`` games; ``hoard`` is the chance of passing whenever a pass is legal."""
     rng = random.Random(seed)
-    worst = {"bytes": 0, "legal_count": 0, "game_seed": None, "step": None}
+    worst: dict[str, Any] = {"bytes": 0, "legal_count": 0, "game_seed": None, "step": None}
     started = time.perf_counter()
-    for n in range(games):
+    for _ in range(games):
         game_seed = rng.getrandbits(63)
-        config = TableConfig(game, players, game_seed, options=dict(WIDEST.get(game, {})), bots={s: "random" for s in range(players)})
+        config = TableConfig(game, players, game_seed, options=options, bots={s: "random" for s in range(players)})
         table = Table(config, core_engine(), clock=lambda: 0.0)
         step = 0
         while not table.game.is_over():
             for seat, decision in table.decisions.items():
                 size = len(table.state_message(seat, "update"))
-                if size > int(worst["bytes"]):  # type: ignore[call-overload]
+                if size > worst["bytes"]:
                     worst = {"bytes": size, "legal_count": decision.count, "game_seed": game_seed, "step": step}
             seat = rng.choice(sorted(table.decisions))
             decision = table.decisions[seat]
-            table.apply_move(seat, decision, index=rng.randrange(decision.count))
+            index = rng.randrange(decision.count)
+            if hoard:
+                passes = [i for i, m in enumerate(json.loads(decision.legal_json)) if m.get("type") == "pass"]
+                if passes and rng.random() < hoard:
+                    index = passes[0]
+            table.apply_move(seat, decision, index=index)
             step += 1
-    return {"players": players, "options": WIDEST.get(game, {}), "games": games, "max_line": worst,
-            "seconds": round(time.perf_counter() - started, 2)}
+    return {
+        "players": players,
+        "options": options,
+        "games": games,
+        "hoard": hoard,
+        "max_line": worst,
+        "seconds": round(time.perf_counter() - started, 2),
+    }
 
 
 def main() -> None:
@@ -49,7 +59,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    print(json.dumps({game: measure(game, args.games, args.seed) for game in sorted(cardnet.GAMES)}, sort_keys=True))
+    figures: dict[str, Any] = {}
+    for name in sorted(cardnet.GAMES):
+        info = cardnet.GAMES[name]
+        options: dict[str, Any] = {"expansion": 4} if name == "matchstick" else {}
+        figures[name] = measure(name, info.max_players, options, args.games, args.seed, 0.0)
+    if "matchstick" in cardnet.GAMES:
+        figures["matchstick_hoarding"] = measure(
+            "matchstick", 2, {"expansion": 4, "deal_all": True}, args.games, args.seed, 0.995
+        )
+    print(json.dumps(figures, sort_keys=True))
 
 
 if __name__ == "__main__":

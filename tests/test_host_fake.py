@@ -248,8 +248,9 @@ async def test_peer_asks_for_a_snapshot_on_a_gap_or_a_bad_hash() -> None:
     public = {"round": 0}
 
     def state(state_id: int, good: bool = True, kind: str = "update") -> StateMessage:
-        return StateMessage(kind, 0, state_id, P.state_hash_of(public) if good else "0" * 64,
-                            {"public": public, "private": None}, [], None, [], None, False, None)
+        return StateMessage(kind=kind, game_no=0, state_id=state_id, hash=P.state_hash_of(public) if good else "0" * 64,
+                            view={"public": public, "private": None}, to_act=[], decision_id=None, legal=[], count=0,
+                            paged=False, deadline_ms=None, over=False, outcome=None)
 
     await peer._on_state(state(1, kind="snapshot"))
     await peer._on_state(state(2))
@@ -282,3 +283,44 @@ async def test_peer_reconnects_when_the_host_goes_silent() -> None:
                 await trio.sleep(0.01)
         assert peer.state.connects >= 2 and peer.state.token == "T" * 43
         nursery.cancel_scope.cancel()
+
+
+async def test_long_legal_lists_are_paged() -> None:
+    engine = fake_engine()
+    table = Table(TableConfig("callpick", 2, 6, options={"rounds": 6}, seeded=True, table_id="pg"), engine, clock=trio.current_time)
+    table.legal_inline_limit = 10  # every list of moves is "too long" here
+    async with running_host(engine, table=table) as host:
+        port = host.port or 0
+        raw = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        await raw.join("raw")
+        results = []
+
+        async def sdk_player() -> None:
+            results.append(await run_bot(RandomBot(1), "127.0.0.1", port, name="sdk"))
+
+        answered: set[int] = set()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(sdk_player)
+            with trio.fail_after(20):
+                while True:
+                    msg = await raw.recv()
+                    assert msg is not None
+                    if msg["type"] not in ("update", "snapshot"):
+                        continue
+                    if msg["over"]:
+                        break
+                    d = msg["decision"]
+                    if d is None or d["id"] in answered:
+                        continue
+                    answered.add(d["id"])
+                    assert d["legal"] is None and d["count"] > 0
+                    await raw.send({"type": "legal", "decision_id": d["id"], "offset": 0, "limit": 1})
+                    first = await raw.recv_type("legal")
+                    await raw.send({"type": "legal", "decision_id": d["id"], "offset": 1})
+                    rest = await raw.recv_type("legal")
+                    moves = first["moves"] + rest["moves"]
+                    assert len(moves) == d["count"] == first["count"]
+                    await raw.send({"type": "move", "decision_id": d["id"], "move": moves[-1]})
+        assert results and results[0].errors == [] and table.game.is_over()
+        await raw.send({"type": "legal", "decision_id": 99, "offset": 0})
+        assert (await raw.recv_type("error"))["code"] in ("stale_decision", "game_over")

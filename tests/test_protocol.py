@@ -110,6 +110,9 @@ def test_parse_hello_and_defaults() -> None:
         {"type": "move", "decision_id": 1, "index": 0, "ref": 1.0},
         {"type": "move", "decision_id": 1, "index": 0, "ref": "r" * 65},
         {"type": "chat"},
+        {"type": "legal", "decision_id": 1},
+        {"type": "legal", "decision_id": 1, "offset": 0, "limit": 0},
+        {"type": "legal", "decision_id": 1, "offset": 0, "limit": P.LEGAL_PAGE + 1},
         {"type": "ping"},
         {"type": 7},
     ],
@@ -135,6 +138,7 @@ def test_unknown_type_is_its_own_error() -> None:
         P.Move(4, None, 2, "r1"),
         P.Chat("hi"),
         P.SnapshotRequest(),
+        P.LegalRequest(4, 0, 10, "page"),
         P.Rematch(),
         P.Ping(5),
         P.Pong(5),
@@ -214,9 +218,9 @@ def test_arbitrary_bytes_only_ever_raise_protocol_errors(data: bytes) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.sampled_from(["hello", "move", "chat", "snapshot", "rematch", "ping", "pong", "bye"]),
+    st.sampled_from(["hello", "move", "chat", "snapshot", "legal", "rematch", "ping", "pong", "bye"]),
     st.dictionaries(
-        st.sampled_from(["protocol", "name", "role", "capabilities", "seat", "token", "auth", "decision_id", "move", "index", "text", "id", "ref"]),
+        st.sampled_from(["protocol", "name", "role", "capabilities", "seat", "token", "auth", "decision_id", "move", "index", "text", "id", "ref", "offset", "limit"]),
         json_values,
         max_size=6,
     ),

@@ -366,6 +366,8 @@ class Host:
             for other in self.conns.values():
                 if other.ready and "chat" in other.capabilities:
                     self._send(other, "chat", out)
+        elif isinstance(msg, P.LegalRequest):
+            self._send(conn, "ctl", self.table.legal_page(conn.seat, msg))
         elif isinstance(msg, P.SnapshotRequest):
             conn.needs_snapshot = True
             conn.wake.set()

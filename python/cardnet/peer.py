@@ -8,6 +8,7 @@ a move locally: the host's next update is the only truth.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import AsyncIterator
@@ -123,6 +124,8 @@ class Peer:
         self._send_events, self.events = trio.open_memory_channel[PeerEvent](1024)
         self._stream: trio.abc.Stream | None = None
         self._reader: _Lines | None = None
+        self._paging: StateMessage | None = None
+        self._paged: tuple[int, list[JSONValue]] | None = None
         self._send_lock = trio.Lock()
         self._connected = trio.Event()
         self._closed = False
@@ -283,6 +286,8 @@ class Peer:
             kind = msg.get("type")
             if kind in ("update", "snapshot"):
                 await self._on_state(P.parse_state_message(msg))
+            elif kind == "legal":
+                await self._on_legal_page(msg)
             elif kind == "ping":
                 await self._send({"type": "pong", "id": msg.get("id", 0)})
             elif kind == "chat":
@@ -324,7 +329,51 @@ class Peer:
             self.state.gaps += 1
             await self.request_snapshot()
         self.state.last = state
+        if state.paged and self._paged is not None and self._paged[0] == state.decision_id:
+            # Every state repeats the open decision; its pages were already fetched.
+            state.legal = list(self._paged[1])
+        elif state.paged and state.decision_id is not None and state.count > 0:
+            # The list was too long to inline: fetch it page by page and deliver the state once complete.
+            self._paging = state
+            await self._request_page(state.decision_id, 0)
+            return
+        if state.decision_id is not None or state.kind == "snapshot" or state.game_no != (self._paging or state).game_no:
+            self._paging = None
         await self._emit(state)
+
+    async def _request_page(self, decision_id: int, offset: int) -> None:
+        await self._send({"type": "legal", "decision_id": decision_id, "offset": offset, "limit": P.LEGAL_PAGE})
+
+    async def _on_legal_page(self, msg: dict[str, Any]) -> None:
+        state = self._paging
+        moves = msg.get("moves")
+        if state is None or msg.get("decision_id") != state.decision_id or not isinstance(moves, list):
+            return
+        if msg.get("offset") != len(state.legal):
+            return
+        state.legal.extend(moves)
+        if len(state.legal) >= state.count:
+            self._paging = None
+            if state.decision_id is not None:
+                self._paged = (state.decision_id, list(state.legal))
+            latest = self.state.last
+            if latest is not None and latest is not state:
+                # Newer states arrived meanwhile; the decision is still open if we are still to act.
+                if latest.game_no != state.game_no or self.state.seat not in latest.to_act:
+                    return
+                state = dataclasses.replace(
+                    latest,
+                    decision_id=state.decision_id,
+                    legal=state.legal,
+                    count=state.count,
+                    paged=True,
+                    deadline_ms=state.deadline_ms,
+                    events=[],
+                    ack=None,
+                )
+            await self._emit(state)
+        elif moves and state.decision_id is not None:
+            await self._request_page(state.decision_id, len(state.legal))
 
     async def _emit(self, event: PeerEvent) -> None:
         await self._send_events.send(event)

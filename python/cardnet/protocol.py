@@ -32,6 +32,10 @@ MAX_DEPTH: Final = 32
 MAX_CHAT_CHARS: Final = 500
 #: Longest player name, in characters.
 MAX_NAME_CHARS: Final = 32
+#: A decision whose legal-move list is longer than this (bytes of JSON) is sent without it; the peer pages it.
+LEGAL_INLINE_LIMIT: Final = 1024 * 1024
+#: Most moves in one ``legal`` page.
+LEGAL_PAGE: Final = 4096
 #: Largest integer the protocol carries (so every JSON implementation represents it exactly).
 MAX_INT: Final = 2**53 - 1
 
@@ -347,6 +351,16 @@ class SnapshotRequest:
 
 
 @dataclass(frozen=True)
+class LegalRequest:
+    """A page of an open decision's legal moves (for decisions sent with ``legal: null``)."""
+
+    decision_id: int
+    offset: int
+    limit: int = LEGAL_PAGE
+    ref: int | str | None = None
+
+
+@dataclass(frozen=True)
 class Rematch:
     """A vote for another game with the same seats (only once the game is over)."""
 
@@ -374,7 +388,7 @@ class Bye:
     ref: int | str | None = None
 
 
-ClientMessage = Union[Hello, Move, Chat, SnapshotRequest, Rematch, Ping, Pong, Bye]
+ClientMessage = Union[Hello, Move, Chat, SnapshotRequest, LegalRequest, Rematch, Ping, Pong, Bye]
 
 
 class _Fields:
@@ -449,6 +463,9 @@ def parse_client_message(obj: Mapping[str, JSONValue]) -> ClientMessage:
         return Chat(text, f.ref())
     if kind == "snapshot":
         return SnapshotRequest(f.ref())
+    if kind == "legal":
+        limit = f.opt_int("limit", required=False, lo=1, hi=LEGAL_PAGE)
+        return LegalRequest(f.req_int("decision_id"), f.req_int("offset"), LEGAL_PAGE if limit is None else limit, f.ref())
     if kind == "rematch":
         return Rematch(f.ref())
     if kind == "ping":
@@ -513,6 +530,8 @@ def client_message_dict(message: ClientMessage) -> dict[str, Encodable]:
         out = {"type": "chat", "text": message.text}
     elif isinstance(message, SnapshotRequest):
         out = {"type": "snapshot"}
+    elif isinstance(message, LegalRequest):
+        out = {"type": "legal", "decision_id": message.decision_id, "offset": message.offset, "limit": message.limit}
     elif isinstance(message, Rematch):
         out = {"type": "rematch"}
     elif isinstance(message, Ping):
@@ -569,7 +588,7 @@ class Decision:
     """An open decision for one seat as sent on the wire."""
 
     id: int
-    legal: Raw  # canonical JSON list of moves, from the core
+    legal: Raw | None  # canonical JSON list of moves from the core; None when too long to inline
     count: int
     deadline_ms: int | None = None
 
@@ -627,6 +646,8 @@ class StateMessage:
     to_act: list[int]
     decision_id: int | None
     legal: list[JSONValue]
+    count: int
+    paged: bool
     deadline_ms: int | None
     over: bool
     outcome: JSONValue
@@ -653,15 +674,19 @@ def parse_state_message(obj: Mapping[str, JSONValue]) -> StateMessage:
     decision_id: int | None = None
     legal: list[JSONValue] = []
     deadline: int | None = None
+    paged = False
+    count = 0
     if decision is not None:
         if not isinstance(decision, dict):
             raise ProtocolError("bad_message", "field 'decision' must be an object or null")
         df = _Fields(decision)
         decision_id = df.req_int("id")
         raw_legal = decision.get("legal")
-        if not isinstance(raw_legal, list):
-            raise ProtocolError("bad_message", "field 'decision.legal' must be a list")
-        legal = raw_legal
+        if raw_legal is not None and not isinstance(raw_legal, list):
+            raise ProtocolError("bad_message", "field 'decision.legal' must be a list or null")
+        legal = raw_legal if raw_legal is not None else []
+        paged = raw_legal is None
+        count = df.req_int("count")
         deadline = df.opt_int("deadline_ms", required=False)
     events = obj.get("events", [])
     if not isinstance(events, list):
@@ -676,6 +701,8 @@ def parse_state_message(obj: Mapping[str, JSONValue]) -> StateMessage:
         to_act=[int(s) for s in to_act if isinstance(s, int)],
         decision_id=decision_id,
         legal=legal,
+        count=count,
+        paged=paged,
         deadline_ms=deadline,
         over=bool(obj.get("over")),
         outcome=obj.get("outcome"),

@@ -216,6 +216,7 @@ class Table:
         self._decision_seq = [0] * config.players
         self.started = False
         self.rematch_votes: set[int] = set()
+        self.legal_inline_limit = P.LEGAL_INLINE_LIMIT
         self._maybe_start()
 
     # -- seats ------------------------------------------------------------------------------------------------
@@ -380,7 +381,8 @@ class Table:
         decision = None
         if d is not None:
             deadline_ms = None if d.deadline is None else max(0, int((d.deadline - now) * 1000))
-            decision = P.Decision(d.id, Raw(d.legal_json), d.count, deadline_ms)
+            inline = len(d.legal_json) <= self.legal_inline_limit
+            decision = P.Decision(d.id, Raw(d.legal_json) if inline else None, d.count, deadline_ms)
         return view, decision
 
     def state_message(
@@ -409,6 +411,23 @@ class Table:
             ack=ack,
         )
         return P.encode(msg)
+
+    def legal_page(self, seat: int | None, request: P.LegalRequest) -> dict[str, Encodable]:
+        """One page of an open decision's legal moves, sliced from the core's canonical list."""
+        if seat is None:
+            raise ProtocolError("spectator", "spectators have no decisions")
+        decision = self.check_move(seat, P.Move(request.decision_id, index=0))
+        if request.offset > decision.count:
+            raise ProtocolError("bad_message", f"offset {request.offset} is past the {decision.count} moves")
+        end = min(decision.count, request.offset + request.limit)
+        moves = [Raw(P.canonical(self.game.legal_move(seat, i))) for i in range(request.offset, end)]
+        return {
+            "type": "legal",
+            "decision_id": decision.id,
+            "offset": request.offset,
+            "count": decision.count,
+            "moves": moves,
+        }
 
     def table_message(self, challenge: str, capabilities: Sequence[str], password: bool) -> dict[str, Encodable]:
         """The first message on every connection: what this table is."""
