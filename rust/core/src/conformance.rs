@@ -158,3 +158,72 @@ fn sample_indices(count: usize, limit: usize, rng: &mut Rng) -> Vec<usize> {
         picked
     }
 }
+
+/// A golden playthrough: one canonical JSON line for the setup, then one per decision with the seat, the
+/// move and the public hash after it; a `full` transcript also records the acting seat's view before the
+/// move and the spectator's and actor's events after it. Moves are drawn uniformly from `move_seed`, so a
+/// transcript changes only when the rules (or the generator) change.
+pub fn golden_transcript(
+    name: &str,
+    players: usize,
+    seed: u64,
+    options: &Value,
+    move_seed: u64,
+    full: bool,
+) -> Result<String, crate::GameError> {
+    let mut game = crate::registry::new_game(name, Some(players), seed, options)?;
+    let mut rng = Rng::new(move_seed);
+    let header = serde_json::json!({"game": name, "players": players, "seed": seed,
+        "options": game.setup().options, "move_seed": move_seed, "hash": game.state_hash()});
+    let mut out = canonical(&header);
+    out.push('\n');
+    let mut step = 0u64;
+    while let Some(&seat) = game.to_act().first() {
+        let index = rng.index(game.legal_count(seat));
+        let mv = game.legal_move(seat, index).unwrap_or(Value::Null);
+        let view = if full { game.view(Some(seat)) } else { Value::Null };
+        game.apply_index(seat, index)?;
+        let mut line = serde_json::json!({"step": step, "seat": seat, "move": mv, "hash": game.state_hash()});
+        if full {
+            line["view"] = view;
+            line["events"] = serde_json::json!({"spectator": game.events(None), "seat": game.events(Some(seat))});
+        }
+        out.push_str(&canonical(&line));
+        out.push('\n');
+        step += 1;
+        if step > DECISION_LIMIT {
+            return Err(crate::GameError::Internal("golden game did not end".into()));
+        }
+    }
+    let outcome = game.outcome().map(|o| o.to_json()).unwrap_or(Value::Null);
+    out.push_str(&canonical(&serde_json::json!({"outcome": outcome})));
+    out.push('\n');
+    Ok(out)
+}
+
+/// Compares `transcript` with the golden file at `path`, or rewrites the file when the environment
+/// variable `CARDNET_BLESS` is set (regenerating goldens is always a deliberate act).
+pub fn check_golden(path: &std::path::Path, transcript: &str) -> Result<(), String> {
+    if std::env::var_os("CARDNET_BLESS").is_some() {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+        }
+        return std::fs::write(path, transcript).map_err(|e| e.to_string());
+    }
+    let stored = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: {e} (run with CARDNET_BLESS=1 to create it)", path.display()))?;
+    for (i, (want, got)) in stored.lines().zip(transcript.lines()).enumerate() {
+        if want != got {
+            return Err(format!("{} line {}: differs\n  golden {want}\n  now    {got}", path.display(), i + 1));
+        }
+    }
+    if stored.lines().count() != transcript.lines().count() {
+        return Err(format!(
+            "{}: {} lines golden, {} now",
+            path.display(),
+            stored.lines().count(),
+            transcript.lines().count()
+        ));
+    }
+    Ok(())
+}
