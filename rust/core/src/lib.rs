@@ -1,1 +1,3 @@
 //! cardnet-core: rules engines for the cardnet card games.
+
+pub mod segments;
