@@ -9,9 +9,11 @@ pub mod ai;
 pub mod conformance;
 pub mod error;
 pub mod game;
+pub mod games;
 pub mod json;
 pub mod registry;
 pub mod rng;
+pub mod segments;
 pub mod session;
 pub mod simulate;
 

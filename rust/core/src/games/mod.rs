@@ -1,0 +1,2 @@
+//! One module per game. Each implements [`crate::game::Game`] and is listed in [`crate::registry`].
+
