@@ -43,7 +43,7 @@ fn run(players: usize, deals: u64, seed: u64, move_seed: u64) -> Result<u64, Str
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(16))]
+    #![proptest_config(ProptestConfig::with_cases(12))]
 
     #[test]
     fn random_games_one_deal(players in 2usize..=6, seed in any::<u64>(), move_seed in any::<u64>()) {
