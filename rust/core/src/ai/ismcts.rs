@@ -41,8 +41,7 @@ pub fn search<G: Game>(game: &G, seat: Seat, iterations: u32, rng: &mut Rng) -> 
         let mut state = game.determinize(Some(seat), rng);
         path.clear();
         let mut node = 0usize;
-        loop {
-            let Some(actor) = acting_seat(&state, node == 0, seat) else { break };
+        while let Some(actor) = acting_seat(&state, node == 0, seat) {
             let count = state.legal_count(actor);
             compatible.clear();
             for &child in &nodes[node].children {
