@@ -113,3 +113,54 @@ fn first_pick_is_invisible_to_spectator_and_opponent() {
         check_pick_hidden(seed);
     }
 }
+
+fn mask(list: &Value) -> u16 {
+    list.as_array().into_iter().flatten().filter_map(Value::as_u64).fold(0, |m, c| m | 1 << c)
+}
+
+/// Determinizations for seat 0 re-deal seat 1's hidden cards, yet never put into its discard pile a card
+/// it played this round or the previous one (it took those back and has not discarded since) or the card
+/// its Green 8 retrieved this round (until the round-end discards), and never give it a pending pick the +1 rule bars.
+#[test]
+fn determinize_respects_the_public_log_and_varies() {
+    use cardnet_core::game::Game;
+    use cardnet_core::session::Session;
+    let mut varied = 0;
+    for seed in 0..24u64 {
+        let mut session = Session::<Fistful>::start(Some(2), seed, &Value::Null).expect("start");
+        let mut rng = cardnet_core::rng::Rng::new(seed);
+        let mut previous_round = 0u16;
+        let mut this_round = 0u16;
+        let mut round = json!(1);
+        while let Some(seat) = session.game().to_act().first() {
+            let game = session.game();
+            let public = game.public_view();
+            if public["round"] != round {
+                previous_round = this_round;
+                round = public["round"].clone();
+            }
+            this_round = mask(&public["played"][1]);
+            let retrieved = public["retrieved"]["seat"].as_u64() == Some(1);
+            let retrieved = if retrieved { 1u16 << public["retrieved"]["card"].as_u64().unwrap_or(0) } else { 0 };
+            let real = game.partition(1);
+            for _ in 0..4 {
+                let det = game.determinize(Some(0), &mut rng);
+                conservation(&det).expect("conservation");
+                let [hand, discard, played, pick] = det.partition(1);
+                assert_eq!(played, real[2]);
+                // Round-end discards may legitimately bury those cards again.
+                if public["phase"] != "round_end_discard" {
+                    assert_eq!(discard & (previous_round | this_round | retrieved), 0, "seed {seed}: {public}");
+                }
+                if pick != 0 {
+                    assert_ne!(Some(u64::from(pick.trailing_zeros())), public["barred"][1].as_u64());
+                }
+                if [hand, discard, pick] != [real[0], real[1], real[3]] {
+                    varied += 1;
+                }
+            }
+            session.apply_index(seat, rng.index(game.legal_count(seat))).expect("apply");
+        }
+    }
+    assert!(varied > 100, "determinize hardly re-deals ({varied})");
+}
