@@ -1017,6 +1017,7 @@ impl Game for Fistful {
     }
 
     fn state_json(&self) -> Value {
+        let n = usize::from(self.played_len);
         let duel = self.last_duel.as_ref().map(Self::duel_json);
         json!({
             "target": self.target,
@@ -1028,8 +1029,7 @@ impl Game for Fistful {
             "to_act": self.to_act.0,
             "hand": [card_list(self.hand[0]), card_list(self.hand[1])],
             "discard": [card_list(self.discard[0]), card_list(self.discard[1])],
-            "played": [self.played[0].to_vec(), self.played[1].to_vec()],
-            "played_len": self.played_len,
+            "played": [self.played[0][..n].to_vec(), self.played[1][..n].to_vec()],
             "pending": self.pending,
             "gold": self.gold,
             "pot": self.pot,
