@@ -272,7 +272,7 @@ def _outcome_from_dict(d: Mapping[str, Any]) -> Outcome:
         winners=tuple(d["winners"]),
         scores=tuple(d["scores"]),
         order=tuple(d["order"]),
-        detail=types.MappingProxyType(dict(d["detail"] or {})),
+        detail=dict(d["detail"] or {}),
     )
 
 
