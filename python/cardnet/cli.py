@@ -181,11 +181,11 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
     arena.set_defaults(func=_cmd_arena)
 
+    # Another part of the project provides host, join, list, bot and replay; its module must stay cheap to
+    # import (it imports trio and friends only when its commands run).
     if importlib.util.find_spec("cardnet.commands") is not None:
         if importlib.util.find_spec("cardnet.commands.net") is not None:
-            from .commands import net
-
-            net.add_parsers(sub)
+            importlib.import_module("cardnet.commands.net").add_parsers(sub)
     return parser
 
 

@@ -245,16 +245,16 @@ class PlainGame:
             self.say(f"You: {self.renderer.move_text(move)}")
             self.apply_index(self.seat, number - 1)
             return True
-        move = self.renderer.parse_move(answer, view)
-        if move is None:
+        typed = self.renderer.parse_move(answer, view)
+        if typed is None:
             self.say("Not understood: type a move number, a move, or 'help'.")
             return False
         try:
-            self.game.apply(self.seat, move)
+            self.game.apply(self.seat, typed)
         except (IllegalMove, InvalidMove) as e:
             self.say(f"Refused: {e.reason}")
             return False
-        self.say(f"You: {self.renderer.move_text(move)}")
+        self.say(f"You: {self.renderer.move_text(typed)}")
         self.report()
         return True
 
