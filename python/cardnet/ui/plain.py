@@ -52,10 +52,9 @@ class GenericRenderer:
 
     def move_text(self, move: Move) -> str:
         """The move as one could type it."""
-        fields = {k: v for k, v in move.items() if k != "type"}
-        if not fields:
-            return str(move.get("type", "?"))
-        return json_dumps(move)
+        # The same `TYPE key=value ...` form parse_move reads, so any listed move can be typed back.
+        fields = " ".join(f"{k}={json_dumps(v)}" for k, v in move.items() if k != "type")
+        return f"{move.get('type', '?')} {fields}".rstrip()
 
     def move_note(self, move: Move, view: View) -> str:
         """A short explanation shown after the move in the list (empty for none)."""
@@ -109,7 +108,7 @@ class GenericRenderer:
     def help(self) -> list[str]:
         """Game-specific help lines about typing moves."""
         return [
-            "Type a move as JSON, e.g. {\"type\": \"pass\"}, or as TYPE key=value ...",
+            "Type a move as listed (TYPE key=value ..., values in JSON) or as one JSON object.",
         ]
 
 
