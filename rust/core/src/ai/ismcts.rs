@@ -1,0 +1,135 @@
+//! Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012).
+//!
+//! Every iteration samples a full state consistent with what the searching seat knows
+//! ([`Game::determinize`]), walks a tree shared by all samples whose edges are moves (compared by value,
+//! since the same move can sit at different indices in different samples), expands one untried move, plays
+//! the rest with the game's heuristic player (random rollouts give almost no signal in Cherki, where
+//! random play draws nine deals in ten) and backs up the rewards. Selection uses UCB1 with availability counts: a child's
+//! exploration term counts only the iterations in which its move was legal. Simultaneous moves are searched
+//! in seat order; the root sample already hides the opponent's pending pick, so the root choice stays fair.
+
+use crate::game::{Game, Seat};
+use crate::rng::Rng;
+
+/// Exploration constant of UCB1 for rewards in 0..=1.
+const EXPLORATION: f64 = 0.7;
+/// How many random indices to try when looking for an untried move among very many legal moves.
+const UNTRIED_PROBES: usize = 16;
+/// Above this many legal moves untried moves are sampled instead of enumerated.
+const ENUMERATE_LIMIT: usize = 64;
+
+struct Node<M> {
+    actor: Seat,
+    mv: Option<M>,
+    visits: u32,
+    available: u32,
+    reward: f64,
+    children: Vec<usize>,
+}
+
+/// Runs `iterations` iterations for `seat` and returns the index of the chosen move in `game`.
+pub fn search<G: Game>(game: &G, seat: Seat, iterations: u32, rng: &mut Rng) -> usize {
+    let root_count = game.legal_count(seat);
+    if root_count <= 1 {
+        return 0;
+    }
+    let players = game.setup().players;
+    let mut nodes: Vec<Node<G::Move>> =
+        vec![Node { actor: seat, mv: None, visits: 0, available: 0, reward: 0.0, children: Vec::new() }];
+    let mut path: Vec<usize> = Vec::new();
+    let mut compatible: Vec<usize> = Vec::new();
+    for _ in 0..iterations {
+        let mut state = game.determinize(Some(seat), rng);
+        path.clear();
+        let mut node = 0usize;
+        while let Some(actor) = acting_seat(&state, node == 0, seat) {
+            let count = state.legal_count(actor);
+            compatible.clear();
+            for &child in &nodes[node].children {
+                let c = &nodes[child];
+                if c.actor == actor && c.mv.as_ref().is_some_and(|m| state.index_of(actor, m).is_some()) {
+                    compatible.push(child);
+                }
+            }
+            for &child in &compatible {
+                nodes[child].available += 1;
+            }
+            if compatible.len() < count {
+                if let Some(mv) = untried_move(&state, actor, count, &nodes, &compatible, rng) {
+                    state.apply_legal(actor, &mv);
+                    let id = nodes.len();
+                    nodes.push(Node { actor, mv: Some(mv), visits: 0, available: 1, reward: 0.0, children: Vec::new() });
+                    nodes[node].children.push(id);
+                    path.push(id);
+                    break;
+                }
+            }
+            let Some(best) = select(&nodes, &compatible) else { break };
+            let Some(mv) = nodes[best].mv.clone() else { break };
+            state.apply_legal(actor, &mv);
+            path.push(best);
+            node = best;
+        }
+        while let Some(actor) = state.to_act().first() {
+            let index = state.heuristic_index(actor, rng);
+            if state.apply_index(actor, index).is_err() {
+                break;
+            }
+        }
+        let rewards = match state.outcome() {
+            Some(outcome) => outcome.rewards(players),
+            None => vec![0.5; players],
+        };
+        for &id in &path {
+            let n = &mut nodes[id];
+            n.visits += 1;
+            n.reward += rewards[n.actor];
+        }
+    }
+    let best = nodes[0]
+        .children
+        .iter()
+        .copied()
+        .max_by(|&a, &b| nodes[a].visits.cmp(&nodes[b].visits).then(nodes[a].reward.total_cmp(&nodes[b].reward)));
+    best.and_then(|id| nodes[id].mv.as_ref()).and_then(|mv| game.index_of(seat, mv)).unwrap_or(0)
+}
+
+/// The seat whose decision the tree models next: at the root the searching seat (it may share the turn
+/// with an opponent's simultaneous pick), elsewhere the lowest seat to act.
+fn acting_seat<G: Game>(state: &G, at_root: bool, seat: Seat) -> Option<Seat> {
+    let to_act = state.to_act();
+    if at_root && to_act.contains(seat) {
+        Some(seat)
+    } else {
+        to_act.first()
+    }
+}
+
+fn untried_move<G: Game>(
+    state: &G,
+    actor: Seat,
+    count: usize,
+    nodes: &[Node<G::Move>],
+    compatible: &[usize],
+    rng: &mut Rng,
+) -> Option<G::Move> {
+    let is_new = |mv: &G::Move| !compatible.iter().any(|&c| nodes[c].mv.as_ref() == Some(mv));
+    if count <= ENUMERATE_LIMIT {
+        let start = rng.index(count);
+        (0..count).map(|k| (start + k) % count).filter_map(|i| state.legal_move(actor, i)).find(is_new)
+    } else {
+        (0..UNTRIED_PROBES).filter_map(|_| state.legal_move(actor, rng.index(count))).find(is_new)
+    }
+}
+
+fn select<M>(nodes: &[Node<M>], compatible: &[usize]) -> Option<usize> {
+    compatible.iter().copied().max_by(|&a, &b| ucb(&nodes[a]).total_cmp(&ucb(&nodes[b])))
+}
+
+fn ucb<M>(n: &Node<M>) -> f64 {
+    if n.visits == 0 {
+        return f64::INFINITY;
+    }
+    let visits = n.visits as f64;
+    n.reward / visits + EXPLORATION * ((n.available.max(1) as f64).ln() / visits).sqrt()
+}

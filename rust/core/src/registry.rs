@@ -1,0 +1,86 @@
+//! The list of games, and everything that picks a game by name: new games, loading saves, batch play.
+
+use crate::ai::Player;
+use crate::error::GameError;
+use crate::game::{Game, GameInfo};
+use crate::json;
+use crate::session::{replay, AnyGame, Session, SAVE_FORMAT};
+use crate::simulate::{simulate as simulate_typed, SimSummary};
+use serde_json::Value;
+
+macro_rules! games {
+    ($($ty:ty),* $(,)?) => {
+        /// Every game's description, in menu order.
+        pub fn infos() -> Vec<GameInfo> {
+            vec![$(<$ty as Game>::info()),*]
+        }
+
+        fn start(name: &str, players: Option<usize>, seed: u64, options: &Value)
+            -> Result<Box<dyn AnyGame>, GameError> {
+            $(if name == <$ty as Game>::info().name {
+                return Ok(Box::new(Session::<$ty>::start(players, seed, options)?));
+            })*
+            Err(unknown(name))
+        }
+
+        fn replay_named(name: &str, doc: &serde_json::Map<String, Value>)
+            -> Result<Box<dyn AnyGame>, GameError> {
+            $(if name == <$ty as Game>::info().name {
+                return Ok(Box::new(replay::<$ty>(doc)?));
+            })*
+            Err(GameError::CorruptState(format!("unknown game {name:?}")))
+        }
+
+        fn simulate_named(name: &str, players: Option<usize>, options: &Value, seats: &[Player],
+                          games: u64, seed: u64) -> Result<SimSummary, GameError> {
+            $(if name == <$ty as Game>::info().name {
+                return simulate_typed::<$ty>(players, options, seats, games, seed);
+            })*
+            Err(unknown(name))
+        }
+    };
+}
+
+games!(crate::games::fistful::Fistful, crate::games::cherki::Cherki);
+
+fn unknown(name: &str) -> GameError {
+    let known: Vec<&str> = infos().iter().map(|i| i.name).collect();
+    GameError::UnknownGame(format!("no game named {name:?} (games: {})", known.join(", ")))
+}
+
+/// The description of the game called `name`.
+pub fn info(name: &str) -> Result<GameInfo, GameError> {
+    infos().into_iter().find(|i| i.name == name).ok_or_else(|| unknown(name))
+}
+
+/// Starts the game called `name` (`players: None` = the game's default; `options` a JSON object or null).
+pub fn new_game(name: &str, players: Option<usize>, seed: u64, options: &Value) -> Result<Box<dyn AnyGame>, GameError> {
+    start(name, players, seed, options)
+}
+
+/// Loads a saved game (the text of [`AnyGame::to_json`]): replays every move and checks the stored state.
+/// Anything wrong is `CorruptState` naming the first bad point; nothing panics.
+pub fn load_game(text: &str) -> Result<Box<dyn AnyGame>, GameError> {
+    let doc = json::parse(text).map_err(|e| GameError::CorruptState(format!("not JSON: {e}")))?;
+    let map = doc.as_object().ok_or_else(|| GameError::CorruptState("not a JSON object".into()))?;
+    match map.get("format").and_then(Value::as_u64) {
+        Some(SAVE_FORMAT) => {}
+        Some(other) => return Err(GameError::CorruptState(format!("unsupported save format {other}"))),
+        None => return Err(GameError::CorruptState("no save format version".into())),
+    }
+    let name = map.get("game").and_then(Value::as_str).ok_or_else(|| GameError::CorruptState("no game name".into()))?;
+    replay_named(name, map)
+}
+
+/// Batch self-play of the game called `name` with one player name per seat (`random`, `heuristic`,
+/// `ismcts`, `ismcts:N`). See [`crate::simulate`] for how seeds are derived.
+pub fn simulate(
+    name: &str,
+    seats: &[&str],
+    games: u64,
+    seed: u64,
+    options: &Value,
+) -> Result<SimSummary, GameError> {
+    let players: Vec<Player> = seats.iter().map(|s| Player::parse(s)).collect::<Result<_, _>>()?;
+    simulate_named(name, Some(seats.len()), options, &players, games, seed)
+}

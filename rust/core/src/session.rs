@@ -1,0 +1,269 @@
+//! A game plus its history: the object the bindings, the host and saved games work with.
+//!
+//! [`Session`] wraps any [`Game`], checks whose turn it is, keeps the moves for saving, and speaks JSON.
+//! [`AnyGame`] is its object-safe face, so a caller can hold any of the four games behind one type.
+
+use crate::ai::Player;
+use crate::error::GameError;
+use crate::game::{Game, GameInfo, Outcome, Seat, Setup};
+use crate::json::canonical;
+use crate::rng::Rng;
+use serde_json::{json, Map, Value};
+use sha2::{Digest, Sha256};
+
+/// Version of the saved-game format written by [`AnyGame::to_json`].
+pub const SAVE_FORMAT: u64 = 1;
+
+/// A game with its history.
+#[derive(Clone)]
+pub struct Session<G: Game> {
+    game: G,
+    history: Vec<(Seat, G::Move)>,
+    /// A determinized copy holds invented hidden cards and must never be saved as if it were the game.
+    determinized: bool,
+}
+
+impl<G: Game> Session<G> {
+    /// Starts a game from player count, seed and options (a JSON object or null; defaults filled in).
+    pub fn start(players: Option<usize>, seed: u64, options: &Value) -> Result<Self, GameError> {
+        let info = G::info();
+        let players = info.resolve_players(players)?;
+        let options = info.resolve_options(options)?;
+        let game = G::new(&Setup { players, seed, options })?;
+        Ok(Session { game, history: Vec::new(), determinized: false })
+    }
+
+    /// The engine state.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// Checks that `seat` may move now.
+    fn check_turn(&self, seat: Seat) -> Result<(), GameError> {
+        if seat >= self.game.setup().players {
+            return Err(GameError::illegal(
+                "no_such_seat",
+                format!("seat {seat} does not exist in a {}-player game", self.game.setup().players),
+            ));
+        }
+        if self.game.is_over() {
+            return Err(GameError::illegal("game_over", "the game is over"));
+        }
+        if !self.game.to_act().contains(seat) {
+            let waiting: Vec<String> = self.game.to_act().iter().map(|s| s.to_string()).collect();
+            return Err(GameError::illegal(
+                "not_your_turn",
+                format!("seat {seat} is not to act (waiting for seat {})", waiting.join(" and ")),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Validates and applies a typed move.
+    pub fn apply(&mut self, seat: Seat, mv: G::Move) -> Result<(), GameError> {
+        self.check_turn(seat)?;
+        if self.game.index_of(seat, &mv).is_none() {
+            return Err(self.game.explain(seat, &mv));
+        }
+        self.game.apply_legal(seat, &mv);
+        self.history.push((seat, mv));
+        Ok(())
+    }
+
+    /// Applies the `index`-th legal move of `seat`.
+    pub fn apply_index(&mut self, seat: Seat, index: usize) -> Result<(), GameError> {
+        self.check_turn(seat)?;
+        let mv = self.game.legal_move(seat, index).ok_or_else(|| {
+            GameError::illegal(
+                "no_such_move",
+                format!("seat {seat} has {} legal moves; index {index} is out of range", self.game.legal_count(seat)),
+            )
+        })?;
+        self.game.apply_legal(seat, &mv);
+        self.history.push((seat, mv));
+        Ok(())
+    }
+}
+
+/// Any game behind one object-safe interface, speaking JSON. Implemented by every `Session<G>`.
+pub trait AnyGame: Send + Sync {
+    /// The game's machine name.
+    fn name(&self) -> &'static str;
+    /// The game's static description.
+    fn info(&self) -> GameInfo;
+    /// Player count, seed and resolved options.
+    fn setup(&self) -> &Setup;
+    /// Seats that must act now, in increasing order.
+    fn to_act(&self) -> Vec<Seat>;
+    /// Whether the game is over.
+    fn is_over(&self) -> bool;
+    /// The result once over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// Number of legal moves of `seat` (0 when not to act).
+    fn legal_count(&self, seat: Seat) -> usize;
+    /// The `index`-th legal move of `seat` as JSON.
+    fn legal_move(&self, seat: Seat, index: usize) -> Option<Value>;
+    /// All legal moves of `seat` as JSON, in index order.
+    fn legal_moves(&self, seat: Seat) -> Vec<Value>;
+    /// The index of a JSON move among `seat`'s legal moves, or the reason it is refused.
+    fn index_of(&self, seat: Seat, mv: &Value) -> Result<usize, GameError>;
+    /// Validates and applies a JSON move.
+    fn apply(&mut self, seat: Seat, mv: &Value) -> Result<(), GameError>;
+    /// Applies the `index`-th legal move of `seat` (the fast path).
+    fn apply_index(&mut self, seat: Seat, index: usize) -> Result<(), GameError>;
+    /// The view of `seat` (`None` = spectator).
+    fn view(&self, seat: Option<Seat>) -> Value;
+    /// The events of the last move as `seat` may learn them.
+    fn events(&self, seat: Option<Seat>) -> Vec<Value>;
+    /// Hex SHA-256 of the canonical public view.
+    fn state_hash(&self) -> String;
+    /// The moves so far as `(seat, move)` JSON pairs.
+    fn history(&self) -> Vec<(Seat, Value)>;
+    /// The saved-game document (format version, setup, moves and full state).
+    fn to_json(&self) -> Result<Value, GameError>;
+    /// An independent copy.
+    fn clone_box(&self) -> Box<dyn AnyGame>;
+    /// A copy with every hidden fact `observer` cannot know re-dealt from `seed`.
+    fn determinize(&self, observer: Option<Seat>, seed: u64) -> Box<dyn AnyGame>;
+    /// The index a built-in player picks for `seat`.
+    fn choose(&self, seat: Seat, player: Player, seed: u64) -> Result<usize, GameError>;
+}
+
+impl<G: Game> AnyGame for Session<G> {
+    fn name(&self) -> &'static str {
+        G::info().name
+    }
+    fn info(&self) -> GameInfo {
+        G::info()
+    }
+    fn setup(&self) -> &Setup {
+        self.game.setup()
+    }
+    fn to_act(&self) -> Vec<Seat> {
+        self.game.to_act().iter().collect()
+    }
+    fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+    fn legal_count(&self, seat: Seat) -> usize {
+        self.game.legal_count(seat)
+    }
+    fn legal_move(&self, seat: Seat, index: usize) -> Option<Value> {
+        self.game.legal_move(seat, index).map(|m| self.game.move_to_json(&m))
+    }
+    fn legal_moves(&self, seat: Seat) -> Vec<Value> {
+        (0..self.game.legal_count(seat)).filter_map(|i| self.legal_move(seat, i)).collect()
+    }
+    fn index_of(&self, seat: Seat, mv: &Value) -> Result<usize, GameError> {
+        self.check_turn(seat)?;
+        let typed = self.game.move_from_json(seat, mv)?;
+        self.game.index_of(seat, &typed).ok_or_else(|| self.game.explain(seat, &typed))
+    }
+    fn apply(&mut self, seat: Seat, mv: &Value) -> Result<(), GameError> {
+        self.check_turn(seat)?;
+        let typed = self.game.move_from_json(seat, mv)?;
+        Session::apply(self, seat, typed)
+    }
+    fn apply_index(&mut self, seat: Seat, index: usize) -> Result<(), GameError> {
+        Session::apply_index(self, seat, index)
+    }
+    fn view(&self, seat: Option<Seat>) -> Value {
+        self.game.view(seat)
+    }
+    fn events(&self, seat: Option<Seat>) -> Vec<Value> {
+        self.game.events(seat)
+    }
+    fn state_hash(&self) -> String {
+        hex_sha256(canonical(&self.game.public_view()).as_bytes())
+    }
+    fn history(&self) -> Vec<(Seat, Value)> {
+        self.history.iter().map(|(s, m)| (*s, self.game.move_to_json(m))).collect()
+    }
+    fn to_json(&self) -> Result<Value, GameError> {
+        if self.determinized {
+            return Err(GameError::illegal(
+                "determinized",
+                "a determinized copy holds invented hidden cards and cannot be saved",
+            ));
+        }
+        let setup = self.game.setup();
+        let moves: Vec<Value> =
+            self.history.iter().map(|(s, m)| json!({"seat": s, "move": self.game.move_to_json(m)})).collect();
+        Ok(json!({"format": SAVE_FORMAT, "game": self.name(), "players": setup.players,
+                  "seed": setup.seed, "options": setup.options, "moves": moves,
+                  "state": self.game.state_json()}))
+    }
+    fn clone_box(&self) -> Box<dyn AnyGame> {
+        Box::new(self.clone())
+    }
+    fn determinize(&self, observer: Option<Seat>, seed: u64) -> Box<dyn AnyGame> {
+        let mut rng = Rng::new(seed);
+        Box::new(Session {
+            game: self.game.determinize(observer, &mut rng),
+            history: self.history.clone(),
+            determinized: true,
+        })
+    }
+    fn choose(&self, seat: Seat, player: Player, seed: u64) -> Result<usize, GameError> {
+        self.check_turn(seat)?;
+        player.choose(&self.game, seat, &mut Rng::new(seed))
+    }
+}
+
+/// Hex SHA-256 of `bytes`.
+pub fn hex_sha256(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Replays a saved game document into a session of `G`, checking every move and the final state.
+pub(crate) fn replay<G: Game>(doc: &Map<String, Value>) -> Result<Session<G>, GameError> {
+    let corrupt = |what: String| GameError::CorruptState(what);
+    let players = doc.get("players").and_then(Value::as_u64).ok_or_else(|| corrupt("no player count".into()))?;
+    let seed = doc.get("seed").and_then(Value::as_u64).ok_or_else(|| corrupt("no seed".into()))?;
+    let options = doc.get("options").cloned().unwrap_or(Value::Null);
+    let mut session = Session::<G>::start(Some(players as usize), seed, &options)
+        .map_err(|e| corrupt(format!("setup: {}", e.reason())))?;
+    let moves = doc.get("moves").and_then(Value::as_array).ok_or_else(|| corrupt("no move list".into()))?;
+    for (i, entry) in moves.iter().enumerate() {
+        let seat = entry.get("seat").and_then(Value::as_u64).ok_or_else(|| corrupt(format!("move {i}: no seat")))?;
+        let mv = entry.get("move").ok_or_else(|| corrupt(format!("move {i}: no move")))?;
+        AnyGame::apply(&mut session, seat as usize, mv)
+            .map_err(|e| corrupt(format!("move {i} (seat {seat}) does not replay: {e}")))?;
+    }
+    let stored = doc.get("state").ok_or_else(|| corrupt("no state".into()))?;
+    let replayed = session.game.state_json();
+    if let Some(path) = first_difference(stored, &replayed, "state") {
+        return Err(corrupt(format!("the stored state differs from the replayed one at {path}")));
+    }
+    Ok(session)
+}
+
+/// The path of the first place where two JSON values differ.
+fn first_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for key in x.keys().chain(y.keys()) {
+                match (x.get(key), y.get(key)) {
+                    (Some(p), Some(q)) => {
+                        if let Some(d) = first_difference(p, q, &format!("{path}.{key}")) {
+                            return Some(d);
+                        }
+                    }
+                    _ => return Some(format!("{path}.{key}")),
+                }
+            }
+            None
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            if x.len() != y.len() {
+                return Some(format!("{path} (length {} vs {})", x.len(), y.len()));
+            }
+            x.iter().zip(y).enumerate().find_map(|(i, (p, q))| first_difference(p, q, &format!("{path}[{i}]")))
+        }
+        _ if a == b => None,
+        _ => Some(path.to_string()),
+    }
+}
