@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import trio
 
+import cardnet
 from cardnet.bot import RandomBot, run_bot
 from cardnet.journal import read_journal
 from cardnet.peer import Peer
@@ -45,8 +46,10 @@ async def start_host(args: list[str]) -> trio.Process:
     return proc
 
 
-@pytest.mark.parametrize("game,players", [("fistful", 2), ("matchstick", 3)])
-async def test_sigkill_and_resume_lose_no_acknowledged_move(tmp_path: Path, game: str, players: int) -> None:
+@pytest.mark.parametrize("game", sorted(cardnet.GAMES))
+async def test_sigkill_and_resume_lose_no_acknowledged_move(tmp_path: Path, game: str) -> None:
+    info = cardnet.GAMES[game]
+    players = max(info.min_players, min(3, info.max_players))
     rng = random.Random(players)
     port = free_port()
     journal = tmp_path / "table.journal"
