@@ -324,3 +324,4 @@ async def test_long_legal_lists_are_paged() -> None:
         assert results and results[0].errors == [] and table.game.is_over()
         await raw.send({"type": "legal", "decision_id": 99, "offset": 0})
         assert (await raw.recv_type("error"))["code"] in ("stale_decision", "game_over")
+

@@ -101,3 +101,42 @@ async def test_example_bots_in_three_languages_play_every_game(game: str) -> Non
         assert all(o == per_bot[0] for o in per_bot)
         assert per_bot[0][1] == json.loads(host.table.game.outcome_json())
         assert host.table.game_no == 1
+
+
+async def test_core_refusals_reach_only_the_sender_with_the_core_code() -> None:
+    from nethelpers import RawClient
+
+    async with running_host(core_engine(), game="fistful", players=2, seed=3) as host:
+        port = host.port or 0
+        a = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        assert (await a.join("a"))["seat"] == 0
+        b = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        assert (await b.join("b"))["seat"] == 1
+        snap = await a.recv_type("snapshot")
+        while snap["decision"] is None:  # the first snapshot came before the table was full
+            snap = await a.recv_type("snapshot")
+        decision = snap["decision"]["id"]
+        before = (host.table.state_id, host.table.game.state_hash())
+        cases = [
+            ({"type": "discard", "cards": [1]}, "illegal_move", "wrong_count"),
+            ({"type": "pick", "card": 1}, "illegal_move", "wrong_phase"),
+            ({"type": "discard", "cards": [1, 99]}, "invalid_move", None),
+            ({"type": "discard", "cards": [1, 2], "extra": True}, "invalid_move", None),
+        ]
+        for move, code, detail in cases:
+            await a.send({"type": "move", "decision_id": decision, "move": move})
+            err = await a.recv_type("error")
+            assert (err["code"], err.get("detail")) == (code, detail), err
+            assert err["reason"] and err["state_id"] == before[0] and err["decision_id"] == decision
+        assert (host.table.state_id, host.table.game.state_hash()) == before
+        # Seat b heard nothing about any of it; a's real discard then goes through.
+        await b.send({"type": "ping", "id": 1})
+        seen = []
+        while not seen or seen[-1] != "pong":
+            msg = await b.recv()
+            assert msg is not None
+            seen.append(msg["type"])
+        assert "error" not in seen
+        await a.send({"type": "move", "decision_id": decision, "move": {"type": "discard", "cards": [2, 1]}})
+        update = await a.recv_type("update")
+        assert update["ack"]["decision_id"] == decision and update["state_id"] == before[0] + 1

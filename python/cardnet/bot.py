@@ -66,6 +66,12 @@ def load_bot(spec: str) -> Bot:
             return RandomBot()
         if name == "first":
             return FirstBot()
+        if name in ("heuristic", "ismcts", "easy", "normal", "hard") or name.startswith("ismcts:"):
+            # Those players search the full game through determinize; a network bot holds only its view.
+            raise ValueError(
+                f"builtin:{name} needs the whole game state, which a network bot never sees; "
+                f"let the host seat it instead: cardnet host GAME --bots 1 --bot {name}"
+            )
         raise ValueError(f"unknown built-in bot {name!r} (network bots: random, first)")
     if spec.endswith(".py"):
         path = Path(spec)
