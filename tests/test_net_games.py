@@ -140,3 +140,29 @@ async def test_core_refusals_reach_only_the_sender_with_the_core_code() -> None:
         await a.send({"type": "move", "decision_id": decision, "move": {"type": "discard", "cards": [2, 1]}})
         update = await a.recv_type("update")
         assert update["ack"]["decision_id"] == decision and update["state_id"] == before[0] + 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_dropped_connection_reconnects_with_the_token_mid_game(game: str) -> None:
+    players = seats_for(game)
+    async with running_host(core_engine(), game=game, players=players, seed=21) as host:
+        port = host.port or 0
+        peers = [Peer("127.0.0.1", port, name=f"p{i}", max_backoff=0.1) for i in range(players)]
+        results = []
+
+        async def player(i: int) -> None:
+            results.append(await run_bot(RandomBot(i), "127.0.0.1", port, peer=peers[i]))
+
+        with trio.fail_after(120):
+            async with trio.open_nursery() as nursery:
+                for i in range(players):
+                    nursery.start_soon(player, i)
+                while host.table.state_id < 6 and not host.table.game.is_over():
+                    await trio.sleep(0.001)
+                stream = peers[0]._stream
+                assert stream is not None
+                await stream.aclose()  # the network drops seat 0 mid-game
+        assert host.table.game.is_over()
+        assert peers[0].state.connects == 2 and peers[0].state.seat == 0
+        assert all(r.outcomes == results[0].outcomes for r in results)
+        assert not host.table.seats[0].auto

@@ -90,7 +90,7 @@ async def test_sigkill_and_resume_lose_no_acknowledged_move(tmp_path: Path, game
                 await trio.sleep(0.01)
     proc.send_signal(signal.SIGTERM)
     with trio.fail_after(10):
-        await proc.wait()
+        assert await proc.wait() == 0  # a clean stop on SIGTERM
     assert kills >= 1
     contents = read_journal(journal)
     assert contents.torn is None
