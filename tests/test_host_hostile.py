@@ -287,3 +287,32 @@ async def test_a_journal_that_cannot_be_written_stops_the_host(tmp_path: Any) ->
             with trio.fail_after(5):
                 await trio.sleep_forever()
     assert info.group_contains(JournalFailure)  # type: ignore[attr-defined]
+
+
+async def test_a_tcp_peer_that_never_reads_is_dropped_while_play_goes_on() -> None:
+    import json
+    import socket
+
+    engine = fake_engine()
+    config = TableConfig("callpick", 2, 3, options={"rounds": 400}, seeded=True, table_id="mute", bots={0: "random", 1: "random"})
+    table = Table(config, engine, clock=trio.current_time)
+    host = Host(table, options=HostOptions(write_timeout=0.5))
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(host.serve, "127.0.0.1", 0)
+        sock = trio.socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)  # fills after a few messages
+        await sock.connect(("127.0.0.1", port))
+        mute = trio.SocketStream(sock)
+        hello = {"type": "hello", "protocol": 1, "name": "mute", "role": "spectator"}
+        await mute.send_all(json.dumps(hello).encode() + b"\n")
+        with trio.fail_after(20):
+            while not host.conns:
+                await trio.sleep(0.001)
+            while host.conns:
+                await trio.sleep(0.01)
+            dropped_at = table.state_id
+            while not table.game.is_over():
+                await trio.sleep(0.01)
+        assert table.game.is_over() and table.state_id > dropped_at
+        nursery.cancel_scope.cancel()
+    await mute.aclose()
