@@ -101,6 +101,21 @@ def read_password(path: Path | None) -> str | None:
     return os.environ.get("CARDNET_PASSWORD") or None
 
 
+def default_interfaces() -> list[str]:
+    """The machine's non-loopback IPv4 addresses (what a LAN table listens on without ``--interface``)."""
+    try:
+        import ifaddr
+    except ImportError:
+        return ["0.0.0.0"]
+    found = [
+        str(ip.ip)
+        for adapter in ifaddr.get_adapters()
+        for ip in adapter.ips
+        if ip.is_IPv4 and not str(ip.ip).startswith("127.")
+    ]
+    return list(dict.fromkeys(found)) or ["127.0.0.1"]
+
+
 def _run(func: Any, args: argparse.Namespace) -> int:
     try:
         return int(func(args))
@@ -180,7 +195,7 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             return 1
         options = HostOptions(password=password, seat_timeout=args.seat_timeout, bot_delay=args.bot_delay)
         server = Host(table, journal=journal, options=options)
-        interfaces = args.interface or ["0.0.0.0"]
+        interfaces = args.interface or default_interfaces()
         try:
             with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
                 async with trio.open_nursery() as nursery:
@@ -196,7 +211,7 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                     for address in interfaces:
                         print(f"listening on {address}:{port}", file=out)
                     shown = interfaces[0] if interfaces[0] != "0.0.0.0" else "THIS-MACHINE"
-                    print(f"join with: cardnet join {shown}:{port}", file=out)
+                    print(f"join with: cardnet join {shown}:{port}   (spectate: add --spectate)", file=out)
                     print(f"journal: {journal.path}", file=out)
                     out.flush()
 

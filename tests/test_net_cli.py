@@ -1,0 +1,45 @@
+"""`cardnet host`, `cardnet replay` and their usage errors, as child processes on the real core."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from nethelpers import NET_COMMAND, child_env
+
+
+def run(args: list[str], env: dict[str, str], timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", NET_COMMAND, *args], capture_output=True, text=True, env=env, timeout=timeout, check=False)
+
+
+def test_headless_host_with_only_builtin_players_journals_to_the_state_dir(tmp_path: Path) -> None:
+    env = child_env() | {"XDG_STATE_HOME": str(tmp_path)}
+    done = run(["host", "fistful", "--bots", "2", "--bot", "random", "--seed", "9", "--interface", "127.0.0.1",
+                "--games", "1", "--headless", "--name", "robots"], env)
+    assert done.returncode == 0, done.stderr
+    assert "listening on 127.0.0.1:" in done.stdout and "cardnet join 127.0.0.1:" in done.stdout
+    assert "'robots'" in done.stdout and "seeded" in done.stdout
+    journals = list((tmp_path / "cardnet" / "journals").glob("*.journal"))
+    assert len(journals) == 1 and f"journal: {journals[0]}" in done.stdout
+    replay = run(["replay", str(journals[0])], env)
+    assert replay.returncode == 0, replay.stderr
+    assert "table 'robots': fistful, 2 players, seed 9 (seeded)" in replay.stdout
+    assert "game 0 over" in replay.stdout and "outcome:" in replay.stdout
+
+
+def test_usage_and_runtime_errors_have_their_exit_codes(tmp_path: Path) -> None:
+    env = child_env()
+    for args in (["host", "fistful"], ["host", "--interface", "127.0.0.1"], ["host", "nosuch", "--interface", "127.0.0.1"],
+                 ["host", "fistful", "--players", "5", "--interface", "127.0.0.1"],
+                 ["host", "fistful", "--option", "length=forever", "--interface", "127.0.0.1"],
+                 ["bot", "builtin:hard", "127.0.0.1:1"], ["join", "no-port"]):
+        done = run(args, env)
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stderr.startswith("cardnet"), done.stderr
+    missing = run(["replay", str(tmp_path / "missing.journal")], env)
+    assert missing.returncode == 1 and "cannot read journal" in missing.stderr
+    resume = run(["host", "--resume", str(tmp_path / "missing.journal"), "--interface", "127.0.0.1"], env)
+    assert resume.returncode == 1 and "journal" in resume.stderr
+    refused = run(["bot", "builtin:random", "127.0.0.1:1"], env)
+    assert refused.returncode == 1 and "connect_failed" in refused.stderr
