@@ -2,3 +2,4 @@
 //! Rules: `shared/rules/ten.md`.
 
 pub mod cards;
+pub mod scoring;
