@@ -233,8 +233,26 @@ async def test_fsync_journal_acknowledges_after_a_group_commit(tmp_path: trio.Pa
     moves = [r for r in read_journal(tmp_path / "f.journal").records if r["kind"] == "move"]
     assert table.game.is_over() and len(moves) == table.state_id - 1
     assert synced and synced[-1] == journal.records_written
-    # Simultaneous picks arrive together: fewer fsyncs than acknowledged records.
-    assert len(synced) < len(moves) + 3
+
+
+async def test_moves_journalled_during_an_fsync_share_the_next_one(tmp_path: trio.Path) -> None:
+    engine = fake_engine()
+    journal = Journal.create(tmp_path / "g.journal", fsync=True)
+    calls: list[int] = []
+    journal.fsync = lambda: calls.append(journal.records_written)  # type: ignore[method-assign]
+    table = Table(TableConfig("callpick", 2, 4, seeded=True, table_id="g", bots={0: "random", 1: "random"}), engine, clock=trio.current_time)
+    host = Host(table, journal=journal)
+    async with trio.open_nursery() as nursery:
+        # Three batches committed back to back (as when several moves arrive together) ...
+        for n in range(3):
+            host._commit([{"kind": "probe", "n": n}], kind="update")
+        assert not host._committed.is_set() and calls == []
+        nursery.start_soon(host._committer)
+        with trio.fail_after(5):
+            await host._committed.wait()
+        nursery.cancel_scope.cancel()
+    # ... are made durable by a single fsync covering all three records.
+    assert calls == [3]
 
 
 async def test_peer_asks_for_a_snapshot_on_a_gap_or_a_bad_hash() -> None:
