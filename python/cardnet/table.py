@@ -439,7 +439,8 @@ class Table:
             "name": self.config.name,
             "game": self.config.game,
             "players": self.config.players,
-            "options": _plain(self.config.options),
+            # The game's resolved options (every option, defaults filled in), when the core reports them.
+            "options": _plain(getattr(self.game, "options", None) or self.config.options),
             "seeded": self.config.seeded,
             "password": password,
             "challenge": challenge,
