@@ -480,6 +480,54 @@ fn r3_8_d7_a_called_player_may_take_only_a_discard_of_the_pair_kind() {
     assert_eq!(game.events(None)[1]["by"], json!("take_discard"));
 }
 
+/// Seat 0 holds 7-7-7 9-9-9 RF and a stray coins-1 and may take seat 1's Red Flower; seat 1 holds a second
+/// Red Flower; the stock gives seat 1 a coins-4.
+fn take_then_call_position() -> (Cherki, u8, u8, u8) {
+    let mut cards = Cards::new();
+    let hand = cards.many(&[coins(7), strings(7), myriads(7), coins(9), strings(9), myriads(9), RF, coins(1)]);
+    let stray = hand[7];
+    let other = cards.many(&[coins(2), strings(3), myriads(4), coins(5), strings(6), WF, OT, RF]);
+    let other_rf = other[7];
+    let top = cards.take(RF);
+    let four = cards.take(coins(4));
+    let stock = vec![four, cards.take(coins(4)), cards.take(coins(8))];
+    let game = Cherki::test_position(&[hand, other], &stock, 1, 0, Some((top, 1)), 1, 1).expect("position");
+    (game, stray, other_rf, four)
+}
+
+#[test]
+fn r3_8_d7_d11_a_called_player_may_take_a_winning_discard_right_after_a_take() {
+    // Seat 0 takes a discard, then calls with its discard: on its next turn it took the discard last turn,
+    // yet a discard of its pair kind wins (3.8, decision 7). Decision 11 exists to end stalling, and a
+    // winning take ends the deal, so it does not apply.
+    let (mut game, stray, other_rf, _) = take_then_call_position();
+    play(&mut game, 0, json!({"type": "take_discard"})).expect("take");
+    play(&mut game, 0, json!({"type": "discard", "card": stray, "call": true})).expect("call with the discard");
+    play(&mut game, 1, json!({"type": "draw_stock"})).expect("draw");
+    play(&mut game, 1, json!({"type": "discard", "card": other_rf})).expect("discard the Red Flower");
+    assert_eq!(game.public_view()["players"][0]["took_last"], json!(true));
+    assert_eq!(game.public_view()["top_discard"]["takeable"], json!(true));
+    assert_eq!(game.view(Some(0))["private"]["can_take"], json!(true));
+    assert_eq!(legal(&game, 0), vec![json!({"type": "draw_stock"}), json!({"type": "take_discard"})]);
+    play(&mut game, 0, json!({"type": "take_discard"})).expect("the winning take");
+    assert!(game.is_over());
+    assert_eq!(game.events(None)[1]["by"], json!("take_discard"));
+    assert_eq!(game.outcome().expect("over").winners, vec![0]);
+}
+
+#[test]
+fn r3_8_d11_a_called_player_after_a_take_is_refused_a_discard_of_another_kind() {
+    let (mut game, stray, _, four) = take_then_call_position();
+    play(&mut game, 0, json!({"type": "take_discard"})).expect("take");
+    play(&mut game, 0, json!({"type": "discard", "card": stray, "call": true})).expect("call with the discard");
+    play(&mut game, 1, json!({"type": "draw_stock"})).expect("draw");
+    play(&mut game, 1, json!({"type": "discard", "card": four})).expect("discard the coins-4");
+    assert_eq!(refused(&mut game, 0, json!({"type": "take_discard"})), "not_pair_kind");
+    assert_eq!(game.view(Some(0))["private"]["can_take"], json!(false));
+    // The public flag cannot depend on the secret pair kind: it reads the same as above.
+    assert_eq!(game.public_view()["top_discard"]["takeable"], json!(true));
+}
+
 #[test]
 fn r3_8_calling_before_the_draw_and_winning_with_that_draw() {
     let (mut game, ready) = example_position(&[RF], 1);
