@@ -347,6 +347,25 @@ fn r3_7_2_d5_only_the_latest_discard_can_be_taken() {
 }
 
 #[test]
+fn r3_6_the_discard_history_is_public_with_who_took_what() {
+    let mut game = Cherki::new(&setup(3, 4, 1)).expect("valid");
+    let first = game.to_act().first().expect("to act");
+    let (second, third) = ((first + 1) % 3, (first + 2) % 3);
+    play(&mut game, first, json!({"type": "draw_stock"})).expect("draw");
+    let a = game.hand(first)[0];
+    play(&mut game, first, json!({"type": "discard", "card": a})).expect("discard");
+    play(&mut game, second, json!({"type": "take_discard"})).expect("take");
+    let b = game.hand(second).into_iter().find(|&c| c != a).expect("another card");
+    play(&mut game, second, json!({"type": "discard", "card": b})).expect("discard");
+    play(&mut game, third, json!({"type": "draw_stock"})).expect("draw");
+    let want = json!([{"card": a, "seat": first, "taken_by": second}, {"card": b, "seat": second, "taken_by": null}]);
+    for observer in [None, Some(first), Some(third)] {
+        assert_eq!(game.view(observer)["public"]["discards"], want);
+    }
+    assert_eq!(game.view(None)["public"]["top_discard"], json!({"card": b, "seat": second, "takeable": false}));
+}
+
+#[test]
 fn r3_7_2_d11_no_taking_the_discard_two_turns_running() {
     let mut game = Cherki::new(&setup(2, 6, 1)).expect("valid");
     let a = game.to_act().first().expect("to act");
@@ -857,4 +876,29 @@ fn reference_random_play_draws_most_deals() {
         drawn += (game.outcome().expect("over").kind == OutcomeKind::Draw) as u64;
     }
     assert!(drawn * 100 >= deals * 82, "{drawn} of {deals} deals drawn");
+}
+
+#[test]
+fn r3_9_the_dealer_moves_clockwise_and_the_new_dealers_left_starts() {
+    // Three players, so clockwise (seat + 1) differs from counter-clockwise.
+    let mut game = Cherki::new(&setup(3, 40, 3)).expect("valid");
+    let first_dealer = game.dealer();
+    let mut starts = vec![game.to_act().first().expect("to act")];
+    while let Some(seat) = game.to_act().first() {
+        let mv = if game.phase() == Phase::Start {
+            json!({"type": "draw_stock"})
+        } else {
+            json!({"type": "discard", "card": game.view(Some(seat))["private"]["drawn"]})
+        };
+        play(&mut game, seat, mv).expect("legal");
+        if let Some(new) = game.events(None).iter().find(|e| e["type"] == "new_deal") {
+            assert_eq!(new["dealer"], json!(game.dealer()));
+            starts.push(game.to_act().first().expect("to act"));
+        }
+    }
+    let dealers: Vec<Value> =
+        game.outcome().expect("over").detail["deals"].as_array().expect("deals").iter().map(|d| d["dealer"].clone()).collect();
+    let want: Vec<usize> = (0..3).map(|i| (first_dealer + i) % 3).collect();
+    assert_eq!(dealers, want.iter().map(|&d| json!(d)).collect::<Vec<_>>());
+    assert_eq!(starts, want.iter().map(|&d| (d + 1) % 3).collect::<Vec<_>>());
 }
