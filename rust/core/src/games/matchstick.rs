@@ -200,8 +200,8 @@ enum Turn {
 #[derive(Clone, Copy, Debug)]
 struct LegalCache {
     turn: Turn,
-    /// `plays[k][v]`: plays of `k` cards showing value `v`.
-    plays: [[u16; VALUES]; MAX_PLAY + 1],
+    /// `plays[v][k]`: plays of `k` cards showing value `v`.
+    plays: [[u16; MAX_PLAY + 1]; VALUES],
     total: u32,
 }
 
@@ -242,30 +242,102 @@ pub struct Matchstick {
     legal: LegalCache,
 }
 
-/// Multisets of card types counted by size (0..=5) and exact matchstick cost (0..=25).
-type Table = [[u16; LANES]; MAX_PLAY + 1];
+/// Multisets of card types counted by size (rows 0..=5) and exact matchstick cost (lanes), for one
+/// value. Two layouts: eight 16-bit lanes packed in one `u128` per row for budgets up to 7 (the usual
+/// case, no memory traffic), and plain arrays for larger budgets. Counts never exceed C(20, 5) = 15504,
+/// so packed lanes never carry into each other.
+trait CostRows: Copy {
+    /// The table holding only the empty multiset.
+    fn unit() -> Self;
+    /// Adds one card type (`cap` copies, `w` matchsticks each), for sizes up to `kmax` and costs up to
+    /// `bmax`.
+    fn add_type(&mut self, cap: usize, w: usize, kmax: usize, bmax: usize);
+    /// Multisets of size `j` costing at most `b`.
+    fn within(&self, j: usize, b: usize) -> usize;
+}
 
-/// Adds one card type (`cap` copies, `w` matchsticks each) to a size × cost table.
-fn add_type(p: &mut Table, cap: usize, w: usize, kmax: usize, bmax: usize) {
-    for j in (1..=kmax).rev() {
-        for n in 1..=cap.min(j) {
-            let s = n * w;
-            if s > bmax {
-                break;
-            }
-            let (low, high) = p.split_at_mut(j);
-            let src = &low[j - n];
-            let dst = &mut high[0];
-            for b in s..=bmax {
-                dst[b] += src[b - s];
-            }
-        }
+/// Lanes of [`Narrow`] rows: budgets 0..=7.
+const NARROW_LANES: usize = 8;
+
+#[derive(Clone, Copy)]
+struct Narrow([u128; MAX_PLAY + 1]);
+
+fn lane_mask(b: usize) -> u128 {
+    if b + 1 >= NARROW_LANES {
+        u128::MAX
+    } else {
+        (1u128 << (16 * (b + 1))) - 1
     }
 }
 
-/// The card types that can take part in plays of value `v` with `budget` matchsticks, with their copies
-/// in hand and unit costs, in increasing type order; the effective budget (costs are dropped when the
-/// budget cannot bind) is returned too.
+impl CostRows for Narrow {
+    fn unit() -> Self {
+        let mut rows = [0u128; MAX_PLAY + 1];
+        rows[0] = 1;
+        Narrow(rows)
+    }
+
+    fn add_type(&mut self, cap: usize, w: usize, kmax: usize, bmax: usize) {
+        let mask = lane_mask(bmax);
+        for j in (1..=kmax).rev() {
+            let mut acc = self.0[j];
+            for n in 1..=cap.min(j) {
+                let s = n * w;
+                if s > bmax {
+                    break;
+                }
+                acc = acc.wrapping_add(self.0[j - n] << (16 * s));
+            }
+            self.0[j] = acc & mask;
+        }
+    }
+
+    fn within(&self, j: usize, b: usize) -> usize {
+        let mut x = self.0[j] & lane_mask(b);
+        let mut sum = 0usize;
+        while x != 0 {
+            sum += (x & 0xFFFF) as usize;
+            x >>= 16;
+        }
+        sum
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Wide([[u16; LANES]; MAX_PLAY + 1]);
+
+impl CostRows for Wide {
+    fn unit() -> Self {
+        let mut rows = [[0u16; LANES]; MAX_PLAY + 1];
+        rows[0][0] = 1;
+        Wide(rows)
+    }
+
+    fn add_type(&mut self, cap: usize, w: usize, kmax: usize, bmax: usize) {
+        let bmax = bmax.min(MAX_COST);
+        for j in (1..=kmax).rev() {
+            for n in 1..=cap.min(j) {
+                let s = n * w;
+                if s > bmax {
+                    break;
+                }
+                let (low, high) = self.0.split_at_mut(j);
+                let src = &low[j - n];
+                for (b, dst) in high[0].iter_mut().enumerate().take(bmax + 1).skip(s) {
+                    *dst += src[b - s];
+                }
+            }
+        }
+    }
+
+    fn within(&self, j: usize, b: usize) -> usize {
+        self.0[j][..=b.min(MAX_COST)].iter().map(|&x| usize::from(x)).sum()
+    }
+}
+
+/// The card types that can take part in plays of value `v` with the player's matchsticks, with their
+/// copies in hand and unit costs, in increasing type order, and the budget that binds them (0 with all
+/// costs dropped when the matchsticks cover any `k` of these cards).
 struct Candidates {
     len: usize,
     types: [u8; TYPES],
@@ -291,7 +363,6 @@ impl Candidates {
         }
         let budget = matchsticks as usize;
         if budget >= k * maxw {
-            // The budget cannot bind: count sizes only.
             c.costs[..c.len].iter_mut().for_each(|w| *w = 0);
             c.budget = 0;
         } else {
@@ -301,40 +372,117 @@ impl Candidates {
     }
 
     /// Suffix tables: `tables[i]` counts the multisets made of candidates `i..`.
-    fn suffix_tables(&self, k: usize, tables: &mut [Table; TYPES + 1]) {
-        tables[self.len] = [[0; LANES]; MAX_PLAY + 1];
-        tables[self.len][0][0] = 1;
+    fn suffix_tables<R: CostRows>(&self, k: usize) -> [R; TYPES + 1] {
+        let mut tables = [R::unit(); TYPES + 1];
         for i in (0..self.len).rev() {
             tables[i] = tables[i + 1];
-            add_type(&mut tables[i], usize::from(self.caps[i]), usize::from(self.costs[i]), k, self.budget);
+            tables[i].add_type(usize::from(self.caps[i]), usize::from(self.costs[i]), k, self.budget);
+        }
+        tables
+    }
+
+    /// The `index`-th multiset of `k` cards: copies per candidate.
+    fn unrank(&self, k: usize, index: usize) -> Option<[u8; TYPES]> {
+        if k == 1 {
+            // Every candidate alone is affordable: the plays are the candidates in order.
+            let mut copies = [0u8; TYPES];
+            *copies.get_mut(index).filter(|_| index < self.len)? = 1;
+            return Some(copies);
+        }
+        if self.budget < NARROW_LANES {
+            self.unrank_in::<Narrow>(k, index)
+        } else {
+            self.unrank_in::<Wide>(k, index)
         }
     }
+
+    fn unrank_in<R: CostRows>(&self, k: usize, mut index: usize) -> Option<[u8; TYPES]> {
+        let tables = self.suffix_tables::<R>(k);
+        let mut copies = [0u8; TYPES];
+        let mut left = k;
+        let mut budget = self.budget;
+        for i in 0..self.len {
+            let w = usize::from(self.costs[i]);
+            let top = usize::from(self.caps[i]).min(left);
+            let mut chosen = None;
+            for n in (0..=top).rev() {
+                if n * w > budget {
+                    continue;
+                }
+                let ways = tables[i + 1].within(left - n, budget - n * w);
+                if index < ways {
+                    chosen = Some(n);
+                    break;
+                }
+                index -= ways;
+            }
+            let n = chosen?;
+            copies[i] = n as u8;
+            left -= n;
+            budget -= n * w;
+        }
+        (left == 0).then_some(copies)
+    }
+
+    /// The position of the multiset with `wanted[t]` cards of each type among the multisets of `k` cards.
+    fn rank(&self, k: usize, wanted: &[u8; TYPES]) -> Option<usize> {
+        let covered: usize = (0..self.len).map(|i| usize::from(wanted[usize::from(self.types[i])])).sum();
+        if covered != k {
+            return None;
+        }
+        if k == 1 {
+            return (0..self.len).find(|&i| wanted[usize::from(self.types[i])] == 1);
+        }
+        if self.budget < NARROW_LANES {
+            self.rank_in::<Narrow>(k, wanted)
+        } else {
+            self.rank_in::<Wide>(k, wanted)
+        }
+    }
+
+    fn rank_in<R: CostRows>(&self, k: usize, wanted: &[u8; TYPES]) -> Option<usize> {
+        let tables = self.suffix_tables::<R>(k);
+        let mut index = 0;
+        let mut left = k;
+        let mut budget = self.budget;
+        for i in 0..self.len {
+            let w = usize::from(self.costs[i]);
+            let want = usize::from(wanted[usize::from(self.types[i])]);
+            let top = usize::from(self.caps[i]).min(left);
+            if want > top || want * w > budget {
+                return None;
+            }
+            for more in want + 1..=top {
+                if more * w <= budget {
+                    index += tables[i + 1].within(left - more, budget - more * w);
+                }
+            }
+            left -= want;
+            budget -= want * w;
+        }
+        (left == 0).then_some(index)
+    }
 }
 
-/// Multisets of size `j` and cost at most `b` in `table`.
-fn within(table: &Table, j: usize, b: usize) -> usize {
-    table[j][..=b].iter().map(|&x| usize::from(x)).sum()
-}
-
-/// Counts the plays of each size 1..=kmax showing `v`, into `out[1..=kmax]`.
-fn count_sizes(counts: &[u8; TYPES], present: u16, v: usize, kmax: usize, matchsticks: u32, out: &mut [u16]) {
-    let reach = REACH_LE[v][(matchsticks as usize).min(MAX_CARD_COST)];
-    let mask = present & reach;
-    if mask == 0 {
-        return;
-    }
-    if kmax == 1 {
-        out[1] = mask.count_ones() as u16;
-        return;
-    }
-    if mask.count_ones() == 1 {
+/// Counts the plays of each size 2..=kmax showing `v` made of the card types in `mask` (not empty), into
+/// `out[2..=kmax]`, and the single cards into `out[1]`.
+#[inline]
+fn count_sizes(counts: &[u8; TYPES], mask: u16, v: usize, kmax: usize, matchsticks: u32, out: &mut [u16]) {
+    if mask & (mask - 1) == 0 {
         let t = mask.trailing_zeros() as usize;
         let w = u32::from(COST[t][v]);
-        let affordable = matchsticks.checked_div(w).map_or(kmax, |n| n as usize);
-        let top = kmax.min(usize::from(counts[t])).min(affordable);
-        out[1..=top].iter_mut().for_each(|x| *x = 1);
+        let top = kmax.min(usize::from(counts[t]));
+        let mut j = 1;
+        while j <= top && j as u32 * w <= matchsticks {
+            out[j] = 1;
+            j += 1;
+        }
         return;
     }
+    count_several(counts, mask, v, kmax, matchsticks, out);
+}
+
+fn count_several(counts: &[u8; TYPES], mask: u16, v: usize, kmax: usize, matchsticks: u32, out: &mut [u16]) {
     let mut maxw = 0u32;
     let mut m = mask;
     while m != 0 {
@@ -343,6 +491,7 @@ fn count_sizes(counts: &[u8; TYPES], present: u16, v: usize, kmax: usize, matchs
         maxw = maxw.max(u32::from(COST[t][v]));
     }
     if matchsticks >= kmax as u32 * maxw {
+        // The budget cannot bind: count bounded multisets by size only.
         let mut p = [0u16; MAX_PLAY + 1];
         p[0] = 1;
         let mut m = mask;
@@ -359,19 +508,23 @@ fn count_sizes(counts: &[u8; TYPES], present: u16, v: usize, kmax: usize, matchs
             }
         }
         out[1..=kmax].copy_from_slice(&p[1..=kmax]);
-        return;
+    } else if (matchsticks as usize) < NARROW_LANES {
+        count_costed::<Narrow>(counts, mask, v, kmax, matchsticks as usize, out);
+    } else {
+        count_costed::<Wide>(counts, mask, v, kmax, matchsticks as usize, out);
     }
-    let bmax = matchsticks as usize;
-    let mut p: Table = [[0; LANES]; MAX_PLAY + 1];
-    p[0][0] = 1;
+}
+
+fn count_costed<R: CostRows>(counts: &[u8; TYPES], mask: u16, v: usize, kmax: usize, bmax: usize, out: &mut [u16]) {
+    let mut p = R::unit();
     let mut m = mask;
     while m != 0 {
         let t = m.trailing_zeros() as usize;
         m &= m - 1;
-        add_type(&mut p, usize::from(counts[t]), usize::from(COST[t][v]), kmax, bmax);
+        p.add_type(usize::from(counts[t]), usize::from(COST[t][v]), kmax, bmax);
     }
-    for j in 1..=kmax {
-        out[j] = p[j][..=bmax].iter().sum();
+    for (j, slot) in out.iter_mut().enumerate().take(kmax + 1).skip(1) {
+        *slot = p.within(j, bmax) as u16;
     }
 }
 
@@ -461,10 +614,11 @@ impl Matchstick {
 
     /// Recomputes the legal-move counts of the player to act.
     fn refresh_legal(&mut self) {
-        let mut legal = LegalCache { turn: Turn::Over, plays: [[0; VALUES]; MAX_PLAY + 1], total: 0 };
+        let mut legal = LegalCache { turn: Turn::Over, plays: [[0; MAX_PLAY + 1]; VALUES], total: 0 };
         if self.finished < self.players && self.active.count_ones() > 1 {
             let s = usize::from(self.current);
             let sticks = self.matchsticks[s];
+            let reach = (sticks as usize).min(MAX_CARD_COST);
             let counts = &self.type_counts[s];
             let present = self.present[s];
             let values = usize::from(self.values);
@@ -474,28 +628,35 @@ impl Matchstick {
             } else if let Some(top) = self.table {
                 legal.turn = Turn::Follow;
                 let k = usize::from(top.count);
+                // The values that beat the table form one range of the strength order.
+                let range = if self.revolution { 0..top.value.index() } else { top.value.index() + 1..values };
                 let mut total = 1u32;
-                let mut col = [0u16; MAX_PLAY + 1];
-                for v in 0..values {
-                    if !Value::ALL[v].beats(top.value, self.revolution) {
+                for v in range {
+                    let mask = present & REACH_LE[v][reach];
+                    if mask == 0 {
                         continue;
                     }
-                    col[k] = 0;
-                    count_sizes(counts, present, v, k, sticks, &mut col[..=k]);
-                    legal.plays[k][v] = col[k];
-                    total += u32::from(col[k]);
+                    let n = if k == 1 {
+                        mask.count_ones() as u16
+                    } else {
+                        let mut col = [0u16; MAX_PLAY + 1];
+                        count_sizes(counts, mask, v, k, sticks, &mut col);
+                        col[k]
+                    };
+                    legal.plays[v][k] = n;
+                    total += u32::from(n);
                 }
                 legal.total = total;
             } else {
                 legal.turn = Turn::Lead;
                 let mut total = 0u32;
-                for v in 0..values {
-                    let mut col = [0u16; MAX_PLAY + 1];
-                    count_sizes(counts, present, v, MAX_PLAY, sticks, &mut col);
-                    for (k, &n) in col.iter().enumerate().skip(1) {
-                        legal.plays[k][v] = n;
-                        total += u32::from(n);
+                for (v, col) in legal.plays.iter_mut().enumerate().take(values) {
+                    let mask = present & REACH_LE[v][reach];
+                    if mask == 0 {
+                        continue;
                     }
+                    count_sizes(counts, mask, v, MAX_PLAY, sticks, col);
+                    total += col.iter().map(|&n| u32::from(n)).sum::<u32>();
                 }
                 legal.total = total;
             }
@@ -516,51 +677,30 @@ impl Matchstick {
         low..=high
     }
 
-    /// The `index`-th play as (value, cards by type): unrank.
+    /// The `index`-th play as (value, cards): unrank.
     fn unrank_play(&self, mut index: usize) -> Option<(usize, u64)> {
         let s = usize::from(self.current);
         let values = usize::from(self.values);
         for k in self.play_sizes() {
             for v in 0..values {
-                let n = usize::from(self.legal.plays[k][v]);
+                let n = usize::from(self.legal.plays[v][k]);
                 if index >= n {
                     index -= n;
                     continue;
                 }
-                let cand =
-                    Candidates::new(&self.type_counts[s], self.present[s], v, k, self.matchsticks[s]);
-                let mut tables = [[[0u16; LANES]; MAX_PLAY + 1]; TYPES + 1];
-                cand.suffix_tables(k, &mut tables);
-                let mut left = k;
-                let mut budget = cand.budget;
+                let cand = Candidates::new(&self.type_counts[s], self.present[s], v, k, self.matchsticks[s]);
+                let copies = cand.unrank(k, index)?;
                 let mut cards = 0u64;
-                for i in 0..cand.len {
-                    let w = usize::from(cand.costs[i]);
-                    let top = usize::from(cand.caps[i]).min(left);
-                    let mut chosen = None;
-                    for copies in (0..=top).rev() {
-                        if copies * w > budget {
-                            continue;
-                        }
-                        let ways = within(&tables[i + 1], left - copies, budget - copies * w);
-                        if index < ways {
-                            chosen = Some(copies);
-                            break;
-                        }
-                        index -= ways;
-                    }
-                    let copies = chosen?;
-                    let t = usize::from(cand.types[i]);
+                for (&t, &n) in cand.types.iter().zip(&copies).take(cand.len) {
+                    let t = usize::from(t);
                     let mut nibble = (self.hands[s] >> (4 * t)) & 0xF;
-                    for _ in 0..copies {
+                    for _ in 0..n {
                         let low = nibble & nibble.wrapping_neg();
                         cards |= low << (4 * t);
                         nibble &= !low;
                     }
-                    left -= copies;
-                    budget -= copies * w;
                 }
-                return (left == 0).then_some((v, cards));
+                return Some((v, cards));
             }
         }
         None
@@ -574,32 +714,10 @@ impl Matchstick {
         for kk in self.play_sizes() {
             for vv in 0..values {
                 if (kk, vv) == (k, v) {
-                    let cand =
-                        Candidates::new(&self.type_counts[s], self.present[s], v, k, self.matchsticks[s]);
-                    let mut tables = [[[0u16; LANES]; MAX_PLAY + 1]; TYPES + 1];
-                    cand.suffix_tables(k, &mut tables);
-                    let mut left = k;
-                    let mut budget = cand.budget;
-                    let mut used = 0usize;
-                    for i in 0..cand.len {
-                        let w = usize::from(cand.costs[i]);
-                        let want = usize::from(copies[usize::from(cand.types[i])]);
-                        let top = usize::from(cand.caps[i]).min(left);
-                        if want > top || want * w > budget {
-                            return None;
-                        }
-                        for more in (want + 1..=top).rev() {
-                            if more * w <= budget {
-                                index += within(&tables[i + 1], left - more, budget - more * w);
-                            }
-                        }
-                        left -= want;
-                        budget -= want * w;
-                        used += want;
-                    }
-                    return (left == 0 && used == k).then_some(index);
+                    let cand = Candidates::new(&self.type_counts[s], self.present[s], v, k, self.matchsticks[s]);
+                    return cand.rank(k, copies).map(|i| index + i);
                 }
-                index += usize::from(self.legal.plays[kk][vv]);
+                index += usize::from(self.legal.plays[vv][kk]);
             }
         }
         None
@@ -878,7 +996,7 @@ impl Game for Matchstick {
             rng,
             events: [Event::GameOver; MAX_EVENTS],
             event_count: 0,
-            legal: LegalCache { turn: Turn::Over, plays: [[0; VALUES]; MAX_PLAY + 1], total: 0 },
+            legal: LegalCache { turn: Turn::Over, plays: [[0; MAX_PLAY + 1]; VALUES], total: 0 },
         };
         for (seat, &hand) in hands.iter().enumerate().take(players) {
             game.set_hand(seat, hand);
