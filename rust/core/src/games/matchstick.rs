@@ -846,10 +846,7 @@ impl Matchstick {
                 let order = if self.revolution { "reversed (revolution)" } else { "normal" };
                 return GameError::illegal(
                     "not_stronger",
-                    format!(
-                        "the table shows {} and the order is {order}: {} is not stronger",
-                        top.value, mv.value
-                    ),
+                    format!("the table shows {} and the order is {order}: {} is not stronger", top.value, mv.value),
                 );
             }
         }
@@ -869,10 +866,7 @@ impl Matchstick {
         let Some((_, _, cost)) = resolve_details(mv) else {
             return GameError::illegal(
                 "bad_detail",
-                format!(
-                    "the given orientation and added segments do not make every card show exactly {}",
-                    mv.value
-                ),
+                format!("the given orientation and added segments do not make every card show exactly {}", mv.value),
             );
         };
         let sticks = self.matchsticks[seat];
@@ -1230,24 +1224,25 @@ impl Game for Matchstick {
                     }
                     *slot = id as u8;
                 }
-                let mut play = PlayMove::new(shown, &small[..ids.len()])
-                    .ok_or_else(|| GameError::invalid("bad card list"))?;
+                let mut play =
+                    PlayMove::new(shown, &small[..ids.len()]).ok_or_else(|| GameError::invalid("bad card list"))?;
                 if let Some(r) = f.get("rotated") {
-                    let list = r.as_array().filter(|l| l.len() == ids.len()).ok_or_else(|| {
-                        GameError::invalid("\"rotated\" must be a list of booleans, one per card")
-                    })?;
+                    let list = r
+                        .as_array()
+                        .filter(|l| l.len() == ids.len())
+                        .ok_or_else(|| GameError::invalid("\"rotated\" must be a list of booleans, one per card"))?;
                     let mut flags = [false; MAX_PLAY];
                     for (slot, item) in flags.iter_mut().zip(list) {
-                        *slot = item
-                            .as_bool()
-                            .ok_or_else(|| GameError::invalid("\"rotated\" must hold true or false"))?;
+                        *slot =
+                            item.as_bool().ok_or_else(|| GameError::invalid("\"rotated\" must hold true or false"))?;
                     }
                     play.rotated = Some(flags);
                 }
                 if let Some(a) = f.get("add") {
-                    let list = a.as_array().filter(|l| l.len() == ids.len()).ok_or_else(|| {
-                        GameError::invalid("\"add\" must be a list of segment strings, one per card")
-                    })?;
+                    let list = a
+                        .as_array()
+                        .filter(|l| l.len() == ids.len())
+                        .ok_or_else(|| GameError::invalid("\"add\" must be a list of segment strings, one per card"))?;
                     let mut segs = [0u8; MAX_PLAY];
                     for (slot, item) in segs.iter_mut().zip(list) {
                         let text = item.as_str().ok_or_else(|| GameError::invalid("\"add\" must hold strings"))?;
@@ -1259,9 +1254,7 @@ impl Game for Matchstick {
                 }
                 Ok(MatchstickMove::Play(play))
             }
-            other => Err(GameError::invalid(format!(
-                "unknown move type {other:?} (play, pass, discard_matchstick)"
-            ))),
+            other => Err(GameError::invalid(format!("unknown move type {other:?} (play, pass, discard_matchstick)"))),
         }
     }
 
