@@ -601,7 +601,7 @@ fn d10_the_last_player_to_play_leads_the_next_trick() {
     pass(&mut game, 0).expect("pass");
     assert_eq!(event_types(&game), ["pass", "trick_cleared"]);
     assert_eq!(game.current_seat(), 1);
-    assert_eq!(game.events(None)[1], json!({"type": "trick_cleared", "cards": 2, "leader": 1}));
+    assert_eq!(game.events(None)[1], json!({"type": "trick_cleared", "removed": 2, "leader": 1}));
 }
 
 #[test]
@@ -786,4 +786,21 @@ fn many_matchsticks_give_thousands_of_counted_plays() {
     let last = game.legal_move(0, count - 1).expect("last");
     assert_eq!(game.index_of(0, &last), Some(count - 1));
     assert_eq!(game.legal_move(0, count), None);
+}
+
+#[test]
+fn built_in_players_finish_games() {
+    let summary =
+        cardnet_core::registry::simulate("matchstick", &["heuristic", "random", "ismcts:20"], 3, 5, &json!({}))
+            .expect("simulate");
+    assert_eq!(summary.games, 3);
+    assert_eq!(summary.wins.iter().sum::<u64>(), 3);
+    let mut game = new_game(4, 0, false, 21);
+    let mut rng = Rng::new(1);
+    while let Some(seat) = game.to_act().first() {
+        let index = game.heuristic_index(seat, &mut rng);
+        assert!(index < game.legal_count(seat));
+        game.apply_index(seat, index).expect("heuristic index is legal");
+    }
+    assert!(game.outcome().is_some());
 }

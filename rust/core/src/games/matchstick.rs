@@ -893,7 +893,7 @@ impl Matchstick {
             Event::Revolution(on) => json!({"type": "revolution", "revolution": on}),
             Event::WentOut { seat, position } => json!({"type": "went_out", "seat": seat, "position": position}),
             Event::TrickCleared { cards, leader } => {
-                json!({"type": "trick_cleared", "cards": cards, "leader": leader})
+                json!({"type": "trick_cleared", "removed": cards, "leader": leader})
             }
             Event::GameOver => json!({"type": "game_over"}),
         }
