@@ -6,6 +6,11 @@
 //! are ids 0..=55; the expansion's G is 56.., H is 60..). Every card fits one `u64`, so a hand is a bitmask
 //! and the cards of type `t` in a hand are the nibble `(hand >> 4t) & 0xF`.
 //!
+//! # Setup
+//! The game's RNG (seeded with the setup seed) shuffles the deck, then picks the first player; cards are
+//! dealt one at a time clockwise from the first player (15 each at 2–3 players unless `deal_all`, the
+//! rest set aside unseen; the whole deck at 4–8). Everyone starts with one matchstick.
+//!
 //! # Moves
 //! - `{"type": "play", "value": "8", "cards": [ids]}`, optionally with `"rotated": [bool per card]` and/or
 //!   `"add": ["segments per card", ...]` (segment letters `a`..`g`). Turning a card never changes how many
@@ -243,9 +248,9 @@ pub struct Matchstick {
 }
 
 /// Multisets of card types counted by size (rows 0..=5) and exact matchstick cost (lanes), for one
-/// value. Two layouts: eight 16-bit lanes packed in one `u128` per row for budgets up to 7 (the usual
-/// case, no memory traffic), and plain arrays for larger budgets. Counts never exceed C(20, 5) = 15504,
-/// so packed lanes never carry into each other.
+/// value. Three layouts: 16-bit lanes packed in one `u64` per row for budgets up to 3 and in one `u128`
+/// for budgets up to 7 (the usual cases, all in registers), and plain arrays for larger budgets. Counts
+/// never exceed C(20, 5) = 15504, so packed lanes never carry into each other.
 trait CostRows: Copy {
     /// The table holding only the empty multiset.
     fn unit() -> Self;
@@ -256,52 +261,64 @@ trait CostRows: Copy {
     fn within(&self, j: usize, b: usize) -> usize;
 }
 
-/// Lanes of [`Narrow`] rows: budgets 0..=7.
-const NARROW_LANES: usize = 8;
+/// Budgets below this use [`Packed64`] rows.
+const PACKED64_LANES: usize = 4;
+/// Budgets below this use [`Packed128`] rows.
+const PACKED128_LANES: usize = 8;
 
-#[derive(Clone, Copy)]
-struct Narrow([u128; MAX_PLAY + 1]);
+macro_rules! packed_rows {
+    ($name:ident, $word:ty, $lanes:expr) => {
+        #[derive(Clone, Copy)]
+        struct $name([$word; MAX_PLAY + 1]);
 
-fn lane_mask(b: usize) -> u128 {
-    if b + 1 >= NARROW_LANES {
-        u128::MAX
-    } else {
-        (1u128 << (16 * (b + 1))) - 1
-    }
-}
-
-impl CostRows for Narrow {
-    fn unit() -> Self {
-        let mut rows = [0u128; MAX_PLAY + 1];
-        rows[0] = 1;
-        Narrow(rows)
-    }
-
-    fn add_type(&mut self, cap: usize, w: usize, kmax: usize, bmax: usize) {
-        let mask = lane_mask(bmax);
-        for j in (1..=kmax).rev() {
-            let mut acc = self.0[j];
-            for n in 1..=cap.min(j) {
-                let s = n * w;
-                if s > bmax {
-                    break;
+        impl $name {
+            /// The lanes for costs `0..=b`.
+            fn lane_mask(b: usize) -> $word {
+                if b + 1 >= $lanes {
+                    <$word>::MAX
+                } else {
+                    (1 << (16 * (b + 1))) - 1
                 }
-                acc = acc.wrapping_add(self.0[j - n] << (16 * s));
             }
-            self.0[j] = acc & mask;
         }
-    }
 
-    fn within(&self, j: usize, b: usize) -> usize {
-        let mut x = self.0[j] & lane_mask(b);
-        let mut sum = 0usize;
-        while x != 0 {
-            sum += (x & 0xFFFF) as usize;
-            x >>= 16;
+        impl CostRows for $name {
+            fn unit() -> Self {
+                let mut rows = [0; MAX_PLAY + 1];
+                rows[0] = 1;
+                $name(rows)
+            }
+
+            fn add_type(&mut self, cap: usize, w: usize, kmax: usize, bmax: usize) {
+                let mask = Self::lane_mask(bmax);
+                for j in (1..=kmax).rev() {
+                    let mut acc = self.0[j];
+                    for n in 1..=cap.min(j) {
+                        let s = n * w;
+                        if s > bmax {
+                            break;
+                        }
+                        acc = acc.wrapping_add(self.0[j - n] << (16 * s));
+                    }
+                    self.0[j] = acc & mask;
+                }
+            }
+
+            fn within(&self, j: usize, b: usize) -> usize {
+                let mut x = self.0[j] & Self::lane_mask(b);
+                let mut sum = 0usize;
+                while x != 0 {
+                    sum += (x & 0xFFFF) as usize;
+                    x >>= 16;
+                }
+                sum
+            }
         }
-        sum
-    }
+    };
 }
+
+packed_rows!(Packed64, u64, PACKED64_LANES);
+packed_rows!(Packed128, u128, PACKED128_LANES);
 
 #[derive(Clone, Copy)]
 struct Wide([[u16; LANES]; MAX_PLAY + 1]);
@@ -389,8 +406,10 @@ impl Candidates {
             *copies.get_mut(index).filter(|_| index < self.len)? = 1;
             return Some(copies);
         }
-        if self.budget < NARROW_LANES {
-            self.unrank_in::<Narrow>(k, index)
+        if self.budget < PACKED64_LANES {
+            self.unrank_in::<Packed64>(k, index)
+        } else if self.budget < PACKED128_LANES {
+            self.unrank_in::<Packed128>(k, index)
         } else {
             self.unrank_in::<Wide>(k, index)
         }
@@ -433,8 +452,10 @@ impl Candidates {
         if k == 1 {
             return (0..self.len).find(|&i| wanted[usize::from(self.types[i])] == 1);
         }
-        if self.budget < NARROW_LANES {
-            self.rank_in::<Narrow>(k, wanted)
+        if self.budget < PACKED64_LANES {
+            self.rank_in::<Packed64>(k, wanted)
+        } else if self.budget < PACKED128_LANES {
+            self.rank_in::<Packed128>(k, wanted)
         } else {
             self.rank_in::<Wide>(k, wanted)
         }
@@ -508,8 +529,10 @@ fn count_several(counts: &[u8; TYPES], mask: u16, v: usize, kmax: usize, matchst
             }
         }
         out[1..=kmax].copy_from_slice(&p[1..=kmax]);
-    } else if (matchsticks as usize) < NARROW_LANES {
-        count_costed::<Narrow>(counts, mask, v, kmax, matchsticks as usize, out);
+    } else if (matchsticks as usize) < PACKED64_LANES {
+        count_costed::<Packed64>(counts, mask, v, kmax, matchsticks as usize, out);
+    } else if (matchsticks as usize) < PACKED128_LANES {
+        count_costed::<Packed128>(counts, mask, v, kmax, matchsticks as usize, out);
     } else {
         count_costed::<Wide>(counts, mask, v, kmax, matchsticks as usize, out);
     }
@@ -614,7 +637,11 @@ impl Matchstick {
 
     /// Recomputes the legal-move counts of the player to act.
     fn refresh_legal(&mut self) {
-        let mut legal = LegalCache { turn: Turn::Over, plays: [[0; MAX_PLAY + 1]; VALUES], total: 0 };
+        // Filled in place: the cache is written every decision and copying it costs more than counting.
+        let legal = &mut self.legal;
+        legal.turn = Turn::Over;
+        legal.plays = [[0; MAX_PLAY + 1]; VALUES];
+        legal.total = 0;
         if self.finished < self.players && self.active.count_ones() > 1 {
             let s = usize::from(self.current);
             let sticks = self.matchsticks[s];
@@ -661,7 +688,6 @@ impl Matchstick {
                 legal.total = total;
             }
         }
-        self.legal = legal;
     }
 
     fn pass_offset(&self) -> usize {
@@ -687,6 +713,17 @@ impl Matchstick {
                 if index >= n {
                     index -= n;
                     continue;
+                }
+                if k == 1 {
+                    // Single cards: the index-th type that can show `v`, in type order.
+                    let reach = (self.matchsticks[s] as usize).min(MAX_CARD_COST);
+                    let mut mask = self.present[s] & REACH_LE[v][reach];
+                    for _ in 0..index {
+                        mask &= mask - 1;
+                    }
+                    let t = mask.trailing_zeros() as usize;
+                    let nibble = (self.hands[s] >> (4 * t)) & 0xF;
+                    return (mask != 0).then_some((v, (nibble & nibble.wrapping_neg()) << (4 * t)));
                 }
                 let cand = Candidates::new(&self.type_counts[s], self.present[s], v, k, self.matchsticks[s]);
                 let copies = cand.unrank(k, index)?;
