@@ -708,8 +708,8 @@ impl Matchstick {
         let s = usize::from(self.current);
         let values = usize::from(self.values);
         for k in self.play_sizes() {
-            for v in 0..values {
-                let n = usize::from(self.legal.plays[v][k]);
+            for (v, row) in self.legal.plays.iter().enumerate().take(values) {
+                let n = usize::from(row[k]);
                 if index >= n {
                     index -= n;
                     continue;
