@@ -320,6 +320,7 @@ macro_rules! packed_rows {
 packed_rows!(Packed64, u64, PACKED64_LANES);
 packed_rows!(Packed128, u128, PACKED128_LANES);
 
+/// Plain-array rows for budgets of 8 matchsticks or more.
 #[derive(Clone, Copy)]
 struct Wide([[u16; LANES]; MAX_PLAY + 1]);
 
@@ -627,7 +628,11 @@ impl Matchstick {
     }
 
     fn remove_card(&mut self, seat: usize, id: u8) {
-        self.hands[seat] &= !(1u64 << id);
+        let bit = 1u64 << id;
+        if self.hands[seat] & bit == 0 {
+            return;
+        }
+        self.hands[seat] &= !bit;
         let t = usize::from(id >> 2);
         self.type_counts[seat][t] -= 1;
         if self.type_counts[seat][t] == 0 {
@@ -782,7 +787,7 @@ impl Matchstick {
             self.remove_card(seat, id);
             self.pile |= 1u64 << id;
         }
-        self.matchsticks[seat] -= u32::from(top.cost);
+        self.matchsticks[seat] = self.matchsticks[seat].saturating_sub(u32::from(top.cost));
         if self.table.is_none() {
             self.leader = Some(seat as u8);
         }
