@@ -41,7 +41,11 @@ macro_rules! games {
     };
 }
 
-games!(crate::games::fistful::Fistful, crate::games::cherki::Cherki);
+games!(
+    crate::games::matchstick::Matchstick,
+    crate::games::fistful::Fistful,
+    crate::games::cherki::Cherki,
+);
 
 fn unknown(name: &str) -> GameError {
     let known: Vec<&str> = infos().iter().map(|i| i.name).collect();

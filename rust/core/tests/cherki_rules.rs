@@ -347,6 +347,25 @@ fn r3_7_2_d5_only_the_latest_discard_can_be_taken() {
 }
 
 #[test]
+fn r3_6_the_discard_history_is_public_with_who_took_what() {
+    let mut game = Cherki::new(&setup(3, 4, 1)).expect("valid");
+    let first = game.to_act().first().expect("to act");
+    let (second, third) = ((first + 1) % 3, (first + 2) % 3);
+    play(&mut game, first, json!({"type": "draw_stock"})).expect("draw");
+    let a = game.hand(first)[0];
+    play(&mut game, first, json!({"type": "discard", "card": a})).expect("discard");
+    play(&mut game, second, json!({"type": "take_discard"})).expect("take");
+    let b = game.hand(second).into_iter().find(|&c| c != a).expect("another card");
+    play(&mut game, second, json!({"type": "discard", "card": b})).expect("discard");
+    play(&mut game, third, json!({"type": "draw_stock"})).expect("draw");
+    let want = json!([{"card": a, "seat": first, "taken_by": second}, {"card": b, "seat": second, "taken_by": null}]);
+    for observer in [None, Some(first), Some(third)] {
+        assert_eq!(game.view(observer)["public"]["discards"], want);
+    }
+    assert_eq!(game.view(None)["public"]["top_discard"], json!({"card": b, "seat": second, "takeable": false}));
+}
+
+#[test]
 fn r3_7_2_d11_no_taking_the_discard_two_turns_running() {
     let mut game = Cherki::new(&setup(2, 6, 1)).expect("valid");
     let a = game.to_act().first().expect("to act");
@@ -478,6 +497,54 @@ fn r3_8_d7_a_called_player_may_take_only_a_discard_of_the_pair_kind() {
     assert!(game.is_over());
     assert_eq!(event_types(&game, None), ["take_discard", "win"]);
     assert_eq!(game.events(None)[1]["by"], json!("take_discard"));
+}
+
+/// Seat 0 holds 7-7-7 9-9-9 RF and a stray coins-1 and may take seat 1's Red Flower; seat 1 holds a second
+/// Red Flower; the stock gives seat 1 a coins-4.
+fn take_then_call_position() -> (Cherki, u8, u8, u8) {
+    let mut cards = Cards::new();
+    let hand = cards.many(&[coins(7), strings(7), myriads(7), coins(9), strings(9), myriads(9), RF, coins(1)]);
+    let stray = hand[7];
+    let other = cards.many(&[coins(2), strings(3), myriads(4), coins(5), strings(6), WF, OT, RF]);
+    let other_rf = other[7];
+    let top = cards.take(RF);
+    let four = cards.take(coins(4));
+    let stock = vec![four, cards.take(coins(4)), cards.take(coins(8))];
+    let game = Cherki::test_position(&[hand, other], &stock, 1, 0, Some((top, 1)), 1, 1).expect("position");
+    (game, stray, other_rf, four)
+}
+
+#[test]
+fn r3_8_d7_d11_a_called_player_may_take_a_winning_discard_right_after_a_take() {
+    // Seat 0 takes a discard, then calls with its discard: on its next turn it took the discard last turn,
+    // yet a discard of its pair kind wins (3.8, decision 7). Decision 11 exists to end stalling, and a
+    // winning take ends the deal, so it does not apply.
+    let (mut game, stray, other_rf, _) = take_then_call_position();
+    play(&mut game, 0, json!({"type": "take_discard"})).expect("take");
+    play(&mut game, 0, json!({"type": "discard", "card": stray, "call": true})).expect("call with the discard");
+    play(&mut game, 1, json!({"type": "draw_stock"})).expect("draw");
+    play(&mut game, 1, json!({"type": "discard", "card": other_rf})).expect("discard the Red Flower");
+    assert_eq!(game.public_view()["players"][0]["took_last"], json!(true));
+    assert_eq!(game.public_view()["top_discard"]["takeable"], json!(true));
+    assert_eq!(game.view(Some(0))["private"]["can_take"], json!(true));
+    assert_eq!(legal(&game, 0), vec![json!({"type": "draw_stock"}), json!({"type": "take_discard"})]);
+    play(&mut game, 0, json!({"type": "take_discard"})).expect("the winning take");
+    assert!(game.is_over());
+    assert_eq!(game.events(None)[1]["by"], json!("take_discard"));
+    assert_eq!(game.outcome().expect("over").winners, vec![0]);
+}
+
+#[test]
+fn r3_8_d11_a_called_player_after_a_take_is_refused_a_discard_of_another_kind() {
+    let (mut game, stray, _, four) = take_then_call_position();
+    play(&mut game, 0, json!({"type": "take_discard"})).expect("take");
+    play(&mut game, 0, json!({"type": "discard", "card": stray, "call": true})).expect("call with the discard");
+    play(&mut game, 1, json!({"type": "draw_stock"})).expect("draw");
+    play(&mut game, 1, json!({"type": "discard", "card": four})).expect("discard the coins-4");
+    assert_eq!(refused(&mut game, 0, json!({"type": "take_discard"})), "not_pair_kind");
+    assert_eq!(game.view(Some(0))["private"]["can_take"], json!(false));
+    // The public flag cannot depend on the secret pair kind: it reads the same as above.
+    assert_eq!(game.public_view()["top_discard"]["takeable"], json!(true));
 }
 
 #[test]
@@ -809,4 +876,29 @@ fn reference_random_play_draws_most_deals() {
         drawn += (game.outcome().expect("over").kind == OutcomeKind::Draw) as u64;
     }
     assert!(drawn * 100 >= deals * 82, "{drawn} of {deals} deals drawn");
+}
+
+#[test]
+fn r3_9_the_dealer_moves_clockwise_and_the_new_dealers_left_starts() {
+    // Three players, so clockwise (seat + 1) differs from counter-clockwise.
+    let mut game = Cherki::new(&setup(3, 40, 3)).expect("valid");
+    let first_dealer = game.dealer();
+    let mut starts = vec![game.to_act().first().expect("to act")];
+    while let Some(seat) = game.to_act().first() {
+        let mv = if game.phase() == Phase::Start {
+            json!({"type": "draw_stock"})
+        } else {
+            json!({"type": "discard", "card": game.view(Some(seat))["private"]["drawn"]})
+        };
+        play(&mut game, seat, mv).expect("legal");
+        if let Some(new) = game.events(None).iter().find(|e| e["type"] == "new_deal") {
+            assert_eq!(new["dealer"], json!(game.dealer()));
+            starts.push(game.to_act().first().expect("to act"));
+        }
+    }
+    let dealers: Vec<Value> =
+        game.outcome().expect("over").detail["deals"].as_array().expect("deals").iter().map(|d| d["dealer"].clone()).collect();
+    let want: Vec<usize> = (0..3).map(|i| (first_dealer + i) % 3).collect();
+    assert_eq!(dealers, want.iter().map(|&d| json!(d)).collect::<Vec<_>>());
+    assert_eq!(starts, want.iter().map(|&d| (d + 1) % 3).collect::<Vec<_>>());
 }

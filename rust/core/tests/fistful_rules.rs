@@ -561,3 +561,85 @@ fn r2_7_refusals_name_the_rule() {
     assert_eq!(refuse(&*g, 1, json!({"type": "retrieve", "card": 8})), "wrong_phase");
     assert_eq!(refuse(&*g, 1, json!({"type": "pick", "card": 8})), "not_in_hand");
 }
+
+#[test]
+fn r2_5_d4_d6_the_pot_the_first_six_and_the_green7_start_afresh_each_round() {
+    let mut g = pink0();
+    setup(&mut g, &[8, 9], &[8, 9]);
+    // Round 1: the Green 7 comes out first, both 6s tie, and 8 gold is left in the pot.
+    for (a, b) in [(1, 7), (3, 3), (6, 6), (2, 2), (4, 4)] {
+        duel(&mut g, a, b);
+    }
+    assert_eq!(public(&*g)["pot"], json!(8));
+    duel(&mut g, 7, 1);
+    let p = public(&*g);
+    assert_eq!(p["round"], json!(2));
+    assert_eq!(p["pot"], json!(0), "the pot left at the round's end is lost");
+    assert_eq!(p["six_played"], json!(false));
+    assert_eq!(p["green7_played_at"], Value::Null);
+    // Round 2: a Green win earns no bonus for last round's 7.
+    let ev = duel(&mut g, 2, 3);
+    assert_eq!(types(&ev), vec!["pick", "reveal", "base"]);
+    assert_eq!(public(&*g)["gold"], json!([0, 1]));
+    duel(&mut g, 1, 1);
+    // Round 2's first 6 takes round 2's pot although a 6 came out in round 1.
+    let ev = duel(&mut g, 6, 4);
+    assert_eq!(ev[3], json!({"type": "six_takes_pot", "seat": 0, "gold": 2}));
+    assert_eq!(public(&*g)["gold"], json!([4, 1]));
+}
+
+#[test]
+fn r2_5_d7_the_green8_two_card_discard_is_for_its_round_only() {
+    let mut g = pink0();
+    setup(&mut g, &[8, 9], &[3, 9]);
+    duel(&mut g, 7, 8);
+    act(&mut g, 1, json!({"type": "retrieve", "card": 9}));
+    for (a, b) in [(1, 1), (3, 4), (2, 2), (5, 9), (4, 5)] {
+        duel(&mut g, a, b);
+    }
+    assert_eq!(public(&*g)["round"], json!(2));
+    assert_eq!(public(&*g)["green8_played"], json!(false));
+    // Round 2 ends early on the Pink 7: Green keeps 5, 8 and 9 unplayed and discards one of them, not two.
+    for (a, b) in [(1, 1), (3, 4), (7, 2)] {
+        duel(&mut g, a, b);
+    }
+    assert_eq!(public(&*g)["phase"], json!("round_end_discard"));
+    assert_eq!(hand(&*g, 1), vec![5, 8, 9]);
+    let moves = g.legal_moves(1);
+    assert_eq!(moves, vec![json!({"type": "discard", "cards": [5]}), json!({"type": "discard", "cards": [8]}),
+                           json!({"type": "discard", "cards": [9]})]);
+}
+
+#[test]
+fn r2_6_d1_pink8_never_retrieves_and_green7_never_ends_the_round() {
+    let mut g = pink0();
+    setup(&mut g, &[6, 9], &[8, 9]);
+    duel(&mut g, 8, 2);
+    let p = public(&*g);
+    assert_eq!(p["phase"], json!("pick"), "only the Green 8 retrieves");
+    assert_eq!(p["green8_played"], json!(false));
+    assert_eq!(g.to_act(), vec![0, 1]);
+    assert_eq!(p["gold"], json!([0, 6]), "the Pink 8 has no power against a 2: the lower card wins 6");
+    duel(&mut g, 1, 1);
+    let ev = duel(&mut g, 3, 7);
+    assert!(!types(&ev).contains(&"pink7_end".to_string()));
+    let p = public(&*g);
+    assert_eq!((p["round"].clone(), p["duel"].clone()), (json!(1), json!(4)), "only the Pink 7 ends a round");
+}
+
+#[test]
+fn r2_5_d9_no_duels_left_the_player_with_more_stars_wins() {
+    let mut g = pink0();
+    setup(&mut g, &[7, 8], &[7, 8]);
+    for &(a, b) in ROUND1_WINS {
+        duel(&mut g, a, b);
+    }
+    for _ in 2..=6 {
+        mirror_round(&mut g);
+    }
+    let outcome = g.outcome().expect("round 7 would have no duel");
+    assert_eq!(outcome.kind, OutcomeKind::Match);
+    assert_eq!(outcome.winners, vec![0]);
+    assert_eq!(outcome.scores, vec![1, 0]);
+    assert_eq!(outcome.detail["reason"], json!("no_duels_left"));
+}

@@ -23,8 +23,9 @@
 //! - after drawing, called: the single `discard` of the card just drawn.
 //!
 //! # Choices where the rules leave room
-//! - The no-stalling rule (3.7, decision 11: no taking the discard two turns running) applies to every
-//!   player, called or not.
+//! - The no-stalling rule (3.7, decision 11: no taking the discard two turns running) binds players who
+//!   have not called. A called player may take only a discard of the pair kind, which wins and ends the
+//!   deal, so it cannot stall: such a take stays legal even right after a take (3.8).
 //! - Winning is automatic: a called player who draws or takes a card of the locked pair kind wins at once
 //!   and the deal ends without a discard.
 //! - With `deals` > 1 the next deal is dealt as soon as one ends (shuffled from the game's own RNG); the
@@ -379,11 +380,15 @@ impl Cherki {
 
     /// Whether `seat` (to act, before drawing) may take the top discard.
     fn can_take(&self, seat: usize) -> bool {
-        if !self.top_available || self.took_last[seat] {
+        if !self.top_available {
             return false;
         }
         let Some(top) = self.discards.last() else { return false };
-        !self.called[seat] || card_kind(top.card) == self.pair_kind[seat] as usize
+        if self.called[seat] {
+            card_kind(top.card) == self.pair_kind[seat] as usize
+        } else {
+            !self.took_last[seat]
+        }
     }
 
     fn hand_ready_kind(&self, seat: usize) -> Option<usize> {
@@ -907,7 +912,7 @@ impl Game for Cherki {
             (Phase::Start, CherkiMove::TakeDiscard) => {
                 if !self.top_available {
                     GameError::illegal("no_discard", "there is no discard to take: draw from the stock")
-                } else if self.took_last[seat] {
+                } else if self.took_last[seat] && !self.called[seat] {
                     GameError::illegal(
                         "took_last_turn",
                         "you took the discard on your previous turn, so this turn you must draw from the stock",
@@ -1086,7 +1091,8 @@ impl Game for Cherki {
         let over = self.phase == Phase::Over;
         let top = match self.discards.last() {
             Some(d) if self.top_available && !over => json!({"card": d.card, "seat": d.seat,
-                "takeable": self.phase == Phase::Start && !self.took_last[self.turn as usize]}),
+                "takeable": self.phase == Phase::Start
+                    && (self.called[self.turn as usize] || !self.took_last[self.turn as usize])}),
             _ => Value::Null,
         };
         let discards: Vec<Value> = self

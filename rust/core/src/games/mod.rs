@@ -3,4 +3,5 @@
 
 pub mod cherki;
 pub mod fistful;
+pub mod matchstick;
 pub mod ten;

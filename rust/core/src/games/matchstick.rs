@@ -1,0 +1,1498 @@
+//! Matchstick Tycoon (rules: `/work/shared/rules/matchstick.md`), a climbing game played with
+//! seven-segment cards that can be turned and completed with matchsticks.
+//!
+//! # Cards and hands
+//! Card ids are `type * 4 + copy` for the 16 printed types of [`CardType`] (`0 1 2 3E 4 5 69 7 8 A b C d F`
+//! are ids 0..=55; the expansion's G is 56.., H is 60..). Every card fits one `u64`, so a hand is a bitmask
+//! and the cards of type `t` in a hand are the nibble `(hand >> 4t) & 0xF`.
+//!
+//! # Setup
+//! The game's RNG (seeded with the setup seed) shuffles the deck, then picks the first player; cards are
+//! dealt one at a time clockwise from the first player (15 each at 2–3 players unless `deal_all`, the
+//! rest set aside unseen; the whole deck at 4–8). Everyone starts with one matchstick.
+//!
+//! # Moves
+//! - `{"type": "play", "value": "8", "cards": [ids]}`, optionally with `"rotated": [bool per card]` and/or
+//!   `"add": ["segments per card", ...]` (segment letters `a`..`g`). Turning a card never changes how many
+//!   segments it lights, so a play is fully defined by the value shown and the multiset of printed types:
+//!   its cost is `Σ min_cost` over its cards whatever the orientations. Each such play is listed once, with
+//!   the lowest ids of each type in hand; any ids of the same types rank the same and are the ones that
+//!   leave the hand. Given `rotated`/`add` details are checked exactly (the turned shape plus the added
+//!   segments must be the value's glyph).
+//! - `{"type": "pass"}`: take a matchstick (only when following, with cards in hand).
+//! - `{"type": "discard_matchstick"}`: the forced turn of a player with no card but some matchsticks.
+//!
+//! # Legal-move order
+//! 1. `pass`, when allowed (following);
+//! 2. plays by card count (1..=5 when leading, the table's count when following), then by value in the
+//!    normal strength order `0 1 … F G H` (whatever the revolution), then by the multiset of printed types,
+//!    written as the sorted list of type indices and compared lexicographically (so `[0,0]` < `[0,3E]` <
+//!    `[1,1]`: more copies of a lower type come first).
+//!
+//! A forced discard is the only move when it applies. The legal set is never built: per (count, value) the
+//! number of type multisets within the matchstick budget is counted by a small dynamic programme over card
+//! types (sizes ≤ 5, costs ≤ 25), cached for the player to act after every move, and unranked/ranked with
+//! suffix tables of the same programme.
+
+use std::sync::Arc;
+
+use crate::error::GameError;
+use crate::game::{Fields, Game, GameInfo, OptionKind, OptionSpec, Outcome, OutcomeKind, Seat, SeatSet, Setup};
+use crate::rng::Rng;
+use crate::segments::{self, segments_from_str, segments_to_str, CardType, Segments, Value};
+use serde_json::{json, Value as Json};
+
+const TYPES: usize = CardType::COUNT;
+const VALUES: usize = Value::COUNT;
+/// Most cards in one play.
+const MAX_PLAY: usize = 5;
+/// Most matchsticks one play can need: five 1s shown as 8s.
+const MAX_COST: usize = 25;
+const LANES: usize = MAX_COST + 1;
+const NO_COST: u8 = u8::MAX;
+/// Most matchsticks one card can need (a 1 shown as 8).
+const MAX_CARD_COST: usize = 5;
+
+/// `COST[t][v]`: fewest matchsticks a card of type `t` needs to show `v`, or [`NO_COST`].
+const COST: [[u8; VALUES]; TYPES] = {
+    let mut table = [[NO_COST; VALUES]; TYPES];
+    let mut t = 0;
+    while t < TYPES {
+        let mut v = 0;
+        while v < VALUES {
+            if let Some(k) = segments::min_cost(CardType::ALL[t], Value::ALL[v]) {
+                table[t][v] = k;
+            }
+            v += 1;
+        }
+        t += 1;
+    }
+    table
+};
+
+/// `REACH_LE[v][c]`: the card types (bit t) that can show `v` with at most `c` matchsticks.
+const REACH_LE: [[u16; MAX_CARD_COST + 1]; VALUES] = {
+    let mut table = [[0u16; MAX_CARD_COST + 1]; VALUES];
+    let mut v = 0;
+    while v < VALUES {
+        let mut c = 0;
+        while c <= MAX_CARD_COST {
+            let mut t = 0;
+            while t < TYPES {
+                if COST[t][v] != NO_COST && COST[t][v] as usize <= c {
+                    table[v][c] |= 1 << t;
+                }
+                t += 1;
+            }
+            c += 1;
+        }
+        v += 1;
+    }
+    table
+};
+
+fn card_type(id: u8) -> CardType {
+    CardType::ALL[usize::from(id >> 2) & (TYPES - 1)]
+}
+
+fn ids_of(mask: u64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(mask.count_ones() as usize);
+    let mut m = mask;
+    while m != 0 {
+        out.push(m.trailing_zeros() as u8);
+        m &= m - 1;
+    }
+    out
+}
+
+/// A play as a player may send it: the value shown, the cards (in the sender's order) and optional
+/// per-card details. Entries past `count` are zero, so equal plays compare equal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayMove {
+    /// The value every card shows.
+    pub value: Value,
+    /// How many cards (1..=5).
+    pub count: u8,
+    /// Card ids, `count` of them.
+    pub cards: [u8; MAX_PLAY],
+    /// Per card: turned 180°, when the sender said so.
+    pub rotated: Option<[bool; MAX_PLAY]>,
+    /// Per card: the segments filled with matchsticks, when the sender said so.
+    pub add: Option<[Segments; MAX_PLAY]>,
+}
+
+impl PlayMove {
+    /// A play of `cards` (1 to 5 ids below 64) showing `value`, without per-card details.
+    pub fn new(value: Value, cards: &[u8]) -> Option<PlayMove> {
+        if cards.is_empty() || cards.len() > MAX_PLAY || cards.iter().any(|&id| id >= 64) {
+            return None;
+        }
+        let mut arr = [0u8; MAX_PLAY];
+        arr[..cards.len()].copy_from_slice(cards);
+        Some(PlayMove { value, count: cards.len() as u8, cards: arr, rotated: None, add: None })
+    }
+
+    /// The card ids of the play.
+    pub fn ids(&self) -> &[u8] {
+        &self.cards[..usize::from(self.count)]
+    }
+}
+
+/// A move of Matchstick Tycoon.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchstickMove {
+    /// Take a matchstick instead of playing (following only).
+    Pass,
+    /// The forced turn of a player whose hand is empty but who still holds matchsticks.
+    DiscardMatchstick,
+    /// Put cards on the table.
+    Play(PlayMove),
+}
+
+/// The play on top of the table, as drawn: every card with its orientation and added segments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TablePlay {
+    seat: u8,
+    count: u8,
+    value: Value,
+    cards: [u8; MAX_PLAY],
+    /// Bit i: card i is turned.
+    rotated: u8,
+    added: [Segments; MAX_PLAY],
+    cost: u8,
+}
+
+impl TablePlay {
+    fn to_json(self) -> Json {
+        let cards: Vec<Json> = (0..usize::from(self.count))
+            .map(|i| {
+                let id = self.cards[i];
+                let rotated = self.rotated & (1 << i) != 0;
+                json!({"id": id, "card": card_type(id).name(), "rotated": rotated,
+                       "lit": segments_to_str(segments::shape(card_type(id), rotated)),
+                       "added": segments_to_str(self.added[i])})
+            })
+            .collect();
+        json!({"seat": self.seat, "count": self.count, "value": self.value.name(), "cost": self.cost,
+               "cards": cards})
+    }
+}
+
+/// What a move caused (kept typed; JSON is built only when asked for).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Event {
+    Play(TablePlay),
+    Pass { seat: u8, matchsticks: u32 },
+    Discard { seat: u8, matchsticks: u32 },
+    Revolution(bool),
+    WentOut { seat: u8, position: u8 },
+    TrickCleared { cards: u8, leader: u8 },
+    GameOver,
+}
+
+/// Most events one move causes (a play: play, revolution, went out, game over).
+const MAX_EVENTS: usize = 6;
+
+/// What the player to act may do, with the number of legal plays per (count, value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Turn {
+    Over,
+    Discard,
+    Lead,
+    Follow,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct LegalCache {
+    turn: Turn,
+    /// `plays[v][k]`: plays of `k` cards showing value `v`.
+    plays: [[u16; MAX_PLAY + 1]; VALUES],
+    total: u32,
+}
+
+/// Matchstick Tycoon: the full state of one game. See the module documentation for moves and their order.
+#[derive(Clone, Debug)]
+pub struct Matchstick {
+    setup: Arc<Setup>,
+    players: u8,
+    /// Copies of G and of H in the deck (0, 2 or 4).
+    expansion: u8,
+    /// Values in play: 16, or 18 with the expansion.
+    values: u8,
+    hands: [u64; 8],
+    type_counts: [[u8; TYPES]; 8],
+    /// Bit t: the seat holds a card of type t.
+    present: [u16; 8],
+    matchsticks: [u32; 8],
+    /// Finishing position per seat, 0 while in the game.
+    finish: [u8; 8],
+    finish_order: [u8; 8],
+    finished: u8,
+    /// Seats still in the game.
+    active: u8,
+    table: Option<TablePlay>,
+    /// Every card played in the current trick (the top play included).
+    pile: u64,
+    removed: u64,
+    set_aside: u64,
+    revolution: bool,
+    current: u8,
+    /// Who made the first play of the current trick.
+    leader: Option<u8>,
+    /// Seats that had a turn without playing since the last play.
+    passed: u8,
+    rng: Rng,
+    events: [Event; MAX_EVENTS],
+    event_count: u8,
+    legal: LegalCache,
+}
+
+/// Multisets of card types counted by size (rows 0..=5) and exact matchstick cost (lanes), for one
+/// value. Three layouts: 16-bit lanes packed in one `u64` per row for budgets up to 3 and in one `u128`
+/// for budgets up to 7 (the usual cases, all in registers), and plain arrays for larger budgets. Counts
+/// never exceed C(20, 5) = 15504, so packed lanes never carry into each other.
+trait CostRows: Copy {
+    /// The table holding only the empty multiset.
+    fn unit() -> Self;
+    /// Adds one card type (`cap` copies, `w` matchsticks each), for sizes up to `kmax` and costs up to
+    /// `bmax`.
+    fn add_type(&mut self, cap: usize, w: usize, kmax: usize, bmax: usize);
+    /// Multisets of size `j` costing at most `b`.
+    fn within(&self, j: usize, b: usize) -> usize;
+}
+
+/// Budgets below this use [`Packed64`] rows.
+const PACKED64_LANES: usize = 4;
+/// Budgets below this use [`Packed128`] rows.
+const PACKED128_LANES: usize = 8;
+
+macro_rules! packed_rows {
+    ($name:ident, $word:ty, $lanes:expr) => {
+        #[derive(Clone, Copy)]
+        struct $name([$word; MAX_PLAY + 1]);
+
+        impl $name {
+            /// The lanes for costs `0..=b`.
+            fn lane_mask(b: usize) -> $word {
+                if b + 1 >= $lanes {
+                    <$word>::MAX
+                } else {
+                    (1 << (16 * (b + 1))) - 1
+                }
+            }
+        }
+
+        impl CostRows for $name {
+            fn unit() -> Self {
+                let mut rows = [0; MAX_PLAY + 1];
+                rows[0] = 1;
+                $name(rows)
+            }
+
+            fn add_type(&mut self, cap: usize, w: usize, kmax: usize, bmax: usize) {
+                let mask = Self::lane_mask(bmax);
+                for j in (1..=kmax).rev() {
+                    let mut acc = self.0[j];
+                    for n in 1..=cap.min(j) {
+                        let s = n * w;
+                        if s > bmax {
+                            break;
+                        }
+                        acc = acc.wrapping_add(self.0[j - n] << (16 * s));
+                    }
+                    self.0[j] = acc & mask;
+                }
+            }
+
+            fn within(&self, j: usize, b: usize) -> usize {
+                let mut x = self.0[j] & Self::lane_mask(b);
+                let mut sum = 0usize;
+                while x != 0 {
+                    sum += (x & 0xFFFF) as usize;
+                    x >>= 16;
+                }
+                sum
+            }
+        }
+    };
+}
+
+packed_rows!(Packed64, u64, PACKED64_LANES);
+packed_rows!(Packed128, u128, PACKED128_LANES);
+
+/// Plain-array rows for budgets of 8 matchsticks or more.
+#[derive(Clone, Copy)]
+struct Wide([[u16; LANES]; MAX_PLAY + 1]);
+
+impl CostRows for Wide {
+    fn unit() -> Self {
+        let mut rows = [[0u16; LANES]; MAX_PLAY + 1];
+        rows[0][0] = 1;
+        Wide(rows)
+    }
+
+    fn add_type(&mut self, cap: usize, w: usize, kmax: usize, bmax: usize) {
+        let bmax = bmax.min(MAX_COST);
+        for j in (1..=kmax).rev() {
+            for n in 1..=cap.min(j) {
+                let s = n * w;
+                if s > bmax {
+                    break;
+                }
+                let (low, high) = self.0.split_at_mut(j);
+                let src = &low[j - n];
+                for (b, dst) in high[0].iter_mut().enumerate().take(bmax + 1).skip(s) {
+                    *dst += src[b - s];
+                }
+            }
+        }
+    }
+
+    fn within(&self, j: usize, b: usize) -> usize {
+        self.0[j][..=b.min(MAX_COST)].iter().map(|&x| usize::from(x)).sum()
+    }
+}
+
+/// The card types that can take part in plays of value `v` with the player's matchsticks, with their
+/// copies in hand and unit costs, in increasing type order, and the budget that binds them (0 with all
+/// costs dropped when the matchsticks cover any `k` of these cards).
+struct Candidates {
+    len: usize,
+    types: [u8; TYPES],
+    caps: [u8; TYPES],
+    costs: [u8; TYPES],
+    budget: usize,
+}
+
+impl Candidates {
+    fn new(counts: &[u8; TYPES], present: u16, v: usize, k: usize, matchsticks: u32) -> Candidates {
+        let mask = present & REACH_LE[v][(matchsticks as usize).min(MAX_CARD_COST)];
+        let mut c = Candidates { len: 0, types: [0; TYPES], caps: [0; TYPES], costs: [0; TYPES], budget: 0 };
+        let mut maxw = 0usize;
+        let mut m = mask;
+        while m != 0 {
+            let t = m.trailing_zeros() as usize;
+            m &= m - 1;
+            c.types[c.len] = t as u8;
+            c.caps[c.len] = counts[t];
+            c.costs[c.len] = COST[t][v];
+            maxw = maxw.max(usize::from(COST[t][v]));
+            c.len += 1;
+        }
+        let budget = matchsticks as usize;
+        if budget >= k * maxw {
+            c.costs[..c.len].iter_mut().for_each(|w| *w = 0);
+            c.budget = 0;
+        } else {
+            c.budget = budget;
+        }
+        c
+    }
+
+    /// Suffix tables: `tables[i]` counts the multisets made of candidates `i..`.
+    fn suffix_tables<R: CostRows>(&self, k: usize) -> [R; TYPES + 1] {
+        let mut tables = [R::unit(); TYPES + 1];
+        for i in (0..self.len).rev() {
+            tables[i] = tables[i + 1];
+            tables[i].add_type(usize::from(self.caps[i]), usize::from(self.costs[i]), k, self.budget);
+        }
+        tables
+    }
+
+    /// The `index`-th multiset of `k` cards: copies per candidate.
+    fn unrank(&self, k: usize, index: usize) -> Option<[u8; TYPES]> {
+        if k == 1 {
+            // Every candidate alone is affordable: the plays are the candidates in order.
+            let mut copies = [0u8; TYPES];
+            *copies.get_mut(index).filter(|_| index < self.len)? = 1;
+            return Some(copies);
+        }
+        if self.budget < PACKED64_LANES {
+            self.unrank_in::<Packed64>(k, index)
+        } else if self.budget < PACKED128_LANES {
+            self.unrank_in::<Packed128>(k, index)
+        } else {
+            self.unrank_in::<Wide>(k, index)
+        }
+    }
+
+    fn unrank_in<R: CostRows>(&self, k: usize, mut index: usize) -> Option<[u8; TYPES]> {
+        let tables = self.suffix_tables::<R>(k);
+        let mut copies = [0u8; TYPES];
+        let mut left = k;
+        let mut budget = self.budget;
+        for i in 0..self.len {
+            let w = usize::from(self.costs[i]);
+            let top = usize::from(self.caps[i]).min(left);
+            let mut chosen = None;
+            for n in (0..=top).rev() {
+                if n * w > budget {
+                    continue;
+                }
+                let ways = tables[i + 1].within(left - n, budget - n * w);
+                if index < ways {
+                    chosen = Some(n);
+                    break;
+                }
+                index -= ways;
+            }
+            let n = chosen?;
+            copies[i] = n as u8;
+            left -= n;
+            budget -= n * w;
+        }
+        (left == 0).then_some(copies)
+    }
+
+    /// The position of the multiset with `wanted[t]` cards of each type among the multisets of `k` cards.
+    fn rank(&self, k: usize, wanted: &[u8; TYPES]) -> Option<usize> {
+        let covered: usize = (0..self.len).map(|i| usize::from(wanted[usize::from(self.types[i])])).sum();
+        if covered != k {
+            return None;
+        }
+        if k == 1 {
+            return (0..self.len).find(|&i| wanted[usize::from(self.types[i])] == 1);
+        }
+        if self.budget < PACKED64_LANES {
+            self.rank_in::<Packed64>(k, wanted)
+        } else if self.budget < PACKED128_LANES {
+            self.rank_in::<Packed128>(k, wanted)
+        } else {
+            self.rank_in::<Wide>(k, wanted)
+        }
+    }
+
+    fn rank_in<R: CostRows>(&self, k: usize, wanted: &[u8; TYPES]) -> Option<usize> {
+        let tables = self.suffix_tables::<R>(k);
+        let mut index = 0;
+        let mut left = k;
+        let mut budget = self.budget;
+        for i in 0..self.len {
+            let w = usize::from(self.costs[i]);
+            let want = usize::from(wanted[usize::from(self.types[i])]);
+            let top = usize::from(self.caps[i]).min(left);
+            if want > top || want * w > budget {
+                return None;
+            }
+            for more in want + 1..=top {
+                if more * w <= budget {
+                    index += tables[i + 1].within(left - more, budget - more * w);
+                }
+            }
+            left -= want;
+            budget -= want * w;
+        }
+        (left == 0).then_some(index)
+    }
+}
+
+/// Counts the plays of each size 2..=kmax showing `v` made of the card types in `mask` (not empty), into
+/// `out[2..=kmax]`, and the single cards into `out[1]`.
+#[inline]
+fn count_sizes(counts: &[u8; TYPES], mask: u16, v: usize, kmax: usize, matchsticks: u32, out: &mut [u16]) {
+    if mask & (mask - 1) == 0 {
+        let t = mask.trailing_zeros() as usize;
+        let w = u32::from(COST[t][v]);
+        let top = kmax.min(usize::from(counts[t]));
+        let mut j = 1;
+        while j <= top && j as u32 * w <= matchsticks {
+            out[j] = 1;
+            j += 1;
+        }
+        return;
+    }
+    count_several(counts, mask, v, kmax, matchsticks, out);
+}
+
+fn count_several(counts: &[u8; TYPES], mask: u16, v: usize, kmax: usize, matchsticks: u32, out: &mut [u16]) {
+    let mut maxw = 0u32;
+    let mut m = mask;
+    while m != 0 {
+        let t = m.trailing_zeros() as usize;
+        m &= m - 1;
+        maxw = maxw.max(u32::from(COST[t][v]));
+    }
+    if matchsticks >= kmax as u32 * maxw {
+        // The budget cannot bind: count bounded multisets by size only.
+        let mut p = [0u16; MAX_PLAY + 1];
+        p[0] = 1;
+        let mut m = mask;
+        while m != 0 {
+            let t = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let cap = usize::from(counts[t]);
+            for j in (1..=kmax).rev() {
+                let mut add = 0;
+                for n in 1..=cap.min(j) {
+                    add += p[j - n];
+                }
+                p[j] += add;
+            }
+        }
+        out[1..=kmax].copy_from_slice(&p[1..=kmax]);
+    } else if (matchsticks as usize) < PACKED64_LANES {
+        count_costed::<Packed64>(counts, mask, v, kmax, matchsticks as usize, out);
+    } else if (matchsticks as usize) < PACKED128_LANES {
+        count_costed::<Packed128>(counts, mask, v, kmax, matchsticks as usize, out);
+    } else {
+        count_costed::<Wide>(counts, mask, v, kmax, matchsticks as usize, out);
+    }
+}
+
+fn count_costed<R: CostRows>(counts: &[u8; TYPES], mask: u16, v: usize, kmax: usize, bmax: usize, out: &mut [u16]) {
+    let mut p = R::unit();
+    let mut m = mask;
+    while m != 0 {
+        let t = m.trailing_zeros() as usize;
+        m &= m - 1;
+        p.add_type(usize::from(counts[t]), usize::from(COST[t][v]), kmax, bmax);
+    }
+    for (j, slot) in out.iter_mut().enumerate().take(kmax + 1).skip(1) {
+        *slot = p.within(j, bmax) as u16;
+    }
+}
+
+/// The given per-card details of a play, checked: for each card the orientation and added segments
+/// that make it show the value, or `None` when they do not.
+fn resolve_details(mv: &PlayMove) -> Option<(u8, [Segments; MAX_PLAY], u32)> {
+    let glyph = mv.value.glyph();
+    let mut rotated_mask = 0u8;
+    let mut added = [0; MAX_PLAY];
+    let mut cost = 0u32;
+    for (i, &id) in mv.ids().iter().enumerate() {
+        let t = card_type(id);
+        let fits = |rot: bool| {
+            let shape = segments::shape(t, rot);
+            shape & !glyph == 0
+        };
+        let rot = match (mv.rotated, mv.add) {
+            (Some(r), _) => r[i],
+            (None, Some(a)) => {
+                let up = segments::shape(t, false);
+                !(up & a[i] == 0 && up | a[i] == glyph)
+            }
+            (None, None) => segments::cheapest_orientation(t, mv.value)?.0,
+        };
+        if !fits(rot) {
+            return None;
+        }
+        let shape = segments::shape(t, rot);
+        let fill = glyph & !shape;
+        if let Some(a) = mv.add {
+            if a[i] != fill {
+                return None;
+            }
+        }
+        if rot {
+            rotated_mask |= 1 << i;
+        }
+        added[i] = fill;
+        cost += fill.count_ones();
+    }
+    Some((rotated_mask, added, cost))
+}
+
+impl Matchstick {
+    fn seat_bit(seat: usize) -> u8 {
+        1u8 << seat
+    }
+
+    fn is_active(&self, seat: usize) -> bool {
+        self.active & Self::seat_bit(seat) != 0
+    }
+
+    /// The next seat clockwise after `seat` that is still in the game.
+    fn next_active(&self, seat: usize) -> usize {
+        let n = usize::from(self.players);
+        (1..=n).map(|d| (seat + d) % n).find(|&s| self.is_active(s)).unwrap_or(seat)
+    }
+
+    fn push_event(&mut self, event: Event) {
+        if usize::from(self.event_count) < MAX_EVENTS {
+            self.events[usize::from(self.event_count)] = event;
+            self.event_count += 1;
+        }
+    }
+
+    fn set_hand(&mut self, seat: usize, hand: u64) {
+        self.hands[seat] = hand;
+        let mut present = 0u16;
+        for t in 0..TYPES {
+            let c = ((hand >> (4 * t)) & 0xF).count_ones() as u8;
+            self.type_counts[seat][t] = c;
+            if c > 0 {
+                present |= 1 << t;
+            }
+        }
+        self.present[seat] = present;
+    }
+
+    fn remove_card(&mut self, seat: usize, id: u8) {
+        let bit = 1u64 << id;
+        if self.hands[seat] & bit == 0 {
+            return;
+        }
+        self.hands[seat] &= !bit;
+        let t = usize::from(id >> 2);
+        self.type_counts[seat][t] -= 1;
+        if self.type_counts[seat][t] == 0 {
+            self.present[seat] &= !(1 << t);
+        }
+    }
+
+    /// Recomputes the legal-move counts of the player to act.
+    fn refresh_legal(&mut self) {
+        // Filled in place: the cache is written every decision and copying it costs more than counting.
+        let legal = &mut self.legal;
+        legal.turn = Turn::Over;
+        legal.plays = [[0; MAX_PLAY + 1]; VALUES];
+        legal.total = 0;
+        if self.finished < self.players && self.active.count_ones() > 1 {
+            let s = usize::from(self.current);
+            let sticks = self.matchsticks[s];
+            let reach = (sticks as usize).min(MAX_CARD_COST);
+            let counts = &self.type_counts[s];
+            let present = self.present[s];
+            let values = usize::from(self.values);
+            if self.hands[s] == 0 {
+                legal.turn = Turn::Discard;
+                legal.total = 1;
+            } else if let Some(top) = self.table {
+                legal.turn = Turn::Follow;
+                let k = usize::from(top.count);
+                // The values that beat the table form one range of the strength order.
+                let range = if self.revolution { 0..top.value.index() } else { top.value.index() + 1..values };
+                let mut total = 1u32;
+                for v in range {
+                    let mask = present & REACH_LE[v][reach];
+                    if mask == 0 {
+                        continue;
+                    }
+                    let n = if k == 1 {
+                        mask.count_ones() as u16
+                    } else {
+                        let mut col = [0u16; MAX_PLAY + 1];
+                        count_sizes(counts, mask, v, k, sticks, &mut col);
+                        col[k]
+                    };
+                    legal.plays[v][k] = n;
+                    total += u32::from(n);
+                }
+                legal.total = total;
+            } else {
+                legal.turn = Turn::Lead;
+                let mut total = 0u32;
+                for (v, col) in legal.plays.iter_mut().enumerate().take(values) {
+                    let mask = present & REACH_LE[v][reach];
+                    if mask == 0 {
+                        continue;
+                    }
+                    count_sizes(counts, mask, v, MAX_PLAY, sticks, col);
+                    total += col.iter().map(|&n| u32::from(n)).sum::<u32>();
+                }
+                legal.total = total;
+            }
+        }
+    }
+
+    fn pass_offset(&self) -> usize {
+        usize::from(self.legal.turn == Turn::Follow)
+    }
+
+    fn play_sizes(&self) -> std::ops::RangeInclusive<usize> {
+        let (low, high) = match (self.legal.turn, self.table) {
+            (Turn::Follow, Some(top)) => (usize::from(top.count), usize::from(top.count)),
+            (Turn::Lead, _) => (1, MAX_PLAY),
+            _ => (1, 0),
+        };
+        low..=high
+    }
+
+    /// The `index`-th play as (value, cards): unrank.
+    fn unrank_play(&self, mut index: usize) -> Option<(usize, u64)> {
+        let s = usize::from(self.current);
+        let values = usize::from(self.values);
+        for k in self.play_sizes() {
+            for (v, row) in self.legal.plays.iter().enumerate().take(values) {
+                let n = usize::from(row[k]);
+                if index >= n {
+                    index -= n;
+                    continue;
+                }
+                if k == 1 {
+                    // Single cards: the index-th type that can show `v`, in type order.
+                    let reach = (self.matchsticks[s] as usize).min(MAX_CARD_COST);
+                    let mut mask = self.present[s] & REACH_LE[v][reach];
+                    for _ in 0..index {
+                        mask &= mask - 1;
+                    }
+                    let t = mask.trailing_zeros() as usize;
+                    let nibble = (self.hands[s] >> (4 * t)) & 0xF;
+                    return (mask != 0).then_some((v, (nibble & nibble.wrapping_neg()) << (4 * t)));
+                }
+                let cand = Candidates::new(&self.type_counts[s], self.present[s], v, k, self.matchsticks[s]);
+                let copies = cand.unrank(k, index)?;
+                let mut cards = 0u64;
+                for (&t, &n) in cand.types.iter().zip(&copies).take(cand.len) {
+                    let t = usize::from(t);
+                    let mut nibble = (self.hands[s] >> (4 * t)) & 0xF;
+                    for _ in 0..n {
+                        let low = nibble & nibble.wrapping_neg();
+                        cards |= low << (4 * t);
+                        nibble &= !low;
+                    }
+                }
+                return Some((v, cards));
+            }
+        }
+        None
+    }
+
+    /// The index of a play of `copies[t]` cards of each type showing `v`: rank.
+    fn rank_play(&self, v: usize, copies: &[u8; TYPES], k: usize) -> Option<usize> {
+        let s = usize::from(self.current);
+        let mut index = self.pass_offset();
+        let values = usize::from(self.values);
+        for kk in self.play_sizes() {
+            for vv in 0..values {
+                if (kk, vv) == (k, v) {
+                    let cand = Candidates::new(&self.type_counts[s], self.present[s], v, k, self.matchsticks[s]);
+                    return cand.rank(k, copies).map(|i| index + i);
+                }
+                index += usize::from(self.legal.plays[vv][kk]);
+            }
+        }
+        None
+    }
+
+    /// Checks a play's cards against the hand: per-type copies, or `None` if an id is not in hand or
+    /// repeated.
+    fn play_copies(&self, seat: usize, mv: &PlayMove) -> Option<[u8; TYPES]> {
+        let mut seen = 0u64;
+        let mut copies = [0u8; TYPES];
+        for &id in mv.ids() {
+            let bit = 1u64 << id;
+            if seen & bit != 0 || self.hands[seat] & bit == 0 {
+                return None;
+            }
+            seen |= bit;
+            copies[usize::from(id >> 2)] += 1;
+        }
+        Some(copies)
+    }
+
+    /// Puts the cards on the table and runs every consequence of the play.
+    fn do_play(&mut self, seat: usize, top: TablePlay) {
+        for &id in &top.cards[..usize::from(top.count)] {
+            self.remove_card(seat, id);
+            self.pile |= 1u64 << id;
+        }
+        self.matchsticks[seat] = self.matchsticks[seat].saturating_sub(u32::from(top.cost));
+        if self.table.is_none() {
+            self.leader = Some(seat as u8);
+        }
+        self.table = Some(top);
+        self.passed = 0;
+        self.push_event(Event::Play(top));
+        if usize::from(top.count) == MAX_PLAY {
+            self.revolution = !self.revolution;
+            self.push_event(Event::Revolution(self.revolution));
+        }
+        self.after_turn(seat);
+    }
+
+    /// Going out, game end, end of trick and the next turn, after any move of `seat`.
+    fn after_turn(&mut self, seat: usize) {
+        if self.hands[seat] == 0 && self.matchsticks[seat] == 0 {
+            self.go_out(seat);
+        }
+        if self.active.count_ones() <= 1 {
+            if let Some(last) = (0..usize::from(self.players)).find(|&s| self.is_active(s)) {
+                self.go_out(last);
+            }
+            self.push_event(Event::GameOver);
+            return;
+        }
+        if let Some(top) = self.table {
+            let owner = usize::from(top.seat);
+            let others = self.active & !Self::seat_bit(owner);
+            if others & !self.passed == 0 {
+                let next = if self.is_active(owner) { owner } else { self.next_active(owner) };
+                let cards = self.pile.count_ones() as u8;
+                self.removed |= self.pile;
+                self.pile = 0;
+                self.table = None;
+                self.leader = None;
+                self.passed = 0;
+                self.current = next as u8;
+                self.push_event(Event::TrickCleared { cards, leader: next as u8 });
+                return;
+            }
+        }
+        self.current = self.next_active(seat) as u8;
+    }
+
+    fn go_out(&mut self, seat: usize) {
+        self.active &= !Self::seat_bit(seat);
+        self.finished += 1;
+        self.finish[seat] = self.finished;
+        self.finish_order[usize::from(self.finished) - 1] = seat as u8;
+        self.push_event(Event::WentOut { seat: seat as u8, position: self.finished });
+    }
+
+    fn begin_move(&mut self) {
+        self.event_count = 0;
+    }
+
+    fn mask_json(mask: u64) -> Json {
+        json!(ids_of(mask))
+    }
+
+    fn seats_json(mask: u8) -> Json {
+        json!((0..8).filter(|s| mask & (1 << s) != 0).collect::<Vec<u8>>())
+    }
+
+    fn explain_play(&self, seat: usize, mv: &PlayMove) -> GameError {
+        let hand = self.hands[seat];
+        if hand == 0 {
+            return GameError::illegal(
+                "must_discard",
+                "your hand is empty: your turn is to discard one matchstick (discard_matchstick)",
+            );
+        }
+        if mv.value.is_expansion() && self.expansion == 0 {
+            return GameError::illegal(
+                "no_such_value",
+                format!("{} exists only with the expansion, which is not in play", mv.value),
+            );
+        }
+        let mut seen = 0u64;
+        for &id in mv.ids() {
+            let bit = 1u64 << id;
+            if seen & bit != 0 {
+                return GameError::illegal("duplicate_card", format!("card {id} is listed twice"));
+            }
+            seen |= bit;
+            if hand & bit == 0 {
+                return GameError::illegal("not_in_hand", format!("card {id} is not in your hand"));
+            }
+        }
+        if let Some(top) = self.table {
+            if mv.count != top.count {
+                return GameError::illegal(
+                    "wrong_count",
+                    format!("the table holds {} card(s): you must play exactly {}", top.count, top.count),
+                );
+            }
+            if !mv.value.beats(top.value, self.revolution) {
+                let order = if self.revolution { "reversed (revolution)" } else { "normal" };
+                return GameError::illegal(
+                    "not_stronger",
+                    format!("the table shows {} and the order is {order}: {} is not stronger", top.value, mv.value),
+                );
+            }
+        }
+        let mut cheapest = 0u32;
+        for &id in mv.ids() {
+            let t = card_type(id);
+            match segments::min_cost(t, mv.value) {
+                Some(k) => cheapest += u32::from(k),
+                None => {
+                    return GameError::illegal(
+                        "cannot_show",
+                        format!("a {} card can never show {}, turned or with matchsticks", t, mv.value),
+                    )
+                }
+            }
+        }
+        let Some((_, _, cost)) = resolve_details(mv) else {
+            return GameError::illegal(
+                "bad_detail",
+                format!("the given orientation and added segments do not make every card show exactly {}", mv.value),
+            );
+        };
+        let sticks = self.matchsticks[seat];
+        if cost.max(cheapest) > sticks {
+            return GameError::illegal(
+                "too_few_matchsticks",
+                format!("you have {sticks} matchstick(s); this play needs {}", cost.max(cheapest)),
+            );
+        }
+        GameError::illegal("illegal_play", "this play is not legal now")
+    }
+
+    fn event_json(event: &Event) -> Json {
+        match event {
+            Event::Play(top) => {
+                let mut j = top.to_json();
+                j["type"] = json!("play");
+                j
+            }
+            Event::Pass { seat, matchsticks } => json!({"type": "pass", "seat": seat, "matchsticks": matchsticks}),
+            Event::Discard { seat, matchsticks } => {
+                json!({"type": "discard_matchstick", "seat": seat, "matchsticks": matchsticks})
+            }
+            Event::Revolution(on) => json!({"type": "revolution", "revolution": on}),
+            Event::WentOut { seat, position } => json!({"type": "went_out", "seat": seat, "position": position}),
+            Event::TrickCleared { cards, leader } => {
+                json!({"type": "trick_cleared", "removed": cards, "leader": leader})
+            }
+            Event::GameOver => json!({"type": "game_over"}),
+        }
+    }
+
+    /// Index of the first legal play that needs no matchstick, among the first few plays.
+    fn cheap_play_index(&self, seat: usize) -> Option<usize> {
+        let first = self.pass_offset();
+        let total = self.legal.total as usize;
+        (first..total.min(first + 48)).find(|&i| {
+            matches!(self.legal_move(seat, i), Some(MatchstickMove::Play(p))
+                if p.ids().iter().all(|&id| segments::min_cost(card_type(id), p.value) == Some(0)))
+        })
+    }
+}
+
+impl Game for Matchstick {
+    type Move = MatchstickMove;
+
+    fn info() -> GameInfo {
+        GameInfo {
+            name: "matchstick",
+            title: "Matchstick Tycoon",
+            min_players: 2,
+            max_players: 8,
+            default_players: 4,
+            options: vec![
+                OptionSpec {
+                    name: "expansion",
+                    kind: OptionKind::IntChoice(vec![0, 2, 4]),
+                    default: json!(0),
+                    doc: "copies of each expansion card G and H shuffled into the deck (0 = none)",
+                    house_rules: false,
+                },
+                OptionSpec {
+                    name: "deal_all",
+                    kind: OptionKind::Bool,
+                    default: json!(false),
+                    doc: "at 2-3 players, deal the whole deck instead of 15 cards each (ignored at 4+)",
+                    house_rules: true,
+                },
+            ],
+            house_rules_players: Vec::new(),
+            summary: "Climbing game with seven-segment cards: turn cards and add matchsticks to change \
+                      their values, beat the table with the same number of cards, pass to take a \
+                      matchstick, and be the first to empty your hand and your matchsticks.",
+        }
+    }
+
+    fn new(setup: &Setup) -> Result<Self, GameError> {
+        let players = setup.players;
+        if !(2..=8).contains(&players) {
+            return Err(GameError::BadOptions(format!("Matchstick Tycoon takes 2–8 players, not {players}")));
+        }
+        let expansion = setup.int_option("expansion");
+        if ![0, 2, 4].contains(&expansion) {
+            return Err(GameError::BadOptions(format!("option expansion: expected 0, 2 or 4, got {expansion}")));
+        }
+        let deal_all = players >= 4 || setup.bool_option("deal_all");
+        let mut rng = Rng::new(setup.seed);
+        let mut deck: Vec<u8> = (0..56).collect();
+        for t in 14..16u8 {
+            deck.extend((0..expansion as u8).map(|c| t * 4 + c));
+        }
+        rng.shuffle(&mut deck);
+        let first = rng.index(players);
+        let dealt = if deal_all { deck.len() } else { (15 * players).min(deck.len()) };
+        let mut hands = [0u64; 8];
+        for (i, &id) in deck[..dealt].iter().enumerate() {
+            hands[(first + i) % players] |= 1u64 << id;
+        }
+        let set_aside = deck[dealt..].iter().fold(0u64, |m, &id| m | (1u64 << id));
+        let mut game = Matchstick {
+            setup: Arc::new(setup.clone()),
+            players: players as u8,
+            expansion: expansion as u8,
+            values: if expansion > 0 { VALUES as u8 } else { Value::BASE_COUNT as u8 },
+            hands: [0; 8],
+            type_counts: [[0; TYPES]; 8],
+            present: [0; 8],
+            matchsticks: [0; 8],
+            finish: [0; 8],
+            finish_order: [0; 8],
+            finished: 0,
+            active: ((1u16 << players) - 1) as u8,
+            table: None,
+            pile: 0,
+            removed: 0,
+            set_aside,
+            revolution: false,
+            current: first as u8,
+            leader: None,
+            passed: 0,
+            rng,
+            events: [Event::GameOver; MAX_EVENTS],
+            event_count: 0,
+            legal: LegalCache { turn: Turn::Over, plays: [[0; MAX_PLAY + 1]; VALUES], total: 0 },
+        };
+        for (seat, &hand) in hands.iter().enumerate().take(players) {
+            game.set_hand(seat, hand);
+            game.matchsticks[seat] = 1;
+        }
+        game.refresh_legal();
+        Ok(game)
+    }
+
+    fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    fn to_act(&self) -> SeatSet {
+        if self.legal.turn == Turn::Over {
+            SeatSet::EMPTY
+        } else {
+            SeatSet::single(usize::from(self.current))
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.legal.turn != Turn::Over {
+            return None;
+        }
+        let n = usize::from(self.players);
+        let order: Vec<Seat> = self.finish_order[..n].iter().map(|&s| usize::from(s)).collect();
+        let scores: Vec<i64> = self.finish[..n].iter().map(|&p| i64::from(p)).collect();
+        Some(Outcome {
+            kind: OutcomeKind::Ranking,
+            winners: vec![order[0]],
+            scores,
+            order,
+            detail: json!({"revolution": self.revolution}),
+        })
+    }
+
+    fn legal_count(&self, seat: Seat) -> usize {
+        if self.legal.turn == Turn::Over || seat != usize::from(self.current) {
+            0
+        } else {
+            self.legal.total as usize
+        }
+    }
+
+    fn legal_move(&self, seat: Seat, index: usize) -> Option<MatchstickMove> {
+        if index >= self.legal_count(seat) {
+            return None;
+        }
+        match self.legal.turn {
+            Turn::Discard => return Some(MatchstickMove::DiscardMatchstick),
+            Turn::Follow if index == 0 => return Some(MatchstickMove::Pass),
+            _ => {}
+        }
+        let (v, cards) = self.unrank_play(index - self.pass_offset())?;
+        let ids = ids_of(cards);
+        PlayMove::new(Value::ALL[v], &ids).map(MatchstickMove::Play)
+    }
+
+    fn index_of(&self, seat: Seat, mv: &MatchstickMove) -> Option<usize> {
+        if self.legal_count(seat) == 0 {
+            return None;
+        }
+        match (mv, self.legal.turn) {
+            (MatchstickMove::DiscardMatchstick, Turn::Discard) => Some(0),
+            (MatchstickMove::Pass, Turn::Follow) => Some(0),
+            (MatchstickMove::Play(p), Turn::Lead | Turn::Follow) => {
+                let v = p.value.index();
+                if v >= usize::from(self.values) {
+                    return None;
+                }
+                if let Some(top) = self.table {
+                    if p.count != top.count || !p.value.beats(top.value, self.revolution) {
+                        return None;
+                    }
+                }
+                let copies = self.play_copies(seat, p)?;
+                let (_, _, cost) = resolve_details(p)?;
+                if cost > self.matchsticks[seat] {
+                    return None;
+                }
+                self.rank_play(v, &copies, usize::from(p.count))
+            }
+            _ => None,
+        }
+    }
+
+    fn explain(&self, seat: Seat, mv: &MatchstickMove) -> GameError {
+        if seat != usize::from(self.current) || self.legal.turn == Turn::Over {
+            return GameError::illegal("not_your_turn", format!("it is not seat {seat}'s turn"));
+        }
+        match mv {
+            MatchstickMove::DiscardMatchstick => GameError::illegal(
+                "not_forced",
+                "you discard a matchstick only when your hand is empty; play or pass instead",
+            ),
+            MatchstickMove::Pass if self.legal.turn == Turn::Discard => GameError::illegal(
+                "must_discard",
+                "your hand is empty: you cannot pass, your turn is to discard one matchstick",
+            ),
+            MatchstickMove::Pass => GameError::illegal(
+                "must_lead",
+                "the table is empty: you lead and must play 1 to 5 cards (passing is not allowed)",
+            ),
+            MatchstickMove::Play(p) => self.explain_play(seat, p),
+        }
+    }
+
+    fn apply_legal(&mut self, seat: Seat, mv: &MatchstickMove) {
+        self.begin_move();
+        match mv {
+            MatchstickMove::Pass => {
+                self.matchsticks[seat] += 1;
+                self.passed |= Self::seat_bit(seat);
+                self.push_event(Event::Pass { seat: seat as u8, matchsticks: self.matchsticks[seat] });
+                self.after_turn(seat);
+            }
+            MatchstickMove::DiscardMatchstick => {
+                self.matchsticks[seat] = self.matchsticks[seat].saturating_sub(1);
+                self.passed |= Self::seat_bit(seat);
+                self.push_event(Event::Discard { seat: seat as u8, matchsticks: self.matchsticks[seat] });
+                self.after_turn(seat);
+            }
+            MatchstickMove::Play(p) => {
+                let Some((rotated, added, cost)) = resolve_details(p) else { return };
+                let top = TablePlay {
+                    seat: seat as u8,
+                    count: p.count,
+                    value: p.value,
+                    cards: p.cards,
+                    rotated,
+                    added,
+                    cost: cost as u8,
+                };
+                self.do_play(seat, top);
+            }
+        }
+        self.refresh_legal();
+    }
+
+    fn apply_index(&mut self, seat: Seat, index: usize) -> Result<(), GameError> {
+        let count = self.legal_count(seat);
+        if index >= count {
+            return Err(GameError::illegal(
+                "no_such_move",
+                format!("seat {seat} has {count} legal moves; index {index} is out of range"),
+            ));
+        }
+        match self.legal.turn {
+            Turn::Discard => self.apply_legal(seat, &MatchstickMove::DiscardMatchstick),
+            Turn::Follow if index == 0 => self.apply_legal(seat, &MatchstickMove::Pass),
+            _ => {
+                let (v, cards) = self
+                    .unrank_play(index - self.pass_offset())
+                    .ok_or_else(|| GameError::Internal(format!("play {index} could not be unranked")))?;
+                let value = Value::ALL[v];
+                let mut top = TablePlay {
+                    seat: seat as u8,
+                    count: 0,
+                    value,
+                    cards: [0; MAX_PLAY],
+                    rotated: 0,
+                    added: [0; MAX_PLAY],
+                    cost: 0,
+                };
+                let mut m = cards;
+                while m != 0 {
+                    let id = m.trailing_zeros() as u8;
+                    m &= m - 1;
+                    let t = card_type(id);
+                    let (rot, k) = segments::cheapest_orientation(t, value).unwrap_or((false, 0));
+                    let i = usize::from(top.count);
+                    top.cards[i] = id;
+                    if rot {
+                        top.rotated |= 1 << i;
+                    }
+                    top.added[i] = value.glyph() & !segments::shape(t, rot);
+                    top.cost += k;
+                    top.count += 1;
+                }
+                self.begin_move();
+                self.do_play(seat, top);
+                self.refresh_legal();
+            }
+        }
+        Ok(())
+    }
+
+    fn move_to_json(&self, mv: &MatchstickMove) -> Json {
+        match mv {
+            MatchstickMove::Pass => json!({"type": "pass"}),
+            MatchstickMove::DiscardMatchstick => json!({"type": "discard_matchstick"}),
+            MatchstickMove::Play(p) => {
+                let mut j = json!({"type": "play", "value": p.value.name(), "cards": p.ids()});
+                let n = usize::from(p.count);
+                if let Some(r) = p.rotated {
+                    j["rotated"] = json!(r[..n]);
+                }
+                if let Some(a) = p.add {
+                    j["add"] = json!(a[..n].iter().map(|&s| segments_to_str(s)).collect::<Vec<_>>());
+                }
+                j
+            }
+        }
+    }
+
+    fn move_from_json(&self, _seat: Seat, value: &Json) -> Result<MatchstickMove, GameError> {
+        let kind = Fields::new(value, &["type", "value", "cards", "rotated", "add"])?.kind()?;
+        match kind {
+            "pass" => {
+                Fields::new(value, &["type"])?;
+                Ok(MatchstickMove::Pass)
+            }
+            "discard_matchstick" => {
+                Fields::new(value, &["type"])?;
+                Ok(MatchstickMove::DiscardMatchstick)
+            }
+            "play" => {
+                let f = Fields::new(value, &["type", "value", "cards", "rotated", "add"])?;
+                let name = f.str("value")?;
+                let shown = Value::parse(name)
+                    .ok_or_else(|| GameError::invalid(format!("{name:?} is not a card value (0-9, A-H)")))?;
+                let ids = f.uint_list("cards")?;
+                if ids.is_empty() || ids.len() > MAX_PLAY {
+                    return Err(GameError::invalid(format!("a play has 1 to 5 cards, not {}", ids.len())));
+                }
+                let mut small = [0u8; MAX_PLAY];
+                for (slot, &id) in small.iter_mut().zip(&ids) {
+                    if id >= 64 {
+                        return Err(GameError::invalid(format!("{id} is not a card id (0-63)")));
+                    }
+                    *slot = id as u8;
+                }
+                let mut play =
+                    PlayMove::new(shown, &small[..ids.len()]).ok_or_else(|| GameError::invalid("bad card list"))?;
+                if let Some(r) = f.get("rotated") {
+                    let list = r
+                        .as_array()
+                        .filter(|l| l.len() == ids.len())
+                        .ok_or_else(|| GameError::invalid("\"rotated\" must be a list of booleans, one per card"))?;
+                    let mut flags = [false; MAX_PLAY];
+                    for (slot, item) in flags.iter_mut().zip(list) {
+                        *slot =
+                            item.as_bool().ok_or_else(|| GameError::invalid("\"rotated\" must hold true or false"))?;
+                    }
+                    play.rotated = Some(flags);
+                }
+                if let Some(a) = f.get("add") {
+                    let list = a
+                        .as_array()
+                        .filter(|l| l.len() == ids.len())
+                        .ok_or_else(|| GameError::invalid("\"add\" must be a list of segment strings, one per card"))?;
+                    let mut segs = [0u8; MAX_PLAY];
+                    for (slot, item) in segs.iter_mut().zip(list) {
+                        let text = item.as_str().ok_or_else(|| GameError::invalid("\"add\" must hold strings"))?;
+                        *slot = segments_from_str(text).ok_or_else(|| {
+                            GameError::invalid(format!("{text:?} is not a set of segment letters a-g"))
+                        })?;
+                    }
+                    play.add = Some(segs);
+                }
+                Ok(MatchstickMove::Play(play))
+            }
+            other => Err(GameError::invalid(format!("unknown move type {other:?} (play, pass, discard_matchstick)"))),
+        }
+    }
+
+    fn view(&self, seat: Option<Seat>) -> Json {
+        let private = match seat {
+            Some(s) if s < usize::from(self.players) => {
+                let hand: Vec<Json> = ids_of(self.hands[s])
+                    .into_iter()
+                    .map(|id| json!({"id": id, "card": card_type(id).name()}))
+                    .collect();
+                json!({"seat": s, "hand": hand})
+            }
+            _ => Json::Null,
+        };
+        json!({"public": self.public_view(), "private": private})
+    }
+
+    fn public_view(&self) -> Json {
+        let n = usize::from(self.players);
+        let players: Vec<Json> = (0..n)
+            .map(|s| {
+                let finish = if self.finish[s] == 0 { Json::Null } else { json!(self.finish[s]) };
+                json!({"seat": s, "hand_size": self.hands[s].count_ones(), "matchsticks": self.matchsticks[s],
+                       "out": !self.is_active(s), "finish": finish})
+            })
+            .collect();
+        let over = self.legal.turn == Turn::Over;
+        json!({
+            "players": players,
+            "table": self.table.map(|t| t.to_json()),
+            "pile_size": self.pile.count_ones(),
+            "removed": self.removed.count_ones(),
+            "set_aside": self.set_aside.count_ones(),
+            "revolution": self.revolution,
+            "turn": if over { Json::Null } else { json!(self.current) },
+            "leader": self.leader,
+            "last_play_seat": self.table.map(|t| t.seat),
+            "passed": Self::seats_json(self.passed),
+            "finish_order": self.finish_order[..usize::from(self.finished)],
+            "expansion": self.expansion,
+            "over": over,
+        })
+    }
+
+    fn events(&self, _seat: Option<Seat>) -> Vec<Json> {
+        self.events[..usize::from(self.event_count)].iter().map(Self::event_json).collect()
+    }
+
+    fn determinize(&self, observer: Option<Seat>, rng: &mut Rng) -> Self {
+        let mut game = self.clone();
+        let n = usize::from(self.players);
+        let hidden_seats: Vec<usize> = (0..n).filter(|&s| Some(s) != observer).collect();
+        let mut pool: Vec<u8> = ids_of(self.set_aside);
+        for &s in &hidden_seats {
+            pool.extend(ids_of(self.hands[s]));
+        }
+        rng.shuffle(&mut pool);
+        let mut next = pool.into_iter();
+        for &s in &hidden_seats {
+            let size = self.hands[s].count_ones() as usize;
+            let hand = next.by_ref().take(size).fold(0u64, |m, id| m | (1u64 << id));
+            game.set_hand(s, hand);
+        }
+        game.set_aside = next.fold(0u64, |m, id| m | (1u64 << id));
+        game.rng = rng.fork();
+        game.refresh_legal();
+        game
+    }
+
+    fn state_json(&self) -> Json {
+        let n = usize::from(self.players);
+        let players: Vec<Json> = (0..n)
+            .map(|s| {
+                json!({"hand": Self::mask_json(self.hands[s]), "matchsticks": self.matchsticks[s],
+                       "finish": self.finish[s]})
+            })
+            .collect();
+        json!({
+            "players": players,
+            "active": Self::seats_json(self.active),
+            "table": self.table.map(|t| t.to_json()),
+            "pile": Self::mask_json(self.pile),
+            "removed": Self::mask_json(self.removed),
+            "set_aside": Self::mask_json(self.set_aside),
+            "revolution": self.revolution,
+            "current": self.current,
+            "leader": self.leader,
+            "passed": Self::seats_json(self.passed),
+            "finish_order": self.finish_order[..usize::from(self.finished)],
+            "expansion": self.expansion,
+            "events": self.events(None),
+            "rng": self.rng.state_hex(),
+        })
+    }
+
+    fn heuristic_index(&self, seat: Seat, _rng: &mut Rng) -> usize {
+        let count = self.legal_count(seat);
+        if count <= 1 {
+            return 0;
+        }
+        // Shed the weakest cards that need no matchstick; otherwise the weakest play at all (a follow
+        // would rather spend matchsticks than pass once it has several).
+        if let Some(i) = self.cheap_play_index(seat) {
+            return i;
+        }
+        if self.legal.turn == Turn::Follow && self.matchsticks[seat] < 2 {
+            0
+        } else {
+            self.pass_offset()
+        }
+    }
+}
+
+#[doc(hidden)]
+impl Matchstick {
+    /// Test constructor: replaces hands, matchsticks, the table, the revolution flag and the seat to
+    /// act of a dealt game, keeping the deck bookkeeping consistent (cards not in a hand or on the table
+    /// become set aside).
+    pub fn test_position(
+        mut self,
+        hands: &[Vec<u8>],
+        matchsticks: &[u32],
+        table: Option<(usize, Value, &[u8])>,
+        revolution: bool,
+        current: usize,
+    ) -> Self {
+        let mut used = 0u64;
+        for (s, hand) in hands.iter().enumerate().take(usize::from(self.players)) {
+            let mask = hand.iter().fold(0u64, |m, &id| m | (1u64 << id));
+            used |= mask;
+            self.set_hand(s, mask);
+            self.matchsticks[s] = matchsticks.get(s).copied().unwrap_or(0);
+        }
+        self.table = None;
+        self.pile = 0;
+        self.leader = None;
+        if let Some((owner, value, cards)) = table {
+            let mut top = TablePlay {
+                seat: owner as u8,
+                count: cards.len() as u8,
+                value,
+                cards: [0; MAX_PLAY],
+                rotated: 0,
+                added: [0; MAX_PLAY],
+                cost: 0,
+            };
+            for (i, &id) in cards.iter().enumerate().take(MAX_PLAY) {
+                top.cards[i] = id;
+                self.pile |= 1u64 << id;
+                if let Some((rot, _)) = segments::cheapest_orientation(card_type(id), value) {
+                    if rot {
+                        top.rotated |= 1 << i;
+                    }
+                    top.added[i] = value.glyph() & !segments::shape(card_type(id), rot);
+                }
+            }
+            used |= self.pile;
+            self.table = Some(top);
+            self.leader = Some(owner as u8);
+        }
+        let mut deck = (1u64 << 56) - 1;
+        for c in 0..u64::from(self.expansion) {
+            deck |= 1u64 << (56 + c) | 1u64 << (60 + c);
+        }
+        self.removed = 0;
+        self.set_aside = deck & !used;
+        self.revolution = revolution;
+        self.current = current as u8;
+        self.passed = 0;
+        self.event_count = 0;
+        self.refresh_legal();
+        self
+    }
+
+    /// Test accessor: the hand of `seat` as card ids.
+    pub fn hand_ids(&self, seat: Seat) -> Vec<u8> {
+        ids_of(self.hands[seat])
+    }
+
+    /// Test accessor: the matchsticks of `seat`.
+    pub fn matchsticks_of(&self, seat: Seat) -> u32 {
+        self.matchsticks[seat]
+    }
+
+    /// Test accessor: (cards in hands, on the table, removed, set aside) as masks; for conservation checks.
+    pub fn card_masks(&self) -> ([u64; 8], u64, u64, u64) {
+        (self.hands, self.pile, self.removed, self.set_aside)
+    }
+
+    /// Test accessor: the revolution flag.
+    pub fn revolution(&self) -> bool {
+        self.revolution
+    }
+
+    /// Test accessor: the seat to act (meaningless once over).
+    pub fn current_seat(&self) -> Seat {
+        usize::from(self.current)
+    }
+}
