@@ -195,6 +195,7 @@ class Host:
         if conn.seat is not None and conn.ready:
             seat = self.table.seats[conn.seat]
             if not any(c.seat == conn.seat and c.ready for c in self.conns.values()):
+                log.info("seat %d (%s) disconnected", conn.seat, seat.name)
                 seat.connected = False
                 self._gone_since.setdefault(conn.seat, trio.current_time())
                 self._broadcast_seats()
@@ -299,6 +300,7 @@ class Host:
             if sum(1 for c in self.conns.values() if c.spectator and c.ready) >= self.opts.max_spectators:
                 self._fail(conn, ProtocolError("table_full", "no room for more spectators"))
             conn.spectator = True
+            log.info("spectator %r joined", hello.name)
         elif hello.token is not None:
             seat = self.table.seat_for_token(hello.token)
             if seat is None:
@@ -313,6 +315,7 @@ class Host:
             conn.seat = seat.index
             seat.connected = True
             seat.auto = False
+            log.info("seat %d (%s) resumed", seat.index, seat.name)
             self._gone_since.pop(seat.index, None)
         else:
             try:
@@ -321,6 +324,7 @@ class Host:
                 self._fail(conn, exc)
             self._journal(record)
             conn.seat = seat.index
+            log.info("seat %d taken by %r", seat.index, hello.name)
         return token, started
 
     def _welcome(self, conn: Connection, hello: P.Hello, token: str | None, started: bool) -> None:
@@ -592,6 +596,7 @@ class Host:
                 elif now - since >= self.opts.seat_timeout:
                     self._gone_since.pop(seat)
                     self.table.seats[seat].auto = True
+                    log.info("seat %d is absent: a built-in player takes over", seat)
                     self._broadcast_seats()
                 else:
                     deadlines.append(since + self.opts.seat_timeout)

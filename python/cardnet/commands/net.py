@@ -142,6 +142,9 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
     if (os.environ.get("CI") or os.environ.get("CARDNET_TEST")) and not args.interface:
         raise UsageError("--interface is required when CI or CARDNET_TEST is set")
+    import logging
+
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
     password = read_password(args.password_file)
     engine = core_engine()
 
