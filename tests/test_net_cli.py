@@ -43,3 +43,35 @@ def test_usage_and_runtime_errors_have_their_exit_codes(tmp_path: Path) -> None:
     assert resume.returncode == 1 and "journal" in resume.stderr
     refused = run(["bot", "builtin:random", "127.0.0.1:1"], env)
     assert refused.returncode == 1 and "connect_failed" in refused.stderr
+
+
+def test_password_protected_table_admits_bots_that_know_the_password(tmp_path: Path) -> None:
+    import socket
+
+    from nethelpers import bot_command
+
+    secret = tmp_path / "pw"
+    secret.write_text("open sesame\n")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = child_env() | {"XDG_STATE_HOME": str(tmp_path)}
+    host = subprocess.Popen(
+        [sys.executable, "-c", NET_COMMAND, "host", "fistful", "--interface", "127.0.0.1", "--port", str(port),
+         "--password-file", str(secret), "--games", "1", "--headless"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+    )
+    try:
+        assert host.stdout is not None and "password" in host.stdout.readline()
+        wrong = subprocess.run(bot_command("raw", port), capture_output=True, text=True, timeout=60,
+                               env=env | {"CARDNET_PASSWORD": "guess"}, check=False)
+        assert wrong.returncode == 1 and "auth_failed" in wrong.stderr
+        bots = [subprocess.Popen(bot_command(kind, port), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 env=env | {"CARDNET_PASSWORD": "open sesame"}) for kind in ("raw", "node")]
+        for bot in bots:
+            out, err = bot.communicate(timeout=60)
+            assert bot.returncode == 0, err
+            assert '"outcome"' in out
+        assert host.wait(timeout=30) == 0
+    finally:
+        host.kill()
