@@ -54,6 +54,10 @@ class _Bucket:
     def __init__(self, rate: float, burst: float) -> None:
         self.rate, self.burst, self.tokens, self.stamp = rate, burst, burst, trio.current_time()
 
+    def refund(self) -> None:
+        """Give back a token (an accepted move: play paced by the table is never a flood)."""
+        self.tokens = min(self.burst, self.tokens + 1.0)
+
     def take(self) -> bool:
         now = trio.current_time()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
@@ -243,6 +247,8 @@ class Host:
                 msg = P.parse_client_message(P.decode_line(line))
                 ref = getattr(msg, "ref", None)
                 self._dispatch(conn, msg, chat_bucket)
+                if isinstance(msg, P.Move):
+                    bucket.refund()
             except (_Closed, JournalFailure):
                 raise
             except ProtocolError as exc:
