@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 import trio
 
-from .peer import HostError, Peer, PeerError
+from .peer import HostError, Peer
 from .protocol import JSONValue, StateMessage
 
 
@@ -163,13 +163,4 @@ async def run_bot(
     return result
 
 
-def main_run(spec: str, host: str, port: int, *, games: int, name: str, password: str | None) -> BotResult:
-    """Load a bot from ``spec`` and run it (blocking); used by ``cardnet bot``."""
-    bot = load_bot(spec)
-    try:
-        return trio.run(lambda: run_bot(bot, host, port, name=name, games=games, password=password))
-    except PeerError as exc:
-        raise SystemExit(f"cardnet bot: {exc}") from None
-
-
-__all__ = ["Bot", "BotResult", "FirstBot", "RandomBot", "load_bot", "main_run", "run_bot"]
+__all__ = ["Bot", "BotResult", "FirstBot", "RandomBot", "load_bot", "run_bot"]

@@ -20,7 +20,7 @@ import trio
 from . import protocol as P
 from .journal import Journal
 from .protocol import Encodable, ProtocolError
-from .table import Engine, Table, error_detail
+from .table import Table
 
 log = logging.getLogger("cardnet.host")
 
@@ -287,7 +287,7 @@ class Host:
                 state_id=self.table.state_id,
                 decision_id=None if decision is None else decision.id,
                 ref=ref,
-                detail=error_detail(exc),
+                detail=exc.detail,
             ),
         )
 
@@ -647,35 +647,3 @@ class _LineReader:
                 return None
             self.buf += chunk
 
-
-async def run_host(
-    table: Table,
-    *,
-    host: str = "127.0.0.1",
-    port: int = 0,
-    journal: Journal | None = None,
-    options: HostOptions | None = None,
-    on_ready: Callable[[Host], Awaitable[None] | None] | None = None,
-) -> None:
-    """Serve ``table`` until cancelled (a convenience around :meth:`Host.serve`)."""
-    server = Host(table, journal=journal, options=options)
-    async with trio.open_nursery() as nursery:
-        await nursery.start(server.serve, host, port)
-        if on_ready is not None:
-            result = on_ready(server)
-            if result is not None:
-                await result
-
-
-def new_table_id() -> str:
-    """A fresh random table id (also names the default journal)."""
-    return secrets.token_hex(8)
-
-
-def engine_or_core(engine: Engine | None) -> Engine:
-    """The given engine, or the Rust core's."""
-    if engine is not None:
-        return engine
-    from .table import core_engine
-
-    return core_engine()

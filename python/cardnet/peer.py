@@ -133,8 +133,8 @@ class Peer:
 
     # -- sending ----------------------------------------------------------------------------------------------
 
-    async def _send(self, message: dict[str, Encodable]) -> None:
-        data = P.encode(message, P.MAX_PEER_LINE)
+    async def _send(self, message: P.ClientMessage) -> None:
+        data = P.encode(P.client_message_dict(message), P.MAX_PEER_LINE)
         while True:
             await self._connected.wait()
             stream = self._stream
@@ -156,31 +156,30 @@ class Peer:
 
     async def move(self, decision_id: int, move: JSONValue | None = None, *, index: int | None = None) -> int:
         """Answer ``decision_id`` with a move object or an index into its legal list; returns the ref used."""
+        if (move is None) == (index is None):
+            raise ValueError("give exactly one of move and index")
+        if move is not None and not isinstance(move, dict):
+            raise ValueError("a move is a JSON object")
         ref = self._next_ref()
-        msg: dict[str, Encodable] = {"type": "move", "decision_id": decision_id, "ref": ref}
-        if index is not None:
-            msg["index"] = index
-        else:
-            msg["move"] = move
-        await self._send(msg)
+        await self._send(P.Move(decision_id, move, index, ref))
         return ref
 
     async def chat(self, text: str) -> None:
         """Send a chat line."""
-        await self._send({"type": "chat", "text": P.check_chat_text(text)})
+        await self._send(P.Chat(P.check_chat_text(text)))
 
     async def rematch(self) -> None:
         """Vote for another game with the same seats."""
-        await self._send({"type": "rematch"})
+        await self._send(P.Rematch())
 
     async def request_snapshot(self) -> None:
         """Ask the host for a full snapshot."""
-        await self._send({"type": "snapshot"})
+        await self._send(P.SnapshotRequest())
 
     async def bye(self) -> None:
         """Leave on purpose; the host hands the seat to a built-in player at once."""
         self._closed = True
-        await self._send({"type": "bye"})
+        await self._send(P.Bye())
         if self._stream is not None:
             await self._stream.aclose()
 
@@ -232,23 +231,23 @@ class Peer:
                 if table.get("type") != "table":
                     raise ProtocolError("bad_message", "expected the table message")
                 self.state.table = table
-                hello: dict[str, Encodable] = {
-                    "type": "hello",
-                    "protocol": P.PROTOCOL_VERSION,
-                    "name": self.name,
-                    "role": "spectator" if self.spectate else "player",
-                    "capabilities": list(self.capabilities),
-                    "client": CLIENT_NAME,
-                }
-                if self.state.token is not None and not self.spectate:
-                    hello["token"] = self.state.token
-                elif self.wanted_seat is not None:
-                    hello["seat"] = self.wanted_seat
+                token = self.state.token if not self.spectate else None
+                auth: str | None = None
                 if table.get("password"):
                     if self.password is None:
                         raise PeerError("auth_failed", "this table needs a password")
-                    hello["auth"] = P.auth_mac(self.password, str(table["table_id"]), str(table["challenge"]))
-                await stream.send_all(P.encode(hello, P.MAX_PEER_LINE))
+                    auth = P.auth_mac(self.password, str(table["table_id"]), str(table["challenge"]))
+                hello = P.Hello(
+                    protocol=P.PROTOCOL_VERSION,
+                    name=self.name,
+                    role="spectator" if self.spectate else "player",
+                    capabilities=tuple(self.capabilities),
+                    seat=self.wanted_seat if token is None else None,
+                    token=token,
+                    auth=auth,
+                    client=CLIENT_NAME,
+                )
+                await stream.send_all(P.encode(P.client_message_dict(hello), P.MAX_PEER_LINE))
                 welcome = await reader.next()
                 if welcome.get("type") == "error":
                     raise PeerError(str(welcome.get("code")), str(welcome.get("reason")))
@@ -289,7 +288,8 @@ class Peer:
             elif kind == "legal":
                 await self._on_legal_page(msg)
             elif kind == "ping":
-                await self._send({"type": "pong", "id": msg.get("id", 0)})
+                ping_id = msg.get("id")
+                await self._send(P.Pong(ping_id if isinstance(ping_id, int) and ping_id >= 0 else 0))
             elif kind == "chat":
                 await self._emit(
                     ChatMessage(_opt_int(msg.get("seat")), str(msg.get("name")), bool(msg.get("spectator")), str(msg.get("text")))
@@ -342,7 +342,7 @@ class Peer:
         await self._emit(state)
 
     async def _request_page(self, decision_id: int, offset: int) -> None:
-        await self._send({"type": "legal", "decision_id": decision_id, "offset": offset, "limit": P.LEGAL_PAGE})
+        await self._send(P.LegalRequest(decision_id, offset))
 
     async def _on_legal_page(self, msg: dict[str, Any]) -> None:
         state = self._paging

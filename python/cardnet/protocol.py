@@ -84,10 +84,12 @@ _CAP_RE: Final = re.compile(r"^[a-z0-9_]{1,32}$")
 class ProtocolError(Exception):
     """A message that cannot be accepted; ``code`` is one of :data:`ERROR_CODES`."""
 
-    def __init__(self, code: str, reason: str) -> None:
+    def __init__(self, code: str, reason: str, detail: str | None = None) -> None:
         super().__init__(f"{code}: {reason}")
         self.code = code
         self.reason = reason
+        #: The core's own refusal code behind an ``illegal_move`` (e.g. ``plus_one``).
+        self.detail = detail
 
     @property
     def fatal(self) -> bool:
@@ -505,7 +507,7 @@ def _parse_hello(f: _Fields) -> Hello:
 
 
 def client_message_dict(message: ClientMessage) -> dict[str, Encodable]:
-    """The wire form of a peer message (used by the Python peer to send)."""
+    """The wire form of a peer message (what the Python peer sends)."""
     out: dict[str, Encodable]
     if isinstance(message, Hello):
         out = {

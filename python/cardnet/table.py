@@ -330,7 +330,7 @@ class Table:
         except self.engine.illegal as exc:
             code = getattr(exc, "code", None)
             reason = getattr(exc, "reason", None) or str(exc)
-            raise ProtocolError("illegal_move", str(reason)) from _Detail(code)
+            raise ProtocolError("illegal_move", str(reason), None if code is None else str(code)) from None
         except self.engine.invalid as exc:
             raise ProtocolError("invalid_move", str(exc)) from None
         self.state_id += 1
@@ -486,16 +486,3 @@ class Table:
                 held.connected = False
         return table
 
-
-class _Detail(Exception):
-    """Carries the core's error code alongside a ProtocolError (as its cause)."""
-
-    def __init__(self, code: object) -> None:
-        super().__init__(code)
-        self.code = None if code is None else str(code)
-
-
-def error_detail(exc: ProtocolError) -> str | None:
-    """The core's own error code behind an ``illegal_move`` error, if it gave one."""
-    cause = exc.__cause__
-    return cause.code if isinstance(cause, _Detail) else None
