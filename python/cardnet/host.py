@@ -11,7 +11,7 @@ import logging
 import math
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 

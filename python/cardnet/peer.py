@@ -19,7 +19,7 @@ from typing import Any, Union
 import trio
 
 from . import protocol as P
-from .protocol import Encodable, JSONValue, ProtocolError, StateMessage
+from .protocol import JSONValue, ProtocolError, StateMessage
 
 CLIENT_NAME = "cardnet-peer/1"
 

@@ -162,7 +162,7 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         info = cardnet.GAMES.get(args.game)
         if info is None:
             raise UsageError(f"unknown game {args.game!r}; choose from {', '.join(sorted(cardnet.GAMES))}")
-        players = args.players if args.players is not None else int(getattr(info, "default_players"))
+        players = args.players if args.players is not None else int(info.default_players)
         if not 0 <= args.bots <= players:
             raise UsageError(f"--bots must be between 0 and {players}")
         seeded = args.seed is not None
