@@ -75,3 +75,34 @@ def test_password_protected_table_admits_bots_that_know_the_password(tmp_path: P
         assert host.wait(timeout=30) == 0
     finally:
         host.kill()
+
+
+def test_bot_and_join_report_refusals_after_the_handshake_cleanly(tmp_path: Path) -> None:
+    """A wrong password and a full table end with a one-line error and exit code 1, never a traceback."""
+    import socket
+
+    secret = tmp_path / "pw"
+    secret.write_text("right")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = child_env() | {"XDG_STATE_HOME": str(tmp_path)}
+    host = subprocess.Popen(
+        [sys.executable, "-c", NET_COMMAND, "host", "fistful", "--bots", "2", "--interface", "127.0.0.1",
+         "--port", str(port), "--password-file", str(secret), "--headless"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+    )
+    try:
+        assert host.stdout is not None and host.stdout.readline().startswith("cardnet host:")
+        wrong = tmp_path / "wrong"
+        wrong.write_text("wrong")
+        for command in (["bot", "builtin:random", f"127.0.0.1:{port}", "--password-file", str(wrong)],
+                        ["join", f"127.0.0.1:{port}", "--password-file", str(wrong)],
+                        ["bot", "builtin:random", f"127.0.0.1:{port}", "--password-file", str(secret)]):
+            done = run(command, env)
+            assert done.returncode == 1, (command, done.stderr)
+            assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+            assert "auth_failed" in done.stderr or "table_full" in done.stderr
+    finally:
+        host.terminate()
+        host.wait(timeout=10)

@@ -116,6 +116,22 @@ def default_interfaces() -> list[str]:
     return list(dict.fromkeys(found)) or ["127.0.0.1"]
 
 
+def _peer_error(exc: BaseException) -> BaseException:
+    """The PeerError inside what trio raised (nurseries wrap errors in groups); re-raise anything else."""
+    from ..peer import PeerError
+
+    if isinstance(exc, PeerError):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        found, _ = exc.split(PeerError)
+        if found is not None:
+            first: BaseException = found
+            while isinstance(first, BaseExceptionGroup):
+                first = first.exceptions[0]
+            return first
+    raise exc
+
+
 def _run(func: Any, args: argparse.Namespace) -> int:
     try:
         return int(func(args))
@@ -325,8 +341,8 @@ def _join(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sy
 
     try:
         return trio.run(main)
-    except PeerError as exc:
-        print(f"cardnet join: {exc}", file=sys.stderr)
+    except (PeerError, BaseExceptionGroup) as exc:
+        print(f"cardnet join: {_peer_error(exc)}", file=sys.stderr)
         return 1
 
 
@@ -354,8 +370,8 @@ def _bot(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     name = args.name or args.bot.rsplit(":", 1)[-1].removesuffix(".py")[:32]
     try:
         result = trio.run(lambda: run_bot(bot, host, port, name=name, games=args.games, password=password))
-    except PeerError as exc:
-        print(f"cardnet bot: {exc}", file=sys.stderr)
+    except (PeerError, BaseExceptionGroup) as exc:
+        print(f"cardnet bot: {_peer_error(exc)}", file=sys.stderr)
         return 1
     for state in result.final_states:
         print(canonical({"game_no": state.game_no, "seat": result.seat, "outcome": state.outcome}), file=out)
