@@ -14,7 +14,7 @@ import pytest
 import cardnet
 from cardnet.table import Table, TableConfig, core_engine
 
-MAX_STEPS = 400
+MAX_STEPS = 2000
 
 
 @pytest.mark.parametrize("game", sorted(cardnet.GAMES))
