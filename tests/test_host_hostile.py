@@ -316,3 +316,29 @@ async def test_a_tcp_peer_that_never_reads_is_dropped_while_play_goes_on() -> No
         assert table.game.is_over() and table.state_id > dropped_at
         nursery.cancel_scope.cancel()
     await mute.aclose()
+
+
+async def test_chat_reaches_everyone_who_asked_for_it() -> None:
+    async with running_host(fake_engine()) as host:
+        port = host.port or 0
+        a, b, _ = await two_seats(host)
+        watcher, _, _ = await seated(port, "eve", role="spectator")
+        quiet = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        await quiet.recv()
+        await quiet.send({"type": "hello", "protocol": 1, "name": "q", "role": "spectator", "capabilities": []})
+        await quiet.recv_type("snapshot")
+        await a.send({"type": "chat", "text": "gl hf ☺"})
+        for client in (a, b, watcher):
+            msg = await client.recv_type("chat")
+            assert (msg["name"], msg["seat"], msg["spectator"], msg["text"]) == ("a", 0, False, "gl hf ☺")
+        await watcher.send({"type": "chat", "text": "go b"})
+        assert (await b.recv_type("chat"))["spectator"] is True
+        await quiet.send({"type": "chat", "text": "hi"})
+        await expect_error(quiet, "chat_disabled")
+        await quiet.send({"type": "ping", "id": 5})
+        seen = []
+        while not seen or seen[-1] != "pong":
+            msg = await quiet.recv()
+            assert msg is not None
+            seen.append(msg["type"])
+        assert "chat" not in seen
