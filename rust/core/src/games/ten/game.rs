@@ -256,6 +256,7 @@ enum Event {
     Drew { seat: Seat, card: u8 },
     Bust { seat: Seat, currency: bool, bust_token: bool },
     Gain { seat: Seat, gained: u8, lost: u8 },
+    Stop { seat: Seat },
     Prize { seat: Seat, kind: Prize },
     AuctionOpen { card: u8 },
     Bid { seat: Seat, amount: u32 },
@@ -794,6 +795,7 @@ impl Ten {
             Event::Gain { seat, gained, lost } => {
                 json!({"type": "gain", "seat": seat, "tokens": gained, "lost": lost})
             }
+            Event::Stop { seat } => json!({"type": "stop", "seat": seat}),
             Event::Prize { seat, kind } => {
                 json!({"type": "prize", "seat": seat, "kind": kind.name()})
             }
@@ -1194,6 +1196,7 @@ impl Game for Ten {
         match *mv {
             TenMove::Draw => self.draw_card(),
             TenMove::Stop => {
+                self.events.push(Event::Stop { seat });
                 if self.tableau.is_empty() {
                     self.end_turn();
                 } else {
