@@ -44,6 +44,7 @@ use crate::error::GameError;
 use crate::game::{Fields, Game, GameInfo, OptionKind, OptionSpec, Outcome, OutcomeKind, Seat, SeatSet, Setup};
 use crate::rng::Rng;
 use serde_json::{json, Value};
+use std::sync::Arc;
 
 /// Most players TEN seats.
 const MAX_PLAYERS: usize = 5;
@@ -277,7 +278,8 @@ enum Event {
 /// A TEN game. See the module documentation for the flow, the payment rule and the legal-move order.
 #[derive(Clone, Debug)]
 pub struct Ten {
-    setup: Setup,
+    /// Shared, so that cloning a state for search copies no option map.
+    setup: Arc<Setup>,
     data: &'static TenData,
     solo_target: u16,
     rng: Rng,
@@ -904,7 +906,7 @@ impl Game for Ten {
             s.tokens = data.start_tokens;
         }
         Ok(Ten {
-            setup: setup.clone(),
+            setup: Arc::new(setup.clone()),
             data,
             solo_target,
             rng,
