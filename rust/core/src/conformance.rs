@@ -49,7 +49,7 @@ pub fn check_random_game<G: Game>(
         let at = |what: String| format!("step {step}: {what}");
         check_state(game, &mut rng, depth).map_err(at)?;
         invariant(game).map_err(at)?;
-        if depth.save_every > 0 && step % depth.save_every == 0 {
+        if depth.save_every > 0 && step.is_multiple_of(depth.save_every) {
             check_save(&session).map_err(at)?;
         }
         let Some(seat) = game.to_act().first() else { break };

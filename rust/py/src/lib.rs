@@ -1,7 +1,157 @@
-//! Python bindings for cardnet-core.
+//! `cardnet._core`: the Python bindings of cardnet-core. Conversions, error mapping and the panic guard
+//! only; the rules live in the core and the typed faces in the `cardnet` package.
+
+mod convert;
+mod errors;
+mod game;
+mod segments;
+
+use cardnet_core::json::{canonical, parse};
+use cardnet_core::{registry, GameError};
+use convert::{from_py, to_py, ConvertError};
+use errors::{check, guard, internal, to_pyerr};
+use game::Game;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use serde_json::Value;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Instant;
+
+/// Options given by Python: anything that is not a JSON-like object is `BadOptions`.
+fn options_value(py: Python<'_>, options: Option<&Bound<'_, PyAny>>) -> PyResult<Value> {
+    match options {
+        None => Ok(Value::Null),
+        Some(obj) => from_py(obj)
+            .map_err(|e| to_pyerr(py, &GameError::BadOptions(format!("options: {}", e.message())))),
+    }
+}
+
+/// Starts a game. `players=None` takes the game's default; `options` is a dict (defaults filled in).
+#[pyfunction]
+#[pyo3(signature = (name, players = None, seed = 0, options = None))]
+fn new_game(
+    py: Python<'_>,
+    name: &str,
+    players: Option<usize>,
+    seed: u64,
+    options: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Game> {
+    guard(py, || {
+        let options = options_value(py, options)?;
+        Ok(Game::wrap(check(py, registry::new_game(name, players, seed, &options))?))
+    })
+}
+
+/// Loads a saved game (the text of `Game.to_json()`), replaying and checking every move.
+#[pyfunction]
+fn load_game(py: Python<'_>, text: &str) -> PyResult<Game> {
+    guard(py, || Ok(Game::wrap(check(py, registry::load_game(text))?)))
+}
+
+/// Every game's description as canonical-ready dicts, in menu order.
+#[pyfunction]
+fn game_infos(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyAny>>> {
+    guard(py, || registry::infos().iter().map(|info| to_py(py, &info.to_json())).collect())
+}
+
+/// Batch self-play in Rust without the GIL: totals as a dict (`games`, `decisions`, `wins`, `no_winner`,
+/// `rewards`, `seconds`). Game `i` is `new_game(name, seed=derive(seed, i))`.
+#[pyfunction]
+#[pyo3(signature = (name, seats, games, seed, options = None))]
+fn simulate<'py>(
+    py: Python<'py>,
+    name: &str,
+    seats: Vec<String>,
+    games: u64,
+    seed: u64,
+    options: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    guard(py, || {
+        let options = options_value(py, options)?;
+        let seat_names: Vec<&str> = seats.iter().map(String::as_str).collect();
+        let run = py.detach(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                let start = Instant::now();
+                registry::simulate(name, &seat_names, games, seed, &options).map(|s| (s, start.elapsed()))
+            }))
+        });
+        let (summary, elapsed) = match run {
+            Ok(result) => check(py, result)?,
+            Err(_) => return Err(internal(py, "internal error in cardnet-core during simulate".into())),
+        };
+        let out = PyDict::new(py);
+        out.set_item("games", summary.games)?;
+        out.set_item("decisions", summary.decisions)?;
+        out.set_item("wins", summary.wins)?;
+        out.set_item("no_winner", summary.no_winner)?;
+        out.set_item("rewards", summary.rewards)?;
+        out.set_item("seconds", elapsed.as_secs_f64())?;
+        Ok(out)
+    })
+}
+
+/// The seed of game `index` of a batch seeded `seed` (the core's documented derivation).
+#[pyfunction]
+fn derive(seed: u64, index: u64) -> u64 {
+    cardnet_core::rng::derive(seed, index)
+}
+
+/// Canonical JSON of a Python value: sorted keys, no spaces, integers only, ASCII — byte-identical to
+/// what the core writes. Raises `TypeError` for values JSON cannot hold (floats included).
+#[pyfunction]
+fn json_dumps(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    guard(py, || match from_py(obj) {
+        Ok(value) => Ok(canonical(&value)),
+        Err(ConvertError::Type(m)) => Err(PyTypeError::new_err(m)),
+        Err(ConvertError::Value(m)) => Err(PyValueError::new_err(m)),
+    })
+}
+
+/// Parses one JSON document strictly (no NaN, no trailing data); `ValueError` otherwise.
+#[pyfunction]
+fn json_loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    guard(py, || match parse(text) {
+        Ok(value) => to_py(py, &value),
+        Err(e) => Err(PyValueError::new_err(format!("not JSON: {e}"))),
+    })
+}
+
+/// How this extension was built: version, cargo profile, optimisation level, debug assertions and a
+/// digest of the Rust sources it was built from.
+#[pyfunction]
+fn build_info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let info = PyDict::new(py);
+    info.set_item("version", env!("CARGO_PKG_VERSION"))?;
+    info.set_item("profile", env!("CARDNET_PROFILE"))?;
+    info.set_item("opt_level", env!("CARDNET_OPT_LEVEL"))?;
+    info.set_item("debug_assertions", cfg!(debug_assertions))?;
+    info.set_item("source_digest", env!("CARDNET_SOURCE_DIGEST"))?;
+    Ok(info)
+}
 
 #[pymodule]
-fn _core(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<Game>()?;
+    m.add_function(wrap_pyfunction!(new_game, m)?)?;
+    m.add_function(wrap_pyfunction!(load_game, m)?)?;
+    m.add_function(wrap_pyfunction!(game_infos, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(derive, m)?)?;
+    m.add_function(wrap_pyfunction!(json_dumps, m)?)?;
+    m.add_function(wrap_pyfunction!(json_loads, m)?)?;
+    m.add_function(wrap_pyfunction!(build_info, m)?)?;
+    m.add_function(wrap_pyfunction!(segments::seg_values, m)?)?;
+    m.add_function(wrap_pyfunction!(segments::seg_card_types, m)?)?;
+    m.add_function(wrap_pyfunction!(segments::seg_glyph, m)?)?;
+    m.add_function(wrap_pyfunction!(segments::seg_shape, m)?)?;
+    m.add_function(wrap_pyfunction!(segments::seg_rotate, m)?)?;
+    m.add_function(wrap_pyfunction!(segments::seg_value_of_shape, m)?)?;
+    m.add_function(wrap_pyfunction!(segments::seg_cost, m)?)?;
+    m.add_function(wrap_pyfunction!(segments::seg_min_cost, m)?)?;
+    m.add_function(wrap_pyfunction!(segments::seg_transforms, m)?)?;
+    m.add_function(wrap_pyfunction!(segments::seg_render, m)?)?;
+    m.add_function(wrap_pyfunction!(segments::seg_render_cells, m)?)?;
     Ok(())
 }

@@ -1,0 +1,55 @@
+"""The built-in players, run by the core: ``random``, ``heuristic``, ``ismcts`` and ``ismcts:N``.
+
+People pick a difficulty instead: ``easy`` (the heuristic), ``normal`` and ``hard`` (ISMCTS with a
+growing budget). The players see a game only as the seat they play may see it: the search works on
+determinized copies, never on other seats' hidden cards.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from ._core import Game
+from .errors import BadOptions
+
+__all__ = ["LEVELS", "PLAYERS", "choose", "choose_index"]
+
+#: Player names accepted by ``choose`` (plus ``ismcts:N`` for N iterations).
+PLAYERS = ("random", "heuristic", "ismcts")
+#: Difficulty levels, easiest first.
+LEVELS = ("easy", "normal", "hard")
+
+_SEED_LIMIT = 1 << 64
+
+
+def choose_index(
+    game: Game,
+    seat: int,
+    player: str = "random",
+    level: str | None = None,
+    seed: int | None = None,
+) -> int:
+    """The index of the legal move a built-in player picks for ``seat``.
+
+    ``level`` (``easy``/``normal``/``hard``), when given, picks the player and ``player`` is ignored.
+    ``seed=None`` draws a fresh seed; the same seed always gives the same choice. The search runs
+    without the GIL, so ``trio.to_thread.run_sync`` keeps an event loop responsive meanwhile. Raises
+    BadOptions for an unknown player or level and IllegalMove when ``seat`` is not to act.
+    """
+    if seed is None:
+        seed = secrets.randbits(64)
+    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _SEED_LIMIT:
+        raise BadOptions(f"seed must be an integer 0 to 2**64-1, not {seed!r}")
+    return game.choose(seat, player, level, seed)
+
+
+def choose(
+    game: Game,
+    seat: int,
+    player: str = "random",
+    level: str | None = None,
+    seed: int | None = None,
+) -> dict[str, Any]:
+    """The move (a dict, as ``legal_moves`` lists it) a built-in player picks; see ``choose_index``."""
+    return game.legal_move(seat, choose_index(game, seat, player, level, seed))

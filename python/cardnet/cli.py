@@ -1,0 +1,226 @@
+"""The ``cardnet`` command (also ``python -m cardnet``).
+
+Only argparse and the standard library are imported up front; each subcommand imports what it needs when
+it runs, so ``cardnet --help`` stays fast. Network subcommands (host, join, list, bot, replay) come from
+``cardnet.commands.net`` when that module is present.
+
+Exit codes: 0 ok, 1 runtime failure, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+
+DEFAULT_GAME = "matchstick"
+LEVELS = ("easy", "normal", "hard")
+
+
+def _version() -> str:
+    from . import _core
+
+    info = _core.build_info()
+    return f"cardnet {_core.__version__} ({info['profile']} build, source {str(info['source_digest'])[:12]})"
+
+
+def _parse_options(pairs: Sequence[str] | None, game: str) -> dict[str, Any]:
+    """``KEY=VALUE`` strings typed against the game's option specs."""
+    from .errors import BadOptions
+    from .games import GAMES
+
+    options: dict[str, Any] = {}
+    if not pairs:
+        return options
+    info = GAMES.get(game)
+    if info is None:
+        return options
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep:
+            raise BadOptions(f"--option expects KEY=VALUE, not {pair!r}")
+        options[key] = info.option(key).parse(text)
+    return options
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .ui.plain import play_plain
+
+    options = _parse_options(args.option, args.game)
+    # The line-mode game is the only local game this module provides; a full-screen client can take over
+    # the non --plain case without changing the flags.
+    return play_plain(
+        args.game,
+        players=args.players,
+        seed=args.seed,
+        options=options,
+        level=args.level,
+        bot=args.bot,
+        seat=args.seat,
+    )
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    from .games import GAMES
+
+    info = GAMES[args.game]
+    out = sys.stdout
+    out.write(f"{info.title} ({info.name})\n\n")
+    out.write(_wrap(info.summary) + "\n\n")
+    out.write(f"Players: {info.min_players}-{info.max_players} (default {info.default_players})\n")
+    for count, note in info.house_rules_players.items():
+        out.write(f"  {count} player(s): house rules - {note}\n")
+    if info.options:
+        out.write("\nOptions (--option KEY=VALUE):\n")
+        for spec in info.options:
+            house = " [house rules]" if spec.house_rules else ""
+            out.write(f"  {spec.name} = {spec.describe()}; default {_show(spec.default)}{house}\n")
+            out.write(_wrap(spec.doc, indent="      ") + "\n")
+    else:
+        out.write("\nNo options.\n")
+    return EXIT_OK
+
+
+def _show(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _wrap(text: str, indent: str = "") -> str:
+    import textwrap
+
+    return textwrap.fill(text, width=78, initial_indent=indent, subsequent_indent=indent)
+
+
+def _cmd_arena(args: argparse.Namespace) -> int:
+    from .arena import run_arena
+
+    seats = [s.strip() for s in args.seats.split(",") if s.strip()]
+    return run_arena(
+        args.game,
+        seats,
+        games=args.games,
+        jobs=args.jobs,
+        seed=args.seed,
+        options=_parse_options(args.option, args.game),
+        as_json=args.json,
+    )
+
+
+def _game_names() -> list[str]:
+    from .games import GAMES
+
+    return list(GAMES)
+
+
+def _check_game(name: str) -> str:
+    names = _game_names()
+    if name not in names:
+        raise argparse.ArgumentTypeError(f"unknown game {name!r} (games: {', '.join(names) or 'none'})")
+    return name
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if not 0 <= value < 1 << 64:
+        raise argparse.ArgumentTypeError("a seed is an integer from 0 to 2**64-1")
+    return value
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser (network subcommands included when their module exists)."""
+    parser = argparse.ArgumentParser(
+        prog="cardnet",
+        description="LAN party card games with no server. Without a command, plays a local game.",
+    )
+    parser.add_argument("--version", action="store_true", help="print the version and build, then exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser("play", help="play a local game against built-in players")
+    play.add_argument("game", nargs="?", default=DEFAULT_GAME, type=_check_game, help="game (default matchstick)")
+    play.add_argument("--players", type=_positive, help="number of seats (default: the game's)")
+    play.add_argument("--level", choices=LEVELS, help="difficulty of the built-in players")
+    play.add_argument("--bot", default="random", help="built-in player when no --level is given (default random)")
+    play.add_argument("--seed", type=_seed, help="deal from this seed (default: random)")
+    play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    play.add_argument("--plain", action="store_true", help="line mode: no full screen, works in any terminal")
+    play.add_argument("--option", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
+    play.set_defaults(func=_cmd_play)
+
+    rules = sub.add_parser("rules", help="print a game's summary and options")
+    rules.add_argument("game", type=_check_game)
+    rules.set_defaults(func=_cmd_rules)
+
+    arena = sub.add_parser("arena", help="pit built-in players against each other (batch self-play)")
+    arena.add_argument("game", type=_check_game)
+    arena.add_argument("--seats", required=True, help="one player per seat, comma-separated (e.g. ismcts,random)")
+    arena.add_argument("--games", type=_positive, required=True)
+    arena.add_argument("--jobs", type=_positive, default=1, help="threads to spread the games over")
+    arena.add_argument("--seed", type=_seed, default=1)
+    arena.add_argument("--option", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
+    arena.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
+    arena.set_defaults(func=_cmd_arena)
+
+    # Another part of the project provides host, join, list, bot and replay; its module must stay cheap to
+    # import (it imports trio and friends only when its commands run).
+    if importlib.util.find_spec("cardnet.commands") is not None:
+        if importlib.util.find_spec("cardnet.commands.net") is not None:
+            importlib.import_module("cardnet.commands.net").add_parsers(sub)
+    return parser
+
+
+def _commands(parser: argparse.ArgumentParser) -> set[str]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return set(action.choices)
+    return set()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line; returns the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    # `cardnet`, `cardnet --plain` and `cardnet matchstick` all mean `cardnet play ...`.
+    if not argv or (argv[0] not in _commands(parser) and argv[0] not in ("-h", "--help", "--version")):
+        argv.insert(0, "play")
+    args = parser.parse_args(argv)
+    if args.version:
+        print(_version())
+        return EXIT_OK
+    func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return EXIT_USAGE
+    from .errors import BadOptions, CardnetError, UnknownGame
+
+    try:
+        return func(args)
+    except (BadOptions, UnknownGame) as e:
+        print(f"cardnet: error: {e.reason}", file=sys.stderr)
+        return EXIT_USAGE
+    except CardnetError as e:
+        print(f"cardnet: {e.code}: {e.reason}", file=sys.stderr)
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return EXIT_FAILURE

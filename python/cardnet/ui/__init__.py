@@ -1,0 +1,1 @@
+"""User interfaces of cardnet: the line-mode game (``plain``) and per-game renderers."""

@@ -1,0 +1,148 @@
+"""Matchstick Tycoon in line mode: cards drawn as seven-segment digits (matchsticks as ``=`` and ``!``),
+moves typed as ``play VALUE ID ID ...``, ``pass`` or ``discard``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .. import segments
+from .plain import GenericRenderer, Move, View
+
+__all__ = ["Renderer"]
+
+_ORDINALS = {1: "st", 2: "nd", 3: "rd"}
+#: Columns one card takes in a row of cards (4 drawn + 1 gap).
+_CARD_WIDTH = 5
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else _ORDINALS.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+class Renderer(GenericRenderer):
+    """Draws hands and the table as seven-segment cards."""
+
+    def card_rows(self, cards: Sequence[tuple[str, str, str]], indent: str = "  ") -> list[str]:
+        """Cards given as ``(lit, added, label)`` drawn side by side, wrapped to the terminal width, each
+        with its label (the card id) underneath."""
+        per_row = max(1, (self.width() - len(indent)) // _CARD_WIDTH)
+        lines: list[str] = []
+        for start in range(0, len(cards), per_row):
+            chunk = cards[start : start + per_row]
+            drawn = [segments.render(lit, added) for lit, added, _ in chunk]
+            for row in range(len(drawn[0])):
+                lines.append((indent + " ".join(d[row] for d in drawn)).rstrip())
+            lines.append((indent + " ".join(f"{label:^4}" for _, _, label in chunk)).rstrip())
+        return lines
+
+    def table(self, view: View, me: int) -> list[str]:
+        public: Mapping[str, Any] = view["public"]
+        private: Mapping[str, Any] | None = view.get("private")
+        lines: list[str] = []
+        order = "REVOLUTION: 0 is strongest" if public.get("revolution") else "normal order: F is strongest"
+        top = public.get("table")
+        if top:
+            cost = top.get("cost", 0)
+            sticks = f", {_plural(cost, 'matchstick')}" if cost else ""
+            lines.append(
+                f"Table ({order}): {self.name(top['seat'])} played {top['count']} x {top['value']}{sticks}"
+            )
+            cards = [(c["lit"], c["added"], str(c["id"])) for c in top["cards"]]
+            lines += self.card_rows(cards)
+        else:
+            lines.append(f"Table ({order}): empty - {self.name(me) if public.get('turn') == me else 'the leader'} leads")
+        passed = set(public.get("passed") or [])
+        status = []
+        for p in public["players"]:
+            seat = p["seat"]
+            if p.get("out"):
+                finish = p.get("finish")
+                status.append(f"{self.name(seat)}: out ({_ordinal(finish)})" if finish else f"{self.name(seat)}: out")
+                continue
+            text = f"{self.name(seat)}: {_plural(p['hand_size'], 'card')}, {_plural(p['matchsticks'], 'matchstick')}"
+            if seat in passed:
+                text += ", passed"
+            status.append(text)
+        lines.append("Players:")
+        lines += ["  " + text for text in status]
+        if private:
+            hand = private.get("hand", [])
+            mine = public["players"][me]["matchsticks"]
+            lines.append(f"Your hand ({_plural(len(hand), 'card')}, {_plural(mine, 'matchstick')}):")
+            lines += self.card_rows([(segments.shape(c["card"]), "", str(c["id"])) for c in hand])
+        return lines
+
+    def move_text(self, move: Move) -> str:
+        if move.get("type") == "play":
+            return " ".join(["play", str(move["value"])] + [str(i) for i in move["cards"]])
+        return str(move.get("type", "?"))
+
+    def move_note(self, move: Move, view: View) -> str:
+        if move.get("type") == "pass":
+            return "take a matchstick"
+        if move.get("type") != "play":
+            return ""
+        private = view.get("private") or {}
+        types = {c["id"]: c["card"] for c in private.get("hand", [])}
+        parts = []
+        sticks = 0
+        for card_id in move["cards"]:
+            card = types.get(card_id, "?")
+            cost = segments.min_cost(card, move["value"]) if card != "?" else None
+            sticks += cost or 0
+            parts.append(card if card == move["value"] else f"{card}->{move['value']}")
+        note = " ".join(parts)
+        return note + (f", {_plural(sticks, 'matchstick')}" if sticks else "")
+
+    def group_key(self, move: Move) -> str:
+        if move.get("type") == "play":
+            return f"play {move['value']}"
+        return str(move.get("type", "?"))
+
+    def parse_move(self, text: str, view: View) -> Move | None:
+        words = text.split()
+        if not words:
+            return None
+        head = words[0].lower()
+        if head in ("pass", "p") and len(words) == 1:
+            return {"type": "pass"}
+        if head in ("discard", "discard_matchstick") and len(words) == 1:
+            return {"type": "discard_matchstick"}
+        if head == "play" and len(words) >= 3 and all(w.isdigit() for w in words[2:]):
+            return {"type": "play", "value": words[1], "cards": [int(w) for w in words[2:]]}
+        return super().parse_move(text, view)
+
+    def event_text(self, event: Mapping[str, Any]) -> str | None:
+        kind = event.get("type")
+        if kind == "play":
+            cost = event.get("cost", 0)
+            sticks = f" with {_plural(cost, 'matchstick')}" if cost else ""
+            ids = " ".join(str(c["id"]) for c in event.get("cards", []))
+            return f"{self.does(event['seat'], 'plays', 'play')} {event['count']} x {event['value']}{sticks} (cards {ids})"
+        if kind == "pass":
+            return f"{self.does(event['seat'], 'passes and takes', 'pass and take')} a matchstick (now {event['matchsticks']})"
+        if kind == "discard_matchstick":
+            return f"{self.does(event['seat'], 'discards', 'discard')} a matchstick ({event['matchsticks']} left)"
+        if kind == "revolution":
+            return "Revolution! 0 is now the strongest" if event.get("revolution") else "Order restored: F is the strongest"
+        if kind == "went_out":
+            return f"{self.does(event['seat'], 'goes', 'go')} out ({_ordinal(event['position'])})"
+        if kind == "trick_cleared":
+            leader = event.get("leader")
+            return "Trick over." + (f" {self.name(leader)} leads." if isinstance(leader, int) else "")
+        if kind == "game_over":
+            return None
+        return super().event_text(event)
+
+    def help(self) -> list[str]:
+        return [
+            "Moves: 'play VALUE ID ID ...' shows VALUE with those cards (e.g. 'play 8 3 17'; turning and",
+            "matchsticks are worked out for you), 'pass' takes a matchstick, 'discard' drops one.",
+            "Cards: '=' and '!' are matchsticks; the number under a card is its id.",
+        ]

@@ -1,0 +1,131 @@
+"""The command line: fast help, version, rules, arena, and line-mode games driven through stdin."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import subprocess
+import sys
+import time
+
+import pytest
+
+import cardnet
+from cardnet.ui.plain import play_plain, renderer_for
+
+HAS_MATCHSTICK = "matchstick" in cardnet.GAMES
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cardnet", *args], input=stdin, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_help_is_fast_and_light() -> None:
+    code = (
+        "import sys, time; t = time.perf_counter()\n"
+        "from cardnet.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in ('trio', 'zeroconf', 'prompt_toolkit') if m in sys.modules))\n"
+        "print(time.perf_counter() - t)\n"
+    )
+    started = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - started
+    *_, modules, seconds = out.stdout.strip().splitlines()
+    assert modules == "[]"
+    assert float(seconds) < 0.5
+    assert wall < 5
+    assert "play" in out.stdout and "arena" in out.stdout and "rules" in out.stdout
+
+
+def test_version() -> None:
+    out = run("--version")
+    assert out.returncode == 0
+    assert out.stdout.startswith(f"cardnet {cardnet.__version__} (")
+
+
+def test_usage_errors_exit_2() -> None:
+    assert run("play", "chess", "--plain").returncode == 2
+    assert run("arena").returncode == 2
+    assert run("rules").returncode == 2
+
+
+@pytest.mark.parametrize("game", list(cardnet.GAMES))
+def test_rules(game: str) -> None:
+    out = run("rules", game)
+    assert out.returncode == 0
+    info = cardnet.GAMES[game]
+    assert info.title in out.stdout
+    assert f"{info.min_players}-{info.max_players}" in out.stdout
+    for spec in info.options:
+        assert spec.name in out.stdout
+
+
+@pytest.mark.parametrize("game", list(cardnet.GAMES))
+def test_arena_json(game: str) -> None:
+    players = cardnet.GAMES[game].default_players
+    seats = ",".join(["random"] * players)
+    out = run("arena", game, "--seats", seats, "--games", "6", "--jobs", "2", "--seed", "3", "--json")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["games"] == 6 and len(doc["wins"]) == players
+    again = json.loads(run("arena", game, "--seats", seats, "--games", "6", "--jobs", "2", "--seed", "3", "--json").stdout)
+    assert again["decisions"] == doc["decisions"]
+
+
+@pytest.mark.skipif(not HAS_MATCHSTICK, reason="Matchstick Tycoon not merged yet")
+def test_play_plain_matchstick_scripted() -> None:
+    script = "help\nplay 2 999\nplay F\nnonsense words\n" + "1\n" * 3000
+    out = run("play", "--plain", "--seed", "3", "--players", "4", stdin=script)
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "Matchstick Tycoon: 4 players, you are seat 0, seed 3." in text
+    assert "Your hand (14 cards, 1 matchstick):" in text
+    assert " -- " in text and "|" in text
+    assert "Refused: " in text
+    assert "Not understood" in text
+    assert "Game over (ranking)." in text
+    # The same seed and the same typed moves replay the same game.
+    assert run("play", "--plain", "--seed", "3", "--players", "4", stdin=script).stdout == text
+
+
+@pytest.mark.skipif(not HAS_MATCHSTICK, reason="Matchstick Tycoon not merged yet")
+def test_play_plain_typed_move_and_quit() -> None:
+    seed = next(s for s in range(100) if cardnet.new_game("matchstick", players=3, seed=s).to_act() == [0])
+    g = cardnet.new_game("matchstick", players=3, seed=seed)
+    renderer = renderer_for("matchstick", ["You", "Seat 1", "Seat 2"])
+    move = g.legal_move(0, g.legal_count(0) - 1)
+    typed = renderer.move_text(move)
+    assert typed.startswith("play ")
+    out = io.StringIO()
+    script = f"list\nplay {move['value']} 999\n{typed}\nquit\n"
+    rc = play_plain("matchstick", players=3, seed=seed, stdin=io.StringIO(script), stdout=out)
+    assert rc == 0
+    text = out.getvalue()
+    assert "Refused: " in text
+    assert f"You: {typed}" in text
+    assert f"You play {len(move['cards'])} x {move['value']}" in text
+    assert text.rstrip().endswith("Bye.")
+
+
+@pytest.mark.parametrize("game", list(cardnet.GAMES))
+def test_play_plain_every_game(game: str) -> None:
+    out = io.StringIO()
+    # Numbers 1-4: an out-of-range pick is refused and the next line read, so every game gets varied play.
+    picks = random.Random(4)
+    script = "".join(f"{picks.randint(1, 4)}\n" for _ in range(20_000))
+    rc = play_plain(game, seed=4, stdin=io.StringIO(script), stdout=out)
+    assert rc == 0
+    assert "Game over" in out.getvalue()
+
+
+def test_play_plain_end_of_input() -> None:
+    if not cardnet.GAMES:
+        pytest.skip("no game registered yet")
+    game = next(iter(cardnet.GAMES))
+    out = io.StringIO()
+    assert play_plain(game, seed=1, stdin=io.StringIO(""), stdout=out) == 0
+    assert out.getvalue().rstrip().endswith("Bye.") or "Game over" in out.getvalue()

@@ -1,0 +1,15 @@
+"""The hand-kept stub of the native module matches the module (mypy.stubtest)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def test_core_stub_matches_extension() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "cardnet._core"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
