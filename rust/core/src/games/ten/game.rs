@@ -728,7 +728,7 @@ impl Ten {
         active: Seat,
     ) -> Result<Ten, GameError> {
         let mut game = Ten::new(setup)?;
-        let deck = game.data.deck_for(setup.players as u8).map_err(GameError::BadOptions)?;
+        let deck = game.data.deck_for(setup.players as u8)?;
         let mut used = CardSet::default();
         let mut take = |id: u8| -> Result<(), GameError> {
             if !deck.contains(&id) || used.contains(id) {
@@ -898,7 +898,7 @@ impl Game for Ten {
             None => u16::from(data.solo_target_score_default),
         };
         let mut rng = Rng::new(setup.seed);
-        let mut draw = data.deck_for(setup.players as u8).map_err(GameError::BadOptions)?;
+        let mut draw = data.deck_for(setup.players as u8)?;
         rng.shuffle(&mut draw);
         let active = rng.index(setup.players);
         let mut seats = [SeatState::default(); MAX_PLAYERS];
