@@ -41,7 +41,7 @@ macro_rules! games {
     };
 }
 
-games!(crate::games::fistful::Fistful, crate::games::cherki::Cherki);
+games!(crate::games::fistful::Fistful, crate::games::cherki::Cherki, crate::games::ten::Ten);
 
 fn unknown(name: &str) -> GameError {
     let known: Vec<&str> = infos().iter().map(|i| i.name).collect();
