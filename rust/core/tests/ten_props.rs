@@ -80,3 +80,34 @@ fn determinize_hides_only_the_draw_order() {
     assert_eq!(a, b, "determinize changed which cards are in the pile");
     assert_eq!(game.public_view(), det.public_view());
 }
+
+// Reference figures (shared/rules/README.md, heuristic play): 29–41 turns, about 0.1 busts per turn, and every
+// one of the 18 wilds drawn and auctioned. Loose bounds: the heuristic is not the prototype's.
+#[test]
+fn heuristic_games_match_the_reference_figures() {
+    let options = Ten::info().resolve_options(&Value::Null).unwrap();
+    for players in 2..=5usize {
+        let (mut turns, mut busts) = (0u32, 0u32);
+        let games = 20u64;
+        for i in 0..games {
+            let setup = cardnet_core::Setup { players, seed: 100 + i, options: options.clone() };
+            let mut game = Ten::new(&setup).unwrap();
+            let mut rng = cardnet_core::rng::Rng::new(i);
+            let mut auctions = 0;
+            while let Some(seat) = game.to_act().first() {
+                let index = game.heuristic_index(seat, &mut rng);
+                game.apply_index(seat, index).unwrap();
+                for event in game.events(None) {
+                    auctions += u32::from(event["type"] == "auction");
+                    busts += u32::from(event["type"] == "bust");
+                }
+            }
+            assert_eq!(auctions, 18, "every wild is drawn once and auctioned");
+            turns += game.turn();
+        }
+        let mean_turns = f64::from(turns) / games as f64;
+        assert!((27.0..=46.0).contains(&mean_turns), "{players} players: {mean_turns} turns per game");
+        let bust_rate = f64::from(busts) / f64::from(turns);
+        assert!((0.04..=0.2).contains(&bust_rate), "{players} players: {bust_rate} busts per turn");
+    }
+}
