@@ -1,12 +1,12 @@
-"""Random self-play of 4-player Matchstick Tycoon from Python, against OpenSpiel's dou_dizhu.
+"""Random self-play from Python: 4-player Matchstick Tycoon against OpenSpiel's dou_dizhu, and every game.
 
 Prints one JSON document: games/s and decisions/s for
   (a) the dict API      - legal_moves() + apply(seat, move), one dict per legal move;
   (b) the fast path     - decision() + apply_index(seat, i), two native calls per decision;
   (c) cardnet.simulate  - whole batches in Rust;
 and, in the same run, OpenSpiel's dou_dizhu stepped from Python (uniform legal actions, chance nodes
-sampled by their probabilities), with the ratios against it. Every player is uniform among the legal
-moves and every run is seeded. Refuses to run on a debug build of the extension.
+sampled by their probabilities), with the ratios against it; then (b) and (c) for every other game at its
+default player count. Every player is uniform among the legal moves and every run is seeded. Refuses to run on a debug build of the extension.
 
     pip install '.[bench]' && python bench/python_selfplay.py [--scale 1.0] [--seed 1]
 """
@@ -33,12 +33,12 @@ def fail(message: str) -> int:
     return 1
 
 
-def dict_api(games: int, seed: int) -> tuple[int, float]:
+def dict_api(games: int, seed: int, game: str = GAME, players: int = PLAYERS) -> tuple[int, float]:
     rng = random.Random(seed)
     decisions = 0
     start = time.perf_counter()
     for i in range(games):
-        g = cardnet.new_game(GAME, players=PLAYERS, seed=cardnet.derive(seed, i))
+        g = cardnet.new_game(game, players=players, seed=cardnet.derive(seed, i))
         while not g.is_over():
             seat = g.to_act()[0]
             g.apply(seat, rng.choice(g.legal_moves(seat)))
@@ -46,13 +46,13 @@ def dict_api(games: int, seed: int) -> tuple[int, float]:
     return decisions, time.perf_counter() - start
 
 
-def fast_path(games: int, seed: int) -> tuple[int, float]:
+def fast_path(games: int, seed: int, game: str = GAME, players: int = PLAYERS) -> tuple[int, float]:
     rng = random.Random(seed)
     randrange = rng.randrange
     decisions = 0
     start = time.perf_counter()
     for i in range(games):
-        g = cardnet.new_game(GAME, players=PLAYERS, seed=cardnet.derive(seed, i))
+        g = cardnet.new_game(game, players=players, seed=cardnet.derive(seed, i))
         decision = g.decision
         apply_index = g.apply_index
         while (d := decision()) is not None:
@@ -61,9 +61,9 @@ def fast_path(games: int, seed: int) -> tuple[int, float]:
     return decisions, time.perf_counter() - start
 
 
-def simulate(games: int, seed: int) -> tuple[int, float]:
+def simulate(games: int, seed: int, game: str = GAME, players: int = PLAYERS) -> tuple[int, float]:
     start = time.perf_counter()
-    result = cardnet.simulate(GAME, ["random"] * PLAYERS, games=games, seed=seed)
+    result = cardnet.simulate(game, ["random"] * players, games=games, seed=seed)
     return result.decisions, time.perf_counter() - start
 
 
@@ -138,9 +138,18 @@ def main() -> int:
             "fast_path_at_least_1x": ratios["fast_path_vs_openspiel"] >= 1.0,
             "simulate_at_least_10x": ratios["simulate_vs_openspiel"] >= 10.0,
         }
+    others: dict[str, Any] = {}
+    for name, info in cardnet.GAMES.items():
+        if name == GAME:
+            continue
+        players = info.default_players
+        others[f"{name}_{players}p"] = {
+            "fast_path": figures(counts["fast_path"], *fast_path(counts["fast_path"], args.seed, name, players)),
+            "simulate": figures(counts["simulate"], *simulate(counts["simulate"], args.seed, name, players)),
+        }
+    report["other_games"] = others
     print(json.dumps(report, sort_keys=True))
     return 0
-
 
 
 if __name__ == "__main__":

@@ -45,6 +45,7 @@ games!(
     crate::games::matchstick::Matchstick,
     crate::games::fistful::Fistful,
     crate::games::cherki::Cherki,
+    crate::games::ten::Ten,
 );
 
 fn unknown(name: &str) -> GameError {

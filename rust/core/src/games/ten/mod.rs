@@ -2,4 +2,7 @@
 //! Rules: `shared/rules/ten.md`.
 
 pub mod cards;
+pub mod game;
 pub mod scoring;
+
+pub use game::{CardSet, Phase, Prize, Ten, TenMove};
