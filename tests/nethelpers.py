@@ -126,11 +126,18 @@ NET_COMMAND = (
 
 
 def child_env() -> dict[str, str]:
-    """Environment for child processes: this checkout's package first on the path."""
+    """Environment for child processes: they import the very cardnet this test process imported.
+
+    That is the installed package in CI (whose source tree has no built extension) and the editable
+    checkout on a developer's machine.
+    """
     import os
 
+    import cardnet
+
+    package_parent = str(__import__("pathlib").Path(cardnet.__file__).resolve().parent.parent)
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "python"), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env["PYTHONPATH"] = os.pathsep.join([package_parent, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     env["CARDNET_TEST"] = "1"
     return env
 

@@ -263,7 +263,7 @@ async def test_peer_asks_for_a_snapshot_on_a_gap_or_a_bad_hash() -> None:
         asked.append(1)
 
     peer.request_snapshot = fake_request  # type: ignore[method-assign]
-    public = {"round": 0}
+    public: dict[str, P.JSONValue] = {"round": 0}
 
     def state(state_id: int, good: bool = True, kind: str = "update") -> StateMessage:
         return StateMessage(kind=kind, game_no=0, state_id=state_id, hash=P.state_hash_of(public) if good else "0" * 64,

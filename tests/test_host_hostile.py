@@ -238,7 +238,7 @@ async def test_slow_reader_gets_the_newest_snapshot_with_bounded_memory() -> Non
             while not table.game.is_over():
                 high_water = max(high_water, max((len(c.outbox) for c in host.conns.values()), default=0))
                 await trio.sleep(0.001)
-            states = []
+            states: list[dict[str, Any]] = []
             while not states or not states[-1]["over"]:
                 msg = await client.recv()
                 assert msg is not None
@@ -286,7 +286,7 @@ async def test_a_journal_that_cannot_be_written_stops_the_host(tmp_path: Any) ->
             await a.send({"type": "move", "decision_id": snap["decision"]["id"], "index": 0})
             with trio.fail_after(5):
                 await trio.sleep_forever()
-    assert info.group_contains(JournalFailure)  # type: ignore[attr-defined]
+    assert info.group_contains(JournalFailure)
 
 
 async def test_a_tcp_peer_that_never_reads_is_dropped_while_play_goes_on() -> None:
@@ -336,9 +336,9 @@ async def test_chat_reaches_everyone_who_asked_for_it() -> None:
         await quiet.send({"type": "chat", "text": "hi"})
         await expect_error(quiet, "chat_disabled")
         await quiet.send({"type": "ping", "id": 5})
-        seen = []
+        seen: list[str] = []
         while not seen or seen[-1] != "pong":
-            msg = await quiet.recv()
-            assert msg is not None
-            seen.append(msg["type"])
+            reply = await quiet.recv()
+            assert reply is not None
+            seen.append(reply["type"])
         assert "chat" not in seen

@@ -11,9 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardnet.protocol import Encodable
 from cardnet.journal import MAGIC, Journal, JournalError, default_journal_path, encode_record, parse_journal, read_journal
 
-RECORDS = [{"kind": "table", "n": 0}, {"kind": "move", "n": 1, "move": {"type": "x", "name": "Zoë"}}, {"kind": "move", "n": 2}]
+RECORDS: list[dict[str, Encodable]] = [{"kind": "table", "n": 0}, {"kind": "move", "n": 1, "move": {"type": "x", "name": "Zoë"}}, {"kind": "move", "n": 2}]
 
 
 def write(path: Path) -> bytes:
@@ -135,7 +136,7 @@ def test_any_torn_prefix_of_a_real_table_journal_resumes(tmp_path: Path) -> None
     for seat in range(2):
         journal.append(table.claim_seat(None, f"p{seat}")[2])
     rng = random.Random(1)
-    states = {len(MAGIC): None}
+    states: dict[int, tuple[int, str] | None] = {len(MAGIC): None}
     while not table.game.is_over():
         seat = rng.choice(sorted(table.decisions))
         decision = table.decisions[seat]

@@ -94,7 +94,7 @@ async def test_sigkill_and_resume_lose_no_acknowledged_move(tmp_path: Path, game
     assert kills >= 1
     contents = read_journal(journal)
     assert contents.torn is None
-    moves = {(int(r["state_id"]), int(r["seat"])) for r in contents.records if r.get("kind") == "move"}
+    moves = {(int(str(r["state_id"])), int(str(r["seat"]))) for r in contents.records if r.get("kind") == "move"}
     assert set(acked) <= moves, sorted(set(acked) - moves)
     outcomes = [r.outcomes for r in results]
     assert all(o == outcomes[0] for o in outcomes) and len(outcomes[0]) == 1

@@ -34,7 +34,7 @@ def test_decode_inverts_encode(value: dict[str, object]) -> None:
 
 
 def test_raw_fragments_are_spliced_verbatim() -> None:
-    msg = {"b": Raw('{"x":[1,2]}'), "a": 1}
+    msg: dict[str, P.Encodable] = {"b": Raw('{"x":[1,2]}'), "a": 1}
     assert P.canonical(msg) == '{"a":1,"b":{"x":[1,2]}}'
 
 
@@ -172,7 +172,7 @@ def test_auth_mac_is_bound_to_table_and_challenge() -> None:
 
 
 def test_state_message_round_trip_and_hash() -> None:
-    public = {"round": 1, "name": "Zoë"}
+    public: dict[str, P.Encodable] = {"round": 1, "name": "Zoë"}
     view = Raw(P.canonical({"public": public, "private": {"hand": [1]}}))
     msg = P.state_message(
         "update",

@@ -181,7 +181,7 @@ def encode(message: Mapping[str, Encodable], limit: int = MAX_HOST_LINE) -> byte
     return data + b"\n"
 
 
-def state_hash_of(public_view: JSONValue) -> str:
+def state_hash_of(public_view: Encodable) -> str:
     """The public hash a peer recomputes: hex sha256 of the canonical JSON of the public view."""
     return hashlib.sha256(canonical(public_view).encode("ascii")).hexdigest()
 
