@@ -343,3 +343,22 @@ async def test_long_legal_lists_are_paged() -> None:
         await raw.send({"type": "legal", "decision_id": 99, "offset": 0})
         assert (await raw.recv_type("error"))["code"] in ("stale_decision", "game_over")
 
+
+
+async def test_bye_hands_the_seat_to_a_builtin_player_at_once_and_chat_via_open_peer() -> None:
+    from cardnet.peer import ChatMessage, open_peer
+
+    engine = fake_engine()
+    async with running_host(engine, players=2, bots={1: "random"}, host_options=HostOptions(seat_timeout=60)) as host:
+        port = host.port or 0
+        async with open_peer("127.0.0.1", port, name="watch", spectate=True) as watcher:
+            async with open_peer("127.0.0.1", port, name="ann") as ann:
+                await ann.chat("bye all")
+                await ann.bye()
+            with trio.fail_after(10):
+                async for event in watcher.events:
+                    if isinstance(event, ChatMessage):
+                        assert (event.name, event.seat, event.text) == ("ann", 0, "bye all")
+                    if isinstance(event, StateMessage) and event.over:
+                        break
+        assert host.table.seats[0].auto and host.table.game.is_over()

@@ -342,3 +342,12 @@ async def test_chat_reaches_everyone_who_asked_for_it() -> None:
             assert reply is not None
             seen.append(reply["type"])
         assert "chat" not in seen
+
+
+async def test_spectator_seats_are_limited() -> None:
+    async with running_host(fake_engine(), host_options=HostOptions(max_spectators=1)) as host:
+        port = host.port or 0
+        first, _, _ = await seated(port, "s1", role="spectator")
+        second = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        assert (await second.join("s2", role="spectator"))["code"] == "table_full"
+        await still_alive(first)
