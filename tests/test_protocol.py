@@ -232,3 +232,19 @@ def test_messages_with_arbitrary_fields_are_typed_or_refused(kind: str, fields: 
         assert exc.code == "bad_message"
     else:
         assert P.parse_client_message(P.client_message_dict(msg)) == msg  # type: ignore[arg-type]
+
+
+def test_line_buffer_splits_and_limits() -> None:
+    lines = P.LineBuffer(8)
+    lines.feed(b'{"a":1}\n{"b"')
+    assert lines.next_line() == b'{"a":1}' and lines.next_line() is None
+    lines.feed(b":2}\n")
+    assert lines.next_line() == b'{"b":2}' and lines.next_line() is None
+    lines.feed(b"123456789")  # over the limit before any newline arrives
+    with pytest.raises(ProtocolError) as info:
+        lines.next_line()
+    assert info.value.code == "line_too_long"
+    whole = P.LineBuffer(4)
+    whole.feed(b"12345\n")
+    with pytest.raises(ProtocolError):
+        whole.next_line()

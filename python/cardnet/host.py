@@ -620,30 +620,17 @@ class Host:
 
 
 class _LineReader:
-    """Reads newline-terminated lines with a hard length limit."""
+    """Reads a peer's lines from its stream through a :class:`~cardnet.protocol.LineBuffer`."""
 
     def __init__(self, stream: trio.abc.ReceiveStream, limit: int) -> None:
         self.stream = stream
-        self.limit = limit
-        self.buf = bytearray()
-        self.scanned = 0
+        self.lines = P.LineBuffer(limit)
 
     async def read_line(self) -> bytes | None:
         """The next line without its newline; None at a clean end of stream."""
-        while True:
-            nl = self.buf.find(b"\n", self.scanned)
-            if nl >= 0:
-                line = bytes(self.buf[:nl])
-                del self.buf[: nl + 1]
-                self.scanned = 0
-                if len(line) > self.limit:
-                    raise ProtocolError("line_too_long", f"line longer than {self.limit} bytes")
-                return line
-            self.scanned = len(self.buf)
-            if len(self.buf) > self.limit:
-                raise ProtocolError("line_too_long", f"line longer than {self.limit} bytes")
+        while (line := self.lines.next_line()) is None:
             chunk = await self.stream.receive_some(65536)
             if not chunk:
                 return None
-            self.buf += chunk
-
+            self.lines.feed(chunk)
+        return line

@@ -388,24 +388,19 @@ class _Lines:
 
     def __init__(self, stream: trio.abc.ReceiveStream) -> None:
         self.stream = stream
-        self.buf = bytearray()
-        self.scanned = 0
+        self.lines = P.LineBuffer(P.MAX_HOST_LINE)
 
     async def next(self) -> dict[str, Any]:
-        while True:
-            nl = self.buf.find(b"\n", self.scanned)
-            if nl >= 0:
-                line = bytes(self.buf[:nl])
-                del self.buf[: nl + 1]
-                self.scanned = 0
-                return json.loads(line)  # type: ignore[no-any-return]
-            self.scanned = len(self.buf)
-            if len(self.buf) > P.MAX_HOST_LINE:
-                raise ProtocolError("line_too_long", "the host sent an over-long line")
+        """The next message as a dict (ValueError if the host sent something that is not JSON)."""
+        while (line := self.lines.next_line()) is None:
             chunk = await self.stream.receive_some(1 << 16)
             if not chunk:
                 raise EOFError("host closed the connection")
-            self.buf += chunk
+            self.lines.feed(chunk)
+        value = json.loads(line)
+        if not isinstance(value, dict):
+            raise ValueError("the host sent a line that is not a JSON object")
+        return value
 
 
 @asynccontextmanager

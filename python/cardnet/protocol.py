@@ -181,6 +181,37 @@ def encode(message: Mapping[str, Encodable], limit: int = MAX_HOST_LINE) -> byte
     return data + b"\n"
 
 
+class LineBuffer:
+    """Splits a byte stream into protocol lines with a hard length limit (no I/O: feed it what arrives)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._buf = bytearray()
+        self._scanned = 0
+
+    def feed(self, data: bytes | bytearray) -> None:
+        """Append bytes received from the connection."""
+        self._buf += data
+
+    def next_line(self) -> bytes | None:
+        """The next complete line without its newline, or None until more bytes arrive.
+
+        Raises ``line_too_long`` as soon as a line exceeds the limit, without waiting for its end.
+        """
+        nl = self._buf.find(b"\n", self._scanned)
+        if nl < 0:
+            self._scanned = len(self._buf)
+            if len(self._buf) > self.limit:
+                raise ProtocolError("line_too_long", f"line longer than {self.limit} bytes")
+            return None
+        line = bytes(self._buf[:nl])
+        del self._buf[: nl + 1]
+        self._scanned = 0
+        if len(line) > self.limit:
+            raise ProtocolError("line_too_long", f"line longer than {self.limit} bytes")
+        return line
+
+
 def state_hash_of(public_view: Encodable) -> str:
     """The public hash a peer recomputes: hex sha256 of the canonical JSON of the public view."""
     return hashlib.sha256(canonical(public_view).encode("ascii")).hexdigest()
