@@ -156,3 +156,12 @@ def bot_command(kind: str, port: int, games: int = 1, name: str | None = None) -
     if kind == "node":
         return ["node", str(ROOT / "examples" / "node_bot.js"), target, "--games", str(games), "--name", label]
     raise ValueError(kind)
+
+
+def free_port() -> int:
+    """A loopback TCP port that was free a moment ago (for child processes that need a fixed --port)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])

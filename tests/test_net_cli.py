@@ -6,11 +6,26 @@ import subprocess
 import sys
 from pathlib import Path
 
-from nethelpers import NET_COMMAND, child_env
+from nethelpers import NET_COMMAND, bot_command, child_env, free_port
 
 
 def run(args: list[str], env: dict[str, str], timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", NET_COMMAND, *args], capture_output=True, text=True, env=env, timeout=timeout, check=False)
+
+
+def start_host(tmp_path: Path, password: str, extra: list[str]) -> tuple[subprocess.Popen[str], int, dict[str, str]]:
+    """A headless password-protected Fistful host on a free loopback port, started once it has printed."""
+    secret = tmp_path / "pw"
+    secret.write_text(password + "\n")
+    port = free_port()
+    env = child_env() | {"XDG_STATE_HOME": str(tmp_path)}
+    host = subprocess.Popen(
+        [sys.executable, "-c", NET_COMMAND, "host", "fistful", "--interface", "127.0.0.1", "--port", str(port),
+         "--password-file", str(secret), "--headless", *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+    )
+    assert host.stdout is not None and "password" in host.stdout.readline()
+    return host, port, env
 
 
 def test_headless_host_with_only_builtin_players_journals_to_the_state_dir(tmp_path: Path) -> None:
@@ -46,23 +61,8 @@ def test_usage_and_runtime_errors_have_their_exit_codes(tmp_path: Path) -> None:
 
 
 def test_password_protected_table_admits_bots_that_know_the_password(tmp_path: Path) -> None:
-    import socket
-
-    from nethelpers import bot_command
-
-    secret = tmp_path / "pw"
-    secret.write_text("open sesame\n")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = child_env() | {"XDG_STATE_HOME": str(tmp_path)}
-    host = subprocess.Popen(
-        [sys.executable, "-c", NET_COMMAND, "host", "fistful", "--interface", "127.0.0.1", "--port", str(port),
-         "--password-file", str(secret), "--games", "1", "--headless"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
-    )
+    host, port, env = start_host(tmp_path, "open sesame", ["--games", "1"])
     try:
-        assert host.stdout is not None and "password" in host.stdout.readline()
         wrong = subprocess.run(bot_command("raw", port), capture_output=True, text=True, timeout=60,
                                env=env | {"CARDNET_PASSWORD": "guess"}, check=False)
         assert wrong.returncode == 1 and "auth_failed" in wrong.stderr
@@ -79,21 +79,9 @@ def test_password_protected_table_admits_bots_that_know_the_password(tmp_path: P
 
 def test_bot_and_join_report_refusals_after_the_handshake_cleanly(tmp_path: Path) -> None:
     """A wrong password and a full table end with a one-line error and exit code 1, never a traceback."""
-    import socket
-
+    host, port, env = start_host(tmp_path, "right", ["--bots", "2"])
     secret = tmp_path / "pw"
-    secret.write_text("right")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = child_env() | {"XDG_STATE_HOME": str(tmp_path)}
-    host = subprocess.Popen(
-        [sys.executable, "-c", NET_COMMAND, "host", "fistful", "--bots", "2", "--interface", "127.0.0.1",
-         "--port", str(port), "--password-file", str(secret), "--headless"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
-    )
     try:
-        assert host.stdout is not None and host.stdout.readline().startswith("cardnet host:")
         wrong = tmp_path / "wrong"
         wrong.write_text("wrong")
         for command in (["bot", "builtin:random", f"127.0.0.1:{port}", "--password-file", str(wrong)],

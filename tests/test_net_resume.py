@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -20,15 +19,9 @@ from cardnet.journal import read_journal
 from cardnet.peer import Peer
 from cardnet.protocol import StateMessage
 
-from nethelpers import NET_COMMAND, child_env
+from nethelpers import NET_COMMAND, child_env, free_port
 
 pytestmark = pytest.mark.trio
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def start_host(args: list[str]) -> trio.Process:
