@@ -263,6 +263,19 @@ fn r1_3_g_and_h_are_values_only_with_the_expansion() {
 // ---------------------------------------------------------------------------------------------------
 // §1.7 PLAY 4: payment
 
+#[test]
+fn r1_7_play_4_the_total_cost_of_a_play_may_not_exceed_the_matchsticks_held() {
+    let ones = [c("1", 0), c("1", 1)];
+    let mut game = pos(2, 0, &[&[ones[0], ones[1], c("2", 0)], &[c("2", 1)]], &[1, 0], None, false, 0);
+    let (code, reason) = refusal(&game, 0, json!({"type": "play", "value": "7", "cards": ones}));
+    assert_eq!(code, "too_few_matchsticks");
+    assert_eq!(reason, "you have 1 matchstick; this play needs 2");
+    let detailed = json!({"type": "play", "value": "7", "cards": ones, "rotated": [false, false], "add": ["a", "a"]});
+    let (code, _) = refusal(&game, 0, detailed);
+    assert_eq!(code, "too_few_matchsticks");
+    play(&mut game, 0, "7", &ones[..1]).expect("one 7 costs one matchstick");
+    assert_eq!(game.matchsticks_of(0), 0);
+}
 
 // ---------------------------------------------------------------------------------------------------
 // §1.4 Setup: the set-aside cards stay unseen

@@ -913,9 +913,10 @@ impl Matchstick {
         };
         let sticks = self.matchsticks[seat];
         if cost.max(cheapest) > sticks {
+            let noun = if sticks == 1 { "matchstick" } else { "matchsticks" };
             return GameError::illegal(
                 "too_few_matchsticks",
-                format!("you have {sticks} matchstick(s); this play needs {}", cost.max(cheapest)),
+                format!("you have {sticks} {noun}; this play needs {}", cost.max(cheapest)),
             );
         }
         GameError::illegal("illegal_play", "this play is not legal now")
