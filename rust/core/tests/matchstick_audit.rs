@@ -346,3 +346,29 @@ fn r1_4_3_determinize_redeals_the_set_aside_cards_with_the_unseen_hands() {
 // ---------------------------------------------------------------------------------------------------
 // explain: precise reasons
 
+#[test]
+fn explain_says_what_would_beat_the_table() {
+    let hand = [c("A", 0), c("7", 0), c("F", 0), c("0", 0)];
+    let normal = pos(2, 0, &[&hand, &[c("2", 0)]], &[1, 0], Some((1, "9", &[c("69", 0)])), false, 0);
+    let (code, reason) = refusal(&normal, 0, json!({"type": "play", "value": "7", "cards": [c("7", 0)]}));
+    assert_eq!(code, "not_stronger");
+    assert_eq!(reason, "the table shows 9: you need A or stronger (7 is not)");
+    let reversed = pos(2, 0, &[&hand, &[c("2", 0)]], &[1, 0], Some((1, "9", &[c("69", 0)])), true, 0);
+    let (code, reason) = refusal(&reversed, 0, json!({"type": "play", "value": "A", "cards": [c("A", 0)]}));
+    assert_eq!(code, "not_stronger");
+    assert_eq!(reason, "the table shows 9 under a revolution: you need 8 or weaker (A is not)");
+    let top = pos(2, 0, &[&hand, &[c("2", 0)]], &[1, 0], Some((1, "F", &[c("F", 1)])), false, 0);
+    let (_, reason) = refusal(&top, 0, json!({"type": "play", "value": "F", "cards": [c("F", 0)]}));
+    assert_eq!(reason, "the table shows F, the strongest value: nothing beats it, so pass");
+    let bottom = pos(2, 0, &[&hand, &[c("2", 0)]], &[1, 0], Some((1, "0", &[c("0", 1)])), true, 0);
+    let (_, reason) = refusal(&bottom, 0, json!({"type": "play", "value": "0", "cards": [c("0", 0)]}));
+    assert_eq!(reason, "the table shows 0 under a revolution, the strongest value: nothing beats it, so pass");
+    let (code, reason) = refusal(&normal, 0, json!({"type": "play", "value": "2", "cards": [c("7", 0)]}));
+    assert_eq!((code, reason.as_str()), ("not_stronger", "the table shows 9: you need A or stronger (2 is not)"));
+    let lead = pos(2, 0, &[&hand, &[c("2", 0)]], &[1, 0], None, false, 0);
+    let (code, reason) = refusal(&lead, 0, json!({"type": "play", "value": "2", "cards": [c("7", 0)]}));
+    assert_eq!(code, "cannot_show");
+    assert!(reason.starts_with("a 7 card can never show 2"), "{reason}");
+    let (code, reason) = refusal(&lead, 0, json!({"type": "play", "value": "0", "cards": [c("7", 0)]}));
+    assert_eq!((code, reason.as_str()), ("too_few_matchsticks", "you have 1 matchstick; this play needs 3"));
+}

@@ -885,11 +885,7 @@ impl Matchstick {
                 );
             }
             if !mv.value.beats(top.value, self.revolution) {
-                let order = if self.revolution { "reversed (revolution)" } else { "normal" };
-                return GameError::illegal(
-                    "not_stronger",
-                    format!("the table shows {} and the order is {order}: {} is not stronger", top.value, mv.value),
-                );
+                return GameError::illegal("not_stronger", self.what_beats(top.value, mv.value));
             }
         }
         let mut cheapest = 0u32;
@@ -920,6 +916,20 @@ impl Matchstick {
             );
         }
         GameError::illegal("illegal_play", "this play is not legal now")
+    }
+
+    /// The reason a play showing `shown` does not beat the table's `top`: the weakest value that would,
+    /// in the order in force, or that nothing can.
+    fn what_beats(&self, top: Value, shown: Value) -> String {
+        let under = if self.revolution { " under a revolution" } else { "" };
+        let next = if self.revolution { top.index().checked_sub(1) } else { Some(top.index() + 1) };
+        match next.filter(|&i| i < usize::from(self.values)).and_then(Value::new) {
+            Some(need) => {
+                let way = if self.revolution { "weaker" } else { "stronger" };
+                format!("the table shows {top}{under}: you need {need} or {way} ({shown} is not)")
+            }
+            None => format!("the table shows {top}{under}, the strongest value: nothing beats it, so pass"),
+        }
     }
 
     fn event_json(event: &Event) -> Json {
