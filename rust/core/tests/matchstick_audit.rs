@@ -235,7 +235,47 @@ fn r1_7_a_five_card_follow_flips_back_and_the_order_holds_into_the_next_trick() 
 // ---------------------------------------------------------------------------------------------------
 // §1.7 PLAY 2: the exact glyph, with explicit per-card details
 
+#[test]
+fn r1_7_play_2_a_turned_1_without_matchsticks_is_refused_even_with_matchsticks_in_hand() {
+    let one = c("1", 0);
+    let game = pos(2, 0, &[&[one, c("2", 0)], &[c("2", 1)]], &[3, 0], None, false, 0);
+    for mv in [
+        json!({"type": "play", "value": "1", "cards": [one], "rotated": [true]}),
+        json!({"type": "play", "value": "1", "cards": [one], "rotated": [true], "add": [""]}),
+    ] {
+        let (code, reason) = refusal(&game, 0, mv);
+        assert_eq!(code, "bad_detail");
+        assert!(reason.contains("turned") && reason.contains("ef"), "{reason}");
+    }
+    let (code, _) = refusal(&game, 0, json!({"type": "play", "value": "1", "cards": [one], "add": [""]}));
+    assert_eq!(code, "ok", "upright with nothing added is the 1 itself");
+}
 
+#[test]
+fn r1_7_play_2_an_added_segment_that_is_already_lit_is_refused_with_the_segment_named() {
+    let seven = c("7", 0);
+    let game = pos(2, 0, &[&[seven, c("2", 0)], &[c("2", 1)]], &[7, 0], None, false, 0);
+    let (code, reason) =
+        refusal(&game, 0, json!({"type": "play", "value": "8", "cards": [seven], "add": ["abcdefg"]}));
+    assert_eq!(code, "bad_detail");
+    assert!(reason.contains("already lit") && reason.contains("abc"), "{reason}");
+    let (code, reason) = refusal(
+        &game,
+        0,
+        json!({"type": "play", "value": "8", "cards": [seven], "rotated": [false], "add": ["adefg"]}),
+    );
+    assert_eq!(code, "bad_detail");
+    assert_eq!(
+        reason,
+        "card 28 (7) upright cannot show 8: segment a is already lit (matchsticks only fill empty segments); \
+         it needs defg added"
+    );
+    let (code, reason) = refusal(&game, 0, json!({"type": "play", "value": "8", "cards": [seven], "add": ["def"]}));
+    assert_eq!(code, "bad_detail");
+    assert!(reason.contains("defg") || reason.contains("needs"), "the missing segments are named: {reason}");
+    let (code, _) = refusal(&game, 0, json!({"type": "play", "value": "8", "cards": [seven], "add": ["defg"]}));
+    assert_eq!(code, "ok");
+}
 
 // ---------------------------------------------------------------------------------------------------
 // §1.2 / §1.3: G and H only with the expansion
