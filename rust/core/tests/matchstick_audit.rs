@@ -412,3 +412,15 @@ fn explain_says_what_would_beat_the_table() {
     let (code, reason) = refusal(&lead, 0, json!({"type": "play", "value": "0", "cards": [c("7", 0)]}));
     assert_eq!((code, reason.as_str()), ("too_few_matchsticks", "you have 1 matchstick; this play needs 3"));
 }
+
+#[test]
+fn explain_says_how_many_cards_a_follow_needs() {
+    let hand = [c("A", 0), c("A", 1), c("F", 0)];
+    let single = pos(2, 0, &[&hand, &[c("2", 0)]], &[0, 0], Some((1, "9", &[c("69", 0)])), false, 0);
+    let (code, reason) = refusal(&single, 0, json!({"type": "play", "value": "A", "cards": [c("A", 0), c("A", 1)]}));
+    assert_eq!((code, reason.as_str()), ("wrong_count", "the table holds 1 card: you must play exactly 1 or pass"));
+    let pair =
+        pos(2, 0, &[&hand, &[c("2", 0)]], &[0, 0], Some((1, "9", &[c("69", 0), c("69", 1)])), false, 0);
+    let (code, reason) = refusal(&pair, 0, json!({"type": "play", "value": "F", "cards": [c("F", 0)]}));
+    assert_eq!((code, reason.as_str()), ("wrong_count", "the table holds 2 cards: you must play exactly 2 or pass"));
+}

@@ -935,9 +935,10 @@ impl Matchstick {
         }
         if let Some(top) = self.table {
             if mv.count != top.count {
+                let cards = if top.count == 1 { "card" } else { "cards" };
                 return GameError::illegal(
                     "wrong_count",
-                    format!("the table holds {} card(s): you must play exactly {}", top.count, top.count),
+                    format!("the table holds {} {cards}: you must play exactly {} or pass", top.count, top.count),
                 );
             }
             if !mv.value.beats(top.value, self.revolution) {
