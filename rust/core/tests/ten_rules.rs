@@ -1031,3 +1031,20 @@ fn explain_codes_are_precise_and_snake_case() {
         assert!(is_snake_case(code), "{code}");
     }
 }
+
+// `explain` for refused pay moves: the reason names the amounts (what the bust token would make the payment,
+// or what would be left to pay and with what), not a choice of two possible causes.
+#[test]
+fn explain_pay_refusals_name_the_amounts() {
+    let mut g = paying(3, 2, 1);
+    ok(&mut g, 0, json!({"type": "pay_token"}));
+    let reason = g.explain(0, &g.move_from_json(0, &json!({"type": "pay_bust"})).unwrap());
+    assert_eq!(reason.code(), "overpayment");
+    assert!(reason.to_string().contains("4 for a price of 3"), "{reason}");
+
+    let g = paying(6, 1, 2);
+    let reason = g.explain(0, &g.move_from_json(0, &json!({"type": "pay_token"})).unwrap());
+    assert_eq!(reason.code(), "not_minimal");
+    let text = reason.to_string();
+    assert!(text.contains("5 would be left") && text.contains("0 tokens, 2 bust tokens and 1 card"), "{text}");
+}
