@@ -245,10 +245,10 @@ class Renderer(GenericRenderer):
         seat = pub["seats"][me]
         kind = move.get("type")
         if kind == "pay_token":
-            return f"worth 1, owe {owed}; {seat['tokens']} tokens left"
+            return f"worth 1 of {owed} owed; you have {seat['tokens']}"
         if kind == "pay_bust":
             lost = max(0, 3 - owed)
-            return "worth 3" + (f", {lost} lost" if lost else "") + f"; {seat['bust_tokens']} bust tokens left"
+            return f"worth 3 of {owed} owed" + (f", {lost} lost" if lost else "") + f"; you have {seat['bust_tokens']}"
         card = self.find(seat["collection"], move["card"])
         return f"{self.card(card)}, worth 1" if card else "worth 1"
 
