@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import random
+import re
 import shutil
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -21,7 +23,7 @@ from .._core import Game, json_dumps, json_loads
 from ..errors import BadOptions, IllegalMove, InvalidMove
 from ..games import GAMES, Outcome, new_game
 
-__all__ = ["GenericRenderer", "PlainGame", "play_plain", "renderer_for"]
+__all__ = ["ANSI", "GenericRenderer", "PlainGame", "play_plain", "renderer_for", "use_colour", "visible_len"]
 
 Move = dict[str, Any]
 View = dict[str, Any]
@@ -29,16 +31,61 @@ View = dict[str, Any]
 #: Lists longer than this are collapsed into groups.
 LIST_LIMIT = 40
 
+#: ANSI foreground codes for the colour names renderers use.
+ANSI = {"red": "31", "green": "32", "yellow": "33", "blue": "34", "magenta": "35", "cyan": "36", "bold": "1"}
+_ANSI_RE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def visible_len(text: str) -> int:
+    """Length of ``text`` on screen (ANSI colour codes take no room)."""
+    return len(_ANSI_RE.sub("", text))
+
+
+def use_colour(stream: TextIO) -> bool:
+    """True when ``stream`` is a terminal and ``NO_COLOR`` is unset or empty."""
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and not os.environ.get("NO_COLOR")
+
 
 class GenericRenderer:
     """Draws any game as JSON-ish text; per-game renderers subclass it."""
 
     def __init__(self, names: Sequence[str]) -> None:
         self.names = list(names)
+        #: Whether :meth:`paint` may emit ANSI colour codes (set by the caller from its output stream).
+        self.colour = False
 
     def width(self) -> int:
         """Terminal width (80 when unknown)."""
         return shutil.get_terminal_size((80, 24)).columns
+
+    def paint(self, text: str, colour: str | None) -> str:
+        """``text`` in ``colour`` (a key of :data:`ANSI`) when colour is on, else unchanged."""
+        code = ANSI.get(colour or "")
+        if not self.colour or code is None:
+            return text
+        return f"\x1b[{code}m{text}\x1b[0m"
+
+    def wrap(self, head: str, items: Sequence[str], indent: str = "    ", sep: str = "  ") -> list[str]:
+        """``head`` followed by ``items`` separated by ``sep``, wrapped to the terminal width; an item is
+        never split and continuation lines start with ``indent``."""
+        limit = max(40, self.width() - 1)
+        lines: list[str] = []
+        line = head
+        fresh = True
+        for item in items:
+            joiner = sep if not fresh else ("" if not head or head.endswith(" ") else " ")
+            if not fresh and visible_len(line) + len(joiner) + visible_len(item) > limit:
+                lines.append(line)
+                line, joiner = indent, ""
+            line += joiner + item
+            fresh = False
+        lines.append(line)
+        return [text.rstrip() for text in lines]
+
+    def observe(self, view: View) -> None:
+        """Called with the player's latest view before its events are shown, for renderers whose event
+        lines need the table's static facts (such as which seat plays which colour)."""
 
     def table(self, view: View, me: int) -> list[str]:
         """Lines describing the table as ``me`` sees it."""
@@ -105,6 +152,14 @@ class GenericRenderer:
         name = self.name(seat)
         return f"{name} {base if name == 'You' else third_person}"
 
+    def outcome_lines(self, outcome: Outcome) -> list[str]:
+        """The final standings, one line per seat from best to worst."""
+        lines = []
+        for place, seat in enumerate(outcome.order, start=1):
+            won = " - winner" if seat in outcome.winners else ""
+            lines.append(f"  {place}. {self.name(seat)} (score {outcome.scores[seat]}){won}")
+        return lines
+
     def help(self) -> list[str]:
         """Game-specific help lines about typing moves."""
         return [
@@ -154,6 +209,7 @@ class PlainGame:
         self.stdout = stdout
         names = [("You" if s == seat else f"Seat {s}") for s in range(game.players)]
         self.renderer = renderer or renderer_for(game.game, names)
+        self.renderer.colour = use_colour(stdout)
 
     def say(self, line: str = "") -> None:
         """Prints one line."""
@@ -188,6 +244,7 @@ class PlainGame:
 
     def report(self) -> None:
         """Prints the last move's events as the human sees them."""
+        self.renderer.observe(self.game.view(self.seat))
         for event in self.game.events_for(self.seat):
             text = self.renderer.event_text(event)
             if text:
@@ -196,6 +253,7 @@ class PlainGame:
     def human_turn(self) -> bool:
         """Asks for one move; False when the player quits (or input ends)."""
         view = self.game.view(self.seat)
+        self.renderer.observe(view)
         count = self.game.legal_count(self.seat)
         if count == 1:
             move = self.game.legal_move(self.seat, 0)
@@ -288,8 +346,9 @@ class PlainGame:
 
     def show_help(self) -> None:
         """Prints the commands."""
-        self.say("Commands: NUMBER plays that move; 'list [TEXT]' lists every move (containing TEXT);")
-        self.say("'table' shows the table again; 'quit' leaves. Built-in players move on their own.")
+        self.say("Commands: NUMBER plays that move; 'list [TEXT]' lists every move (or those")
+        self.say("containing TEXT); 'table' shows the table again; 'quit' leaves.")
+        self.say("Built-in players move on their own; a forced move is played for you.")
         for line in self.renderer.help():
             self.say(line)
 
@@ -300,9 +359,8 @@ class PlainGame:
             self.say("The game stopped without a result.")
             return
         self.say(f"Game over ({outcome.kind}).")
-        for place, seat in enumerate(outcome.order, start=1):
-            won = " - winner" if seat in outcome.winners else ""
-            self.say(f"  {place}. {self.renderer.name(seat)} (score {outcome.scores[seat]}){won}")
+        for line in self.renderer.outcome_lines(outcome):
+            self.say(line)
 
 
 def play_plain(

@@ -790,3 +790,261 @@ fn r4_7_d16_pay_moves_reach_exactly_the_minimal_payments() {
         }
     }
 }
+
+/// §4.7 read literally: a payment is valid when it covers the price and no single piece can be taken back
+/// while it still covers it (taking back more pieces only lowers the value further).
+fn valid_by_the_rule_text(price: u8, tokens: u8, busts: u8, cards: u8) -> bool {
+    let value = tokens + 3 * busts + cards;
+    let removable = |present: u8, worth: u8| present > 0 && value - worth >= price;
+    value >= price && !removable(tokens, 1) && !removable(busts, 3) && !removable(cards, 1)
+}
+
+// §4.7 / decision 16: the pay moves reach exactly the payments the rule text allows, checked against the text
+// itself (no piece removable while still covering) rather than a derived formula, with up to 3 cards.
+#[test]
+fn r4_7_d16_pay_moves_match_the_rule_text() {
+    for price in 1..=9u8 {
+        for tokens in 0..=3u8 {
+            for busts in 0..=3u8 {
+                for extra_cards in 0..=2u8 {
+                    let mut p = Pick::default();
+                    let card = p.n(Blue, price);
+                    let coll: Vec<u8> = (1..=extra_cards).map(|v| p.n(Orange, v)).collect();
+                    let (mut g, _) = buy_phase(&mut p, tokens, busts, &coll, &[card]);
+                    if play(&mut g, 0, json!({"type": "buy", "card": card})).is_err() {
+                        continue;
+                    }
+                    let cards = extra_cards + 1;
+                    let mut got = std::collections::BTreeSet::new();
+                    reachable_payments(&g, 0, (0, 0, 0), &mut got);
+                    let want: std::collections::BTreeSet<(u8, u8, u8)> = (0..=tokens)
+                        .flat_map(|t| (0..=busts).flat_map(move |b| (0..=cards).map(move |c| (t, b, c))))
+                        .filter(|&(t, b, c)| valid_by_the_rule_text(price, t, b, c))
+                        .collect();
+                    assert_eq!(got, want, "price {price}, {tokens} tokens, {busts} bust tokens, {cards} cards");
+                }
+            }
+        }
+    }
+}
+
+/// A buy phase of seat 0 for a market card of `price`, with `tokens` and `busts` and only the red 1 just won.
+fn paying(price: u8, tokens: u8, busts: u8) -> Ten {
+    let mut p = Pick::default();
+    let card = p.n(Green, price);
+    let (mut g, _) = buy_phase(&mut p, tokens, busts, &[], &[card]);
+    ok(&mut g, 0, json!({"type": "buy", "card": card}));
+    g
+}
+
+// §4.7: the payment shapes named in the audit brief, one by one.
+#[test]
+fn r4_7_named_payment_shapes() {
+    // Price 4: one bust token alone does not cover it; two alone do (2 lost).
+    let mut g = paying(4, 0, 2);
+    ok(&mut g, 0, json!({"type": "pay_bust"}));
+    assert_eq!((g.phase(), view(&g)["payment"]["owed"].clone()), (Phase::Pay, json!(1)), "3 < 4 still owes 1");
+    ok(&mut g, 0, json!({"type": "pay_bust"}));
+    assert_eq!(g.tokens_of(0), (0, 0), "3 + 3 for 4: bust tokens alone may overpay");
+    assert_eq!(g.phase(), Phase::Draw);
+
+    // Price 7: two bust tokens and one token (exact) in every order.
+    for order in [["pay_bust", "pay_bust", "pay_token"], ["pay_bust", "pay_token", "pay_bust"], [
+        "pay_token", "pay_bust", "pay_bust",
+    ]] {
+        let mut g = paying(7, 1, 2);
+        for mv in order {
+            ok(&mut g, 0, json!({ "type": mv }));
+        }
+        assert_eq!(g.tokens_of(0), (0, 0), "{order:?}");
+        assert_eq!(g.phase(), Phase::Draw, "{order:?}: paid, turn over");
+    }
+
+    // Price 6: one token + two bust tokens (7) is refused: the token could be taken back. Holding one token,
+    // two bust tokens and one card, the token can never be part of a valid payment, so it is refused throughout.
+    let mut g = paying(6, 1, 2);
+    assert_eq!(refused(&mut g, 0, json!({"type": "pay_token"})), "not_minimal");
+    ok(&mut g, 0, json!({"type": "pay_bust"}));
+    assert_eq!(refused(&mut g, 0, json!({"type": "pay_token"})), "not_minimal");
+    ok(&mut g, 0, json!({"type": "pay_bust"}));
+    assert_eq!(g.tokens_of(0), (1, 0), "two bust tokens pay 6 exactly; the token stays");
+    // With two tokens, token + bust + bust (7) is refused at the second bust token.
+    let mut g = paying(6, 2, 2);
+    ok(&mut g, 0, json!({"type": "pay_token"}));
+    ok(&mut g, 0, json!({"type": "pay_bust"}));
+    assert_eq!(refused(&mut g, 0, json!({"type": "pay_bust"})), "overpayment");
+    ok(&mut g, 0, json!({"type": "pay_token"}));
+    let won = collection(&g, 0)[0];
+    ok(&mut g, 0, json!({"type": "pay_card", "card": won}));
+    assert_eq!((g.tokens_of(0), g.phase()), ((0, 1), Phase::Draw), "token + bust + token + card = 6");
+    // Price 3: bust token + token (4) is refused in either order.
+    let mut g = paying(3, 2, 1);
+    ok(&mut g, 0, json!({"type": "pay_token"}));
+    assert_eq!(refused(&mut g, 0, json!({"type": "pay_bust"})), "overpayment");
+    ok(&mut g, 0, json!({"type": "pay_token"}));
+    let won = collection(&g, 0)[0];
+    ok(&mut g, 0, json!({"type": "pay_card", "card": won}));
+    assert_eq!(g.tokens_of(0), (0, 1), "token + token + card = 3; the bust token stays");
+    let mut g = paying(3, 1, 1);
+    ok(&mut g, 0, json!({"type": "pay_bust"}));
+    assert_eq!(g.tokens_of(0), (1, 0), "the bust token alone covers 3: the payment is over");
+
+    // Price 5: two bust tokens + one card (7) is refused: the card could be taken back. With nothing else to
+    // pay, the card is refused at once (it could only end in that shape) and after a bust token too.
+    let mut p = Pick::default();
+    let card = p.n(Green, 5);
+    let (mut g, won) = buy_phase(&mut p, 0, 2, &[], &[card]);
+    ok(&mut g, 0, json!({"type": "buy", "card": card}));
+    assert_eq!(refused(&mut g, 0, json!({"type": "pay_card", "card": won})), "not_minimal");
+    ok(&mut g, 0, json!({"type": "pay_bust"}));
+    assert_eq!(refused(&mut g, 0, json!({"type": "pay_card", "card": won})), "not_minimal");
+    ok(&mut g, 0, json!({"type": "pay_bust"}));
+    assert_eq!(collection(&g, 0), vec![u64::from(won), u64::from(card)], "the card stays; 6 paid for 5");
+}
+
+// §4.6 / decision 6: a number bust: the others gain the currency shown, each capped at 10 whatever their bust
+// tokens; the active player gains nothing; only the number cards go to the market, the currency is discarded.
+#[test]
+fn r4_6_number_bust_gains_capped_and_market_gets_numbers_only() {
+    let mut p = Pick::default();
+    let (c3, n9, n5) = (p.c(3), p.n(Red, 9), p.n(Blue, 5));
+    let cards = [c3, n9, n5, filler(&mut p)];
+    let mut g = position(3, &cards, &[(5, 0, &[]), (9, 0, &[]), (10, 2, &[])], &[], 0);
+    for _ in 0..3 {
+        draw(&mut g, 0);
+    }
+    let bust = g.events(None).into_iter().find(|e| e["type"] == "bust").unwrap();
+    assert_eq!(bust["kind"], json!("numbers"), "14 − 3 = 11, caused by the number card");
+    assert_eq!(tokens(&g), vec![5, 10, 10], "seat 1 gains 1 of 3, seat 2 none; the active player none");
+    assert_eq!((g.tokens_of(0), g.tokens_of(2)), ((5, 1), (10, 2)));
+    let mut m = market(&g);
+    m.sort_unstable();
+    let mut want = vec![u64::from(n9), u64::from(n5)];
+    want.sort_unstable();
+    assert_eq!(m, want, "no currency card in the market");
+    assert_eq!(view(&g)["discard"]["top"]["id"], json!(c3));
+}
+
+// §4.5: a currency card can only cause a currency bust, even with a large number sum in the tableau.
+#[test]
+fn r4_5_currency_card_causes_only_a_currency_bust() {
+    let mut p = Pick::default();
+    let cards = [p.c(5), p.n(Red, 9), p.n(Blue, 6), p.c(5), p.c(1), filler(&mut p)];
+    let mut g = position(2, &cards, &[(5, 0, &[]), (5, 0, &[])], &[], 0);
+    for _ in 0..4 {
+        draw(&mut g, 0);
+    }
+    assert_eq!(g.phase(), Phase::Draw, "15 − 10 = 5 and currency 10: no bust");
+    draw(&mut g, 0);
+    let bust = g.events(None).into_iter().find(|e| e["type"] == "bust").unwrap();
+    assert_eq!(bust["kind"], json!("currency"));
+    assert_eq!(tokens(&g), vec![5, 5], "nobody gains on a currency bust");
+    assert_eq!(market(&g).len(), 2, "the numbers still go to the market");
+}
+
+// §4.7: the duplicate check sees cards won this very turn (the collection before payment).
+#[test]
+fn r4_7_duplicate_of_a_card_won_this_turn() {
+    let mut p = Pick::default();
+    let won = p.n(Red, 1);
+    let other_red_1 = p.n(Red, 1);
+    let cards = [won, filler(&mut p)];
+    let mut g = position(3, &cards, &[(5, 0, &[]), (5, 0, &[]), (5, 0, &[])], &[other_red_1], 0);
+    draw(&mut g, 0);
+    ok(&mut g, 0, json!({"type": "stop"}));
+    ok(&mut g, 0, json!({"type": "prize", "kind": "numbers"}));
+    assert_eq!(legal(&g, 0), vec![json!({"type": "skip_buy"})]);
+    assert_eq!(refused(&mut g, 0, json!({"type": "buy", "card": other_red_1})), "duplicate");
+}
+
+// §4.9: a bust on the last card of the pile ends the turn and starts the final round left of that player.
+#[test]
+fn r4_9_bust_on_the_last_card_starts_the_final_round() {
+    let mut p = Pick::default();
+    let cards = [p.n(Red, 9), p.n(Blue, 2)];
+    let mut g = position(3, &cards, &[(5, 0, &[]), (5, 0, &[]), (5, 0, &[])], &[], 2);
+    draw(&mut g, 2);
+    draw(&mut g, 2);
+    assert_eq!(g.phase(), Phase::FinalBuy);
+    assert_eq!(view(&g)["final_round"]["order"], json!([0, 1, 2]));
+    assert!(market(&g).contains(&u64::from(cards[1])), "the bust sent the blue 2 to the market");
+    ok(&mut g, 0, json!({"type": "buy", "card": cards[1]}));
+    ok(&mut g, 0, json!({"type": "pay_token"}));
+    ok(&mut g, 0, json!({"type": "pay_token"}));
+    ok(&mut g, 1, json!({"type": "skip_buy"}));
+    assert_eq!(refused(&mut g, 2, json!({"type": "draw"})), "wrong_phase");
+    ok(&mut g, 2, json!({"type": "skip_buy"}));
+    assert!(g.is_over());
+}
+
+// §4.12: solo: the final buy round is the player's alone and the target is checked after it.
+#[test]
+fn r4_12_solo_target_checked_after_the_final_buy() {
+    let mut p = Pick::default();
+    let reds: Vec<u8> = (1..=8).map(|v| p.n(Red, v)).collect();
+    let red_9 = p.n(Red, 9);
+    let cash = p.c(2);
+    let pile = [cash];
+    let mut g =
+        Ten::test_position(&setup(1, json!({"solo_target": 10})), &pile, &[(9, 0, &reds)], &[red_9], 0).unwrap();
+    draw(&mut g, 0);
+    ok(&mut g, 0, json!({"type": "stop"}));
+    ok(&mut g, 0, json!({"type": "prize", "kind": "currency"}));
+    assert_eq!(g.phase(), Phase::FinalBuy, "no buy after CURRENCY, but the final round follows");
+    assert_eq!(view(&g)["final_round"]["order"], json!([0]));
+    assert_eq!(view(&g)["seats"][0]["score"], json!(8));
+    assert!(g.outcome().is_none(), "not scored before the final buy");
+    ok(&mut g, 0, json!({"type": "buy", "card": red_9}));
+    for _ in 0..9 {
+        ok(&mut g, 0, json!({"type": "pay_token"}));
+    }
+    let o = g.outcome().unwrap();
+    assert_eq!((o.scores, o.winners), (vec![10], vec![0]), "red 1–9 = 10 reaches the target of 10");
+}
+
+/// The stable refusal codes of TEN, each a snake_case word list.
+fn is_snake_case(code: &str) -> bool {
+    !code.is_empty() && code.split('_').all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase()))
+}
+
+// `explain`: every refusal names a precise snake_case code, and the reason carries the numbers involved.
+#[test]
+fn explain_codes_are_precise_and_snake_case() {
+    let mut p = Pick::default();
+    let wild = p.cw(Red);
+    let cards = [wild, filler(&mut p)];
+    let mut g = position(3, &cards, &[(5, 0, &[]), (1, 0, &[]), (5, 0, &[])], &[], 0);
+    let mut codes = vec![
+        refused(&mut g, 1, json!({"type": "draw"})),
+        refused(&mut g, 0, json!({"type": "stop"})),
+        refused(&mut g, 0, json!({"type": "skip_buy"})),
+    ];
+    draw(&mut g, 0);
+    let reason = g.explain(1, &g.move_from_json(1, &json!({"type": "bid", "amount": 2})).unwrap());
+    assert_eq!(reason.code(), "cannot_afford");
+    assert!(reason.to_string().contains("purchasing power of 1"), "{reason}");
+    codes.push(reason.code());
+    ok(&mut g, 1, json!({"type": "bid", "amount": 1}));
+    codes.push(refused(&mut g, 2, json!({"type": "bid", "amount": 1})));
+    assert_eq!(codes, ["not_your_turn", "empty_tableau", "wrong_phase", "cannot_afford", "bid_too_low"]);
+    for code in codes {
+        assert!(is_snake_case(code), "{code}");
+    }
+}
+
+// `explain` for refused pay moves: the reason names the amounts (what the bust token would make the payment,
+// or what would be left to pay and with what), not a choice of two possible causes.
+#[test]
+fn explain_pay_refusals_name_the_amounts() {
+    let mut g = paying(3, 2, 1);
+    ok(&mut g, 0, json!({"type": "pay_token"}));
+    let reason = g.explain(0, &g.move_from_json(0, &json!({"type": "pay_bust"})).unwrap());
+    assert_eq!(reason.code(), "overpayment");
+    assert!(reason.to_string().contains("4 for a price of 3"), "{reason}");
+
+    let g = paying(6, 1, 2);
+    let reason = g.explain(0, &g.move_from_json(0, &json!({"type": "pay_token"})).unwrap());
+    assert_eq!(reason.code(), "not_minimal");
+    let text = reason.to_string();
+    assert!(text.contains("5 would be left") && text.contains("0 tokens, 2 bust tokens and 1 card"), "{text}");
+}

@@ -1158,7 +1158,8 @@ impl Game for Ten {
             ),
             (Phase::Pay, TenMove::PayToken | TenMove::PayBust | TenMove::PayCard(_)) => {
                 let Some(p) = self.pay else { return wrong() };
-                let owed = p.price.saturating_sub(p.value(self.bust_value()));
+                let bv = self.bust_value();
+                let owed = p.price.saturating_sub(p.value(bv));
                 let s = &self.seats[seat];
                 match mv {
                     TenMove::PayToken if s.tokens == 0 => {
@@ -1172,21 +1173,35 @@ impl Game for Ten {
                             GameError::illegal("not_in_collection", format!("card {id} is not in your collection"))
                         }
                     }
+                    // With a token or card paid, a bust token that keeps the payment short always leaves an
+                    // exact completion (see the module documentation), so a refused one always overpays.
                     TenMove::PayBust => GameError::illegal(
                         "overpayment",
                         format!(
-                            "you owe {owed}: a bust token (worth {}) here would leave a piece that could be taken \
-                             back, or a payment that cannot end exact; only bust tokens alone may overpay",
-                            self.bust_value()
+                            "you owe {owed}: a bust token (worth {bv}) would make the payment {} for a price of {}, \
+                             and a token or card already paid could then be taken back; only bust tokens alone \
+                             may overpay",
+                            p.value(bv) + bv,
+                            p.price
                         ),
                     ),
-                    _ => GameError::illegal(
-                        "not_minimal",
-                        format!(
-                            "you owe {owed}: this piece would leave a payment that cannot end minimal \
-                                 (exact, or bust tokens alone)"
-                        ),
-                    ),
+                    _ => {
+                        let (piece, tokens, cards) = match mv {
+                            TenMove::PayToken => ("token", s.tokens.saturating_sub(1), s.collection.len()),
+                            _ => ("card", s.tokens, s.collection.len().saturating_sub(1)),
+                        };
+                        let left = owed.saturating_sub(1);
+                        GameError::illegal(
+                            "not_minimal",
+                            format!(
+                                "you owe {owed}: after this {piece} {left} would be left, and {tokens} tokens, {} \
+                                 bust tokens and {cards} card{} cannot pay {left} exactly (a bust token may \
+                                 overpay only in a payment of bust tokens alone)",
+                                s.busts,
+                                if cards == 1 { "" } else { "s" }
+                            ),
+                        )
+                    }
                 }
             }
             _ => wrong(),
