@@ -37,8 +37,14 @@ def main() -> int:
     sock = socket.create_connection((host, int(port)), timeout=60)
     lines = sock.makefile("rb")
     table = json.loads(lines.readline())
-    hello = {"type": "hello", "protocol": 1, "name": args.name, "role": "player",
-             "capabilities": ["index_moves", "rematch"], "client": "raw_socket_bot/1"}
+    hello = {
+        "type": "hello",
+        "protocol": 1,
+        "name": args.name,
+        "role": "player",
+        "capabilities": ["index_moves", "rematch"],
+        "client": "raw_socket_bot/1",
+    }
     if table.get("password"):
         password = os.environ.get("CARDNET_PASSWORD", "")
         message = f"cardnet-auth/1|{table['table_id']}|{table['challenge']}".encode()
@@ -66,7 +72,9 @@ def main() -> int:
             if msg["over"]:
                 if msg["game_no"] not in finished:
                     finished.add(msg["game_no"])
-                    print(json.dumps({"game_no": msg["game_no"], "seat": seat, "outcome": msg["outcome"]}, sort_keys=True))
+                    print(
+                        json.dumps({"game_no": msg["game_no"], "seat": seat, "outcome": msg["outcome"]}, sort_keys=True)
+                    )
                     sys.stdout.flush()
                     if len(finished) >= args.games:
                         return 0

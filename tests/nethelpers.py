@@ -149,10 +149,28 @@ def bot_command(kind: str, port: int, games: int = 1, name: str | None = None) -
     target = f"127.0.0.1:{port}"
     label = name or f"{kind}bot"
     if kind == "sdk":
-        return [sys.executable, "-c", NET_COMMAND, "bot", str(ROOT / "examples" / "sdk_bot.py"), target,
-                "--games", str(games), "--name", label]
+        return [
+            sys.executable,
+            "-c",
+            NET_COMMAND,
+            "bot",
+            str(ROOT / "examples" / "sdk_bot.py"),
+            target,
+            "--games",
+            str(games),
+            "--name",
+            label,
+        ]
     if kind == "raw":
-        return [sys.executable, str(ROOT / "examples" / "raw_socket_bot.py"), target, "--games", str(games), "--name", label]
+        return [
+            sys.executable,
+            str(ROOT / "examples" / "raw_socket_bot.py"),
+            target,
+            "--games",
+            str(games),
+            "--name",
+            label,
+        ]
     if kind == "node":
         return ["node", str(ROOT / "examples" / "node_bot.js"), target, "--games", str(games), "--name", label]
     raise ValueError(kind)

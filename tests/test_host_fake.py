@@ -145,7 +145,9 @@ async def test_journal_resume_continues_the_table_exactly(tmp_path: trio.Path) -
     engine = fake_engine()
     path = tmp_path / "t.journal"
     journal = Journal.create(path)
-    table = Table(TableConfig("callpick", 2, 5, seeded=True, table_id="j", bots={1: "random"}), engine, clock=trio.current_time)
+    table = Table(
+        TableConfig("callpick", 2, 5, seeded=True, table_id="j", bots={1: "random"}), engine, clock=trio.current_time
+    )
     journal.append(table.config.record())
     async with running_host(engine, table=table, journal=journal) as host:
         client = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
@@ -216,7 +218,9 @@ async def test_fsync_journal_acknowledges_after_a_group_commit(tmp_path: trio.Pa
         synced.append(journal.records_written)
 
     journal.fsync = slow_fsync  # type: ignore[method-assign]
-    table = Table(TableConfig("callpick", 3, 4, options={"rounds": 4}, seeded=True, table_id="f"), engine, clock=trio.current_time)
+    table = Table(
+        TableConfig("callpick", 3, 4, options={"rounds": 4}, seeded=True, table_id="f"), engine, clock=trio.current_time
+    )
     journal.append(table.config.record())
     async with running_host(engine, table=table, journal=journal) as host:
         port = host.port or 0
@@ -240,7 +244,11 @@ async def test_moves_journalled_during_an_fsync_share_the_next_one(tmp_path: tri
     journal = Journal.create(tmp_path / "g.journal", fsync=True)
     calls: list[int] = []
     journal.fsync = lambda: calls.append(journal.records_written)  # type: ignore[method-assign]
-    table = Table(TableConfig("callpick", 2, 4, seeded=True, table_id="g", bots={0: "random", 1: "random"}), engine, clock=trio.current_time)
+    table = Table(
+        TableConfig("callpick", 2, 4, seeded=True, table_id="g", bots={0: "random", 1: "random"}),
+        engine,
+        clock=trio.current_time,
+    )
     host = Host(table, journal=journal)
     async with trio.open_nursery() as nursery:
         # Three batches committed back to back (as when several moves arrive together) ...
@@ -266,9 +274,21 @@ async def test_peer_asks_for_a_snapshot_on_a_gap_or_a_bad_hash() -> None:
     public: dict[str, P.JSONValue] = {"round": 0}
 
     def state(state_id: int, good: bool = True, kind: str = "update") -> StateMessage:
-        return StateMessage(kind=kind, game_no=0, state_id=state_id, hash=P.state_hash_of(public) if good else "0" * 64,
-                            view={"public": public, "private": None}, to_act=[], decision_id=None, legal=[], count=0,
-                            paged=False, deadline_ms=None, over=False, outcome=None)
+        return StateMessage(
+            kind=kind,
+            game_no=0,
+            state_id=state_id,
+            hash=P.state_hash_of(public) if good else "0" * 64,
+            view={"public": public, "private": None},
+            to_act=[],
+            decision_id=None,
+            legal=[],
+            count=0,
+            paged=False,
+            deadline_ms=None,
+            over=False,
+            outcome=None,
+        )
 
     await peer._on_state(state(1, kind="snapshot"))
     await peer._on_state(state(2))
@@ -305,7 +325,11 @@ async def test_peer_reconnects_when_the_host_goes_silent() -> None:
 
 async def test_long_legal_lists_are_paged() -> None:
     engine = fake_engine()
-    table = Table(TableConfig("callpick", 2, 6, options={"rounds": 6}, seeded=True, table_id="pg"), engine, clock=trio.current_time)
+    table = Table(
+        TableConfig("callpick", 2, 6, options={"rounds": 6}, seeded=True, table_id="pg"),
+        engine,
+        clock=trio.current_time,
+    )
     table.legal_inline_limit = 10  # every list of moves is "too long" here
     async with running_host(engine, table=table) as host:
         port = host.port or 0
@@ -342,7 +366,6 @@ async def test_long_legal_lists_are_paged() -> None:
         assert results and results[0].errors == [] and table.game.is_over()
         await raw.send({"type": "legal", "decision_id": 99, "offset": 0})
         assert (await raw.recv_type("error"))["code"] in ("stale_decision", "game_over")
-
 
 
 async def test_bye_hands_the_seat_to_a_builtin_player_at_once_and_chat_via_open_peer() -> None:

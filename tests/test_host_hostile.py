@@ -152,13 +152,27 @@ async def test_password_is_checked_by_hmac() -> None:
         bad = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
         table = await bad.recv()
         assert table is not None and table["password"] is True
-        await bad.send({"type": "hello", "protocol": 1, "name": "x", "auth": P.auth_mac("guess", table["table_id"], table["challenge"])})
+        await bad.send(
+            {
+                "type": "hello",
+                "protocol": 1,
+                "name": "x",
+                "auth": P.auth_mac("guess", table["table_id"], table["challenge"]),
+            }
+        )
         assert (await bad.recv_type("error"))["code"] == "auth_failed"
         assert await bad.closed()
         good = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
         table = await good.recv()
         assert table is not None
-        await good.send({"type": "hello", "protocol": 1, "name": "y", "auth": P.auth_mac("s3cret", table["table_id"], table["challenge"])})
+        await good.send(
+            {
+                "type": "hello",
+                "protocol": 1,
+                "name": "y",
+                "auth": P.auth_mac("s3cret", table["table_id"], table["challenge"]),
+            }
+        )
         assert (await good.recv())["type"] == "welcome"  # type: ignore[index]
 
 
@@ -205,7 +219,9 @@ async def test_idle_peer_is_dropped() -> None:
 
 async def test_peer_that_never_reads_is_cut_off_and_cannot_stall_the_table() -> None:
     engine = fake_engine()
-    config = TableConfig("callpick", 2, 3, options={"rounds": 3}, seeded=True, table_id="nr", bots={0: "random", 1: "random"})
+    config = TableConfig(
+        "callpick", 2, 3, options={"rounds": 3}, seeded=True, table_id="nr", bots={0: "random", 1: "random"}
+    )
     table = Table(config, engine, clock=trio.current_time)
     host = Host(table, options=HostOptions(write_timeout=0.3, bot_delay=0.01))
     async with trio.open_nursery() as nursery:
@@ -222,7 +238,9 @@ async def test_peer_that_never_reads_is_cut_off_and_cannot_stall_the_table() -> 
 
 async def test_slow_reader_gets_the_newest_snapshot_with_bounded_memory() -> None:
     engine = fake_engine()
-    config = TableConfig("callpick", 2, 3, options={"rounds": 12}, seeded=True, table_id="slow", bots={0: "random", 1: "random"})
+    config = TableConfig(
+        "callpick", 2, 3, options={"rounds": 12}, seeded=True, table_id="slow", bots={0: "random", 1: "random"}
+    )
     table = Table(config, engine, clock=trio.current_time)
     opts = HostOptions(outbox_messages=3, bot_delay=0.002, write_timeout=30)
     host = Host(table, options=opts)
@@ -294,7 +312,9 @@ async def test_a_tcp_peer_that_never_reads_is_dropped_while_play_goes_on() -> No
     import socket
 
     engine = fake_engine()
-    config = TableConfig("callpick", 2, 3, options={"rounds": 400}, seeded=True, table_id="mute", bots={0: "random", 1: "random"})
+    config = TableConfig(
+        "callpick", 2, 3, options={"rounds": 400}, seeded=True, table_id="mute", bots={0: "random", 1: "random"}
+    )
     table = Table(config, engine, clock=trio.current_time)
     host = Host(table, options=HostOptions(write_timeout=0.5))
     async with trio.open_nursery() as nursery:
@@ -351,3 +371,17 @@ async def test_spectator_seats_are_limited() -> None:
         second = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
         assert (await second.join("s2", role="spectator"))["code"] == "table_full"
         await still_alive(first)
+
+
+async def test_connections_are_capped() -> None:
+    async with running_host(fake_engine(), host_options=HostOptions(max_connections=3)) as host:
+        port = host.port or 0
+        a, _, _ = await seated(port, "a")
+        idle = [RawClient(await trio.open_tcp_stream("127.0.0.1", port)) for _ in range(2)]
+        for client in idle:
+            assert (await client.recv())["type"] == "table"  # type: ignore[index]
+        extra = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        refusal = await extra.recv()
+        assert refusal is not None and refusal["code"] == "table_full" and refusal["fatal"]
+        assert await extra.closed()
+        await still_alive(a)

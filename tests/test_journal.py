@@ -12,9 +12,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardnet.protocol import Encodable
-from cardnet.journal import MAGIC, Journal, JournalError, default_journal_path, encode_record, parse_journal, read_journal
+from cardnet.journal import (
+    MAGIC,
+    Journal,
+    JournalError,
+    default_journal_path,
+    encode_record,
+    parse_journal,
+    read_journal,
+)
 
-RECORDS: list[dict[str, Encodable]] = [{"kind": "table", "n": 0}, {"kind": "move", "n": 1, "move": {"type": "x", "name": "Zoë"}}, {"kind": "move", "n": 2}]
+RECORDS: list[dict[str, Encodable]] = [
+    {"kind": "table", "n": 0},
+    {"kind": "move", "n": 1, "move": {"type": "x", "name": "Zoë"}},
+    {"kind": "move", "n": 2},
+]
 
 
 def write(path: Path) -> bytes:
@@ -116,7 +128,9 @@ def test_default_path_follows_xdg_state_home(monkeypatch: pytest.MonkeyPatch, tm
     assert default_journal_path("abc") == tmp_path / "cardnet" / "journals" / "abc.journal"
     monkeypatch.delenv("XDG_STATE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert default_journal_path("abc") == tmp_path / "home" / ".local" / "state" / "cardnet" / "journals" / "abc.journal"
+    assert (
+        default_journal_path("abc") == tmp_path / "home" / ".local" / "state" / "cardnet" / "journals" / "abc.journal"
+    )
     monkeypatch.setenv("XDG_STATE_HOME", "relative/dir")
     assert default_journal_path("abc").is_relative_to(tmp_path / "home")
 
@@ -129,7 +143,9 @@ def test_any_torn_prefix_of_a_real_table_journal_resumes(tmp_path: Path) -> None
     from netfake import fake_engine
 
     engine = fake_engine()
-    table = Table(TableConfig("callpick", 2, 8, options={"rounds": 4}, seeded=True, table_id="tp"), engine, clock=lambda: 0.0)
+    table = Table(
+        TableConfig("callpick", 2, 8, options={"rounds": 4}, seeded=True, table_id="tp"), engine, clock=lambda: 0.0
+    )
     path = tmp_path / "full"
     journal = Journal.create(path)
     journal.append(table.config.record())

@@ -15,7 +15,12 @@ def test_load_bot_specs() -> None:
     sdk = load_bot(str(ROOT / "examples" / "sdk_bot.py"))
     assert sdk.choose({}, [{"type": "a"}, {"type": "b"}]) in (0, 1)
     assert isinstance(load_bot("cardnet.bot:FirstBot"), FirstBot)
-    for bad, words in (("builtin:ismcts", "--bots 1 --bot ismcts"), ("builtin:nope", "unknown"),
-                       ("missing.py", "no such"), ("cardnet.bot:Peer", "not a cardnet.bot.Bot"), ("plain", "use builtin")):
+    for bad, words in (
+        ("builtin:ismcts", "--bots 1 --bot ismcts"),
+        ("builtin:nope", "unknown"),
+        ("missing.py", "no such"),
+        ("cardnet.bot:Peer", "not a cardnet.bot.Bot"),
+        ("plain", "use builtin"),
+    ):
         with pytest.raises(ValueError, match=words):
             load_bot(bad)

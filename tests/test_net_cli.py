@@ -10,7 +10,14 @@ from nethelpers import NET_COMMAND, bot_command, child_env, free_port
 
 
 def run(args: list[str], env: dict[str, str], timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", NET_COMMAND, *args], capture_output=True, text=True, env=env, timeout=timeout, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", NET_COMMAND, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        check=False,
+    )
 
 
 def start_host(tmp_path: Path, password: str, extra: list[str]) -> tuple[subprocess.Popen[str], int, dict[str, str]]:
@@ -20,9 +27,25 @@ def start_host(tmp_path: Path, password: str, extra: list[str]) -> tuple[subproc
     port = free_port()
     env = child_env() | {"XDG_STATE_HOME": str(tmp_path)}
     host = subprocess.Popen(
-        [sys.executable, "-c", NET_COMMAND, "host", "fistful", "--interface", "127.0.0.1", "--port", str(port),
-         "--password-file", str(secret), "--headless", *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+        [
+            sys.executable,
+            "-c",
+            NET_COMMAND,
+            "host",
+            "fistful",
+            "--interface",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--password-file",
+            str(secret),
+            "--headless",
+            *extra,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
     )
     assert host.stdout is not None and "password" in host.stdout.readline()
     return host, port, env
@@ -30,8 +53,26 @@ def start_host(tmp_path: Path, password: str, extra: list[str]) -> tuple[subproc
 
 def test_headless_host_with_only_builtin_players_journals_to_the_state_dir(tmp_path: Path) -> None:
     env = child_env() | {"XDG_STATE_HOME": str(tmp_path)}
-    done = run(["host", "fistful", "--bots", "2", "--bot", "random", "--seed", "9", "--interface", "127.0.0.1",
-                "--games", "1", "--headless", "--name", "robots"], env)
+    done = run(
+        [
+            "host",
+            "fistful",
+            "--bots",
+            "2",
+            "--bot",
+            "random",
+            "--seed",
+            "9",
+            "--interface",
+            "127.0.0.1",
+            "--games",
+            "1",
+            "--headless",
+            "--name",
+            "robots",
+        ],
+        env,
+    )
     assert done.returncode == 0, done.stderr
     assert "listening on 127.0.0.1:" in done.stdout and "cardnet join 127.0.0.1:" in done.stdout
     assert "'robots'" in done.stdout and "seeded" in done.stdout
@@ -45,10 +86,15 @@ def test_headless_host_with_only_builtin_players_journals_to_the_state_dir(tmp_p
 
 def test_usage_and_runtime_errors_have_their_exit_codes(tmp_path: Path) -> None:
     env = child_env()
-    for args in (["host", "fistful"], ["host", "--interface", "127.0.0.1"], ["host", "nosuch", "--interface", "127.0.0.1"],
-                 ["host", "fistful", "--players", "5", "--interface", "127.0.0.1"],
-                 ["host", "fistful", "--option", "length=forever", "--interface", "127.0.0.1"],
-                 ["bot", "builtin:hard", "127.0.0.1:1"], ["join", "no-port"]):
+    for args in (
+        ["host", "fistful"],
+        ["host", "--interface", "127.0.0.1"],
+        ["host", "nosuch", "--interface", "127.0.0.1"],
+        ["host", "fistful", "--players", "5", "--interface", "127.0.0.1"],
+        ["host", "fistful", "--option", "length=forever", "--interface", "127.0.0.1"],
+        ["bot", "builtin:hard", "127.0.0.1:1"],
+        ["join", "no-port"],
+    ):
         done = run(args, env)
         assert done.returncode == 2, (args, done.stderr)
         assert done.stderr.startswith("cardnet"), done.stderr
@@ -63,11 +109,25 @@ def test_usage_and_runtime_errors_have_their_exit_codes(tmp_path: Path) -> None:
 def test_password_protected_table_admits_bots_that_know_the_password(tmp_path: Path) -> None:
     host, port, env = start_host(tmp_path, "open sesame", ["--games", "1"])
     try:
-        wrong = subprocess.run(bot_command("raw", port), capture_output=True, text=True, timeout=60,
-                               env=env | {"CARDNET_PASSWORD": "guess"}, check=False)
+        wrong = subprocess.run(
+            bot_command("raw", port),
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=env | {"CARDNET_PASSWORD": "guess"},
+            check=False,
+        )
         assert wrong.returncode == 1 and "auth_failed" in wrong.stderr
-        bots = [subprocess.Popen(bot_command(kind, port), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                 env=env | {"CARDNET_PASSWORD": "open sesame"}) for kind in ("raw", "node")]
+        bots = [
+            subprocess.Popen(
+                bot_command(kind, port),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env | {"CARDNET_PASSWORD": "open sesame"},
+            )
+            for kind in ("raw", "node")
+        ]
         for bot in bots:
             out, err = bot.communicate(timeout=60)
             assert bot.returncode == 0, err
@@ -84,9 +144,11 @@ def test_bot_and_join_report_refusals_after_the_handshake_cleanly(tmp_path: Path
     try:
         wrong = tmp_path / "wrong"
         wrong.write_text("wrong")
-        for command in (["bot", "builtin:random", f"127.0.0.1:{port}", "--password-file", str(wrong)],
-                        ["join", f"127.0.0.1:{port}", "--password-file", str(wrong)],
-                        ["bot", "builtin:random", f"127.0.0.1:{port}", "--password-file", str(secret)]):
+        for command in (
+            ["bot", "builtin:random", f"127.0.0.1:{port}", "--password-file", str(wrong)],
+            ["join", f"127.0.0.1:{port}", "--password-file", str(wrong)],
+            ["bot", "builtin:random", f"127.0.0.1:{port}", "--password-file", str(secret)],
+        ):
             done = run(command, env)
             assert done.returncode == 1, (command, done.stderr)
             assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr

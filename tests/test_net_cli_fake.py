@@ -22,7 +22,10 @@ async def test_join_spectate_follows_a_bot_game_to_the_end() -> None:
         with trio.fail_after(30):
             proc = await trio.run_process(
                 [sys.executable, "-c", NET_COMMAND, "join", f"127.0.0.1:{host.port}", "--spectate", "--name", "eve"],
-                capture_stdout=True, capture_stderr=True, env=child_env(), check=False,
+                capture_stdout=True,
+                capture_stderr=True,
+                env=child_env(),
+                check=False,
             )
         out = proc.stdout.decode()
         assert proc.returncode == 0, proc.stderr.decode()
@@ -35,7 +38,11 @@ async def test_join_as_a_player_types_move_numbers() -> None:
         with trio.fail_after(30):
             proc = await trio.run_process(
                 [sys.executable, "-c", NET_COMMAND, "join", f"127.0.0.1:{host.port}", "--name", "ann"],
-                stdin=b"x\n9\n" + b"0\n" * 40, capture_stdout=True, capture_stderr=True, env=child_env(), check=False,
+                stdin=b"x\n9\n" + b"0\n" * 40,
+                capture_stdout=True,
+                capture_stderr=True,
+                env=child_env(),
+                check=False,
             )
         out = proc.stdout.decode()
         assert proc.returncode == 0, proc.stderr.decode()
@@ -48,8 +55,13 @@ async def test_join_reports_a_refusal_and_bad_targets() -> None:
     async with running_host(fake_engine(), players=2, bots={0: "random", 1: "random"}) as host:
         proc = await trio.run_process(
             [sys.executable, "-c", NET_COMMAND, "join", f"127.0.0.1:{host.port}", "--name", "late"],
-            capture_stdout=True, capture_stderr=True, env=child_env(), check=False,
+            capture_stdout=True,
+            capture_stderr=True,
+            env=child_env(),
+            check=False,
         )
         assert proc.returncode == 1 and "table_full" in proc.stderr.decode()
-    proc2 = subprocess.run([sys.executable, "-c", NET_COMMAND, "join", "nocolon"], capture_output=True, env=child_env(), check=False)
+    proc2 = subprocess.run(
+        [sys.executable, "-c", NET_COMMAND, "join", "nocolon"], capture_output=True, env=child_env(), check=False
+    )
     assert proc2.returncode == 2 and "HOST:PORT" in proc2.stderr.decode()

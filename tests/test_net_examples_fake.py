@@ -23,7 +23,11 @@ async def test_example_bots_play_two_games(kinds: tuple[str, ...]) -> None:
 
         async def run(kind: str) -> None:
             proc = await trio.run_process(
-                bot_command(kind, host.port or 0, games=2), capture_stdout=True, capture_stderr=True, env=child_env(), check=False
+                bot_command(kind, host.port or 0, games=2),
+                capture_stdout=True,
+                capture_stderr=True,
+                env=child_env(),
+                check=False,
             )
             assert proc.returncode == 0, (kind, proc.stderr.decode())
             outputs[kind] = proc.stdout.decode()

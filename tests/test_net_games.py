@@ -27,7 +27,9 @@ def seats_for(game: str) -> int:
     return max(info.min_players, min(3, info.max_players))
 
 
-async def watch(port: int, seen: list[StateMessage], task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+async def watch(
+    port: int, seen: list[StateMessage], task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+) -> None:
     """A spectator that follows the table until the game is over, checking every public hash."""
     peer = Peer("127.0.0.1", port, name="watcher", spectate=True)
     async with trio.open_nursery() as nursery:

@@ -190,7 +190,12 @@ def test_state_message_round_trip_and_hash() -> None:
     line = P.encode(msg)
     parsed = P.parse_state_message(json.loads(line))
     assert parsed.hash_ok()
-    assert (parsed.state_id, parsed.decision_id, parsed.legal, parsed.ack) == (7, 3, [{"type": "x"}], {"decision_id": 2, "ref": 1})
+    assert (parsed.state_id, parsed.decision_id, parsed.legal, parsed.ack) == (
+        7,
+        3,
+        [{"type": "x"}],
+        {"decision_id": 2, "ref": 1},
+    )
     assert line == P.encode(json.loads(line))  # what the host sends is canonical
 
 
@@ -220,7 +225,25 @@ def test_arbitrary_bytes_only_ever_raise_protocol_errors(data: bytes) -> None:
 @given(
     st.sampled_from(["hello", "move", "chat", "snapshot", "legal", "rematch", "ping", "pong", "bye"]),
     st.dictionaries(
-        st.sampled_from(["protocol", "name", "role", "capabilities", "seat", "token", "auth", "decision_id", "move", "index", "text", "id", "ref", "offset", "limit"]),
+        st.sampled_from(
+            [
+                "protocol",
+                "name",
+                "role",
+                "capabilities",
+                "seat",
+                "token",
+                "auth",
+                "decision_id",
+                "move",
+                "index",
+                "text",
+                "id",
+                "ref",
+                "offset",
+                "limit",
+            ]
+        ),
         json_values,
         max_size=6,
     ),

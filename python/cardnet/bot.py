@@ -84,8 +84,12 @@ def load_bot(spec: str) -> Bot:
         sys.modules[module_spec.name] = module
         module_spec.loader.exec_module(module)
         classes = [
-            v for v in vars(module).values()
-            if isinstance(v, type) and issubclass(v, Bot) and v.__module__ == module.__name__ and not getattr(v, "__abstractmethods__", None)
+            v
+            for v in vars(module).values()
+            if isinstance(v, type)
+            and issubclass(v, Bot)
+            and v.__module__ == module.__name__
+            and not getattr(v, "__abstractmethods__", None)
         ]
         if len(classes) != 1:
             raise ValueError(f"{spec} must define exactly one Bot subclass (found {len(classes)})")

@@ -39,6 +39,7 @@ class HostOptions:
     outbox_bytes: int = 8 * 1024 * 1024
     outbox_messages: int = 256
     max_spectators: int = 32
+    max_connections: int = 64
     msg_rate: float = 50.0
     msg_burst: float = 200.0
     chat_rate: float = 0.5
@@ -172,6 +173,15 @@ class Host:
     # -- connection handling ----------------------------------------------------------------------------------
 
     async def _handle(self, stream: trio.abc.Stream) -> None:
+        if len(self.conns) >= self.opts.max_connections:
+            # Half-open or idle connections must not grow the host without bound: refuse before any state.
+            refusal = P.error_message(
+                "table_full", "too many connections", state_id=self.table.state_id, decision_id=None
+            )
+            with trio.move_on_after(1):
+                await stream.send_all(P.encode(refusal))
+            await trio.aclose_forcefully(stream)
+            return
         conn = Connection(self._next_conn, stream)
         self._next_conn += 1
         self.conns[conn.id] = conn
@@ -208,7 +218,9 @@ class Host:
     async def _session(self, conn: Connection) -> None:
         reader = _LineReader(conn.stream, P.MAX_PEER_LINE)
         challenge = secrets.token_hex(16)
-        self._send(conn, "ctl", self.table.table_message(challenge, self.opts.capabilities, self.opts.password is not None))
+        self._send(
+            conn, "ctl", self.table.table_message(challenge, self.opts.capabilities, self.opts.password is not None)
+        )
         hello: P.Hello | None = None
         with trio.move_on_after(self.opts.handshake_timeout):
             while hello is None:
@@ -296,7 +308,9 @@ class Host:
         if hello.protocol not in P.SUPPORTED_VERSIONS:
             self._fail(conn, ProtocolError("unsupported_version", f"this host speaks {list(P.SUPPORTED_VERSIONS)}"))
         if self.opts.password is not None:
-            if hello.auth is None or not P.check_auth(self.opts.password, self.table.config.table_id, challenge, hello.auth):
+            if hello.auth is None or not P.check_auth(
+                self.opts.password, self.table.config.table_id, challenge, hello.auth
+            ):
                 self._fail(conn, ProtocolError("auth_failed", "wrong or missing password proof"))
         conn.name = hello.name
         conn.capabilities = frozenset(hello.capabilities) & frozenset(self.opts.capabilities)
@@ -384,9 +398,7 @@ class Host:
         elif isinstance(msg, P.Rematch):
             if conn.seat is None:
                 raise ProtocolError("spectator", "spectators do not vote for rematches")
-            humans = [
-                s.index for s in self.table.seats if s.kind == "human" and s.connected and not s.auto
-            ]
+            humans = [s.index for s in self.table.seats if s.kind == "human" and s.connected and not s.auto]
             record = self.table.vote_rematch(conn.seat, humans)
             if record is None:
                 self._broadcast_ctl(self.table.rematch_message())
@@ -436,7 +448,10 @@ class Host:
         wanted = {c.seat for c in self.conns.values() if c.ready and not c.spectator}
         for seat in sorted(s for s in wanted if s is not None):
             batch.append(
-                (seat, self.table.state_message(seat, kind, state_hash=state_hash, ack=ack if seat == ack_seat else None))
+                (
+                    seat,
+                    self.table.state_message(seat, kind, state_hash=state_hash, ack=ack if seat == ack_seat else None),
+                )
             )
         if any(c.ready and c.spectator for c in self.conns.values()):
             batch.append((None, self.table.state_message(None, kind, state_hash=state_hash)))
@@ -595,7 +610,11 @@ class Host:
         """Turn timers and absent seats: wake at the next deadline or whenever the table changes."""
         while True:
             now = trio.current_time()
-            deadlines = [d.deadline for s, d in self.table.decisions.items() if d.deadline is not None and not d.timed_out and not self.table.controlled_by_builtin(s)]
+            deadlines = [
+                d.deadline
+                for s, d in self.table.decisions.items()
+                if d.deadline is not None and not d.timed_out and not self.table.controlled_by_builtin(s)
+            ]
             for seat, since in list(self._gone_since.items()):
                 if self.table.seats[seat].connected:
                     self._gone_since.pop(seat)

@@ -194,7 +194,15 @@ class Peer:
             while not self._closed:
                 try:
                     stream = await self._connect()
-                except (OSError, EOFError, ValueError, trio.BrokenResourceError, trio.TooSlowError, ProtocolError, PeerError) as exc:
+                except (
+                    OSError,
+                    EOFError,
+                    ValueError,
+                    trio.BrokenResourceError,
+                    trio.TooSlowError,
+                    ProtocolError,
+                    PeerError,
+                ) as exc:
                     if isinstance(exc, PeerError) and exc.code in PERMANENT_REFUSALS:
                         raise
                     if not (self.reconnect and started):
@@ -263,7 +271,9 @@ class Peer:
         if isinstance(token, str):
             self.state.token = token
         caps = welcome.get("capabilities")
-        self.state.capabilities = frozenset(c for c in caps if isinstance(c, str)) if isinstance(caps, list) else frozenset()
+        self.state.capabilities = (
+            frozenset(c for c in caps if isinstance(c, str)) if isinstance(caps, list) else frozenset()
+        )
         self.state.connects += 1
         self._reader = reader
         self._stream = stream
@@ -280,7 +290,14 @@ class Peer:
             try:
                 with trio.fail_after(idle):
                     msg = await reader.next()
-            except (trio.TooSlowError, trio.BrokenResourceError, trio.ClosedResourceError, OSError, EOFError, ValueError):
+            except (
+                trio.TooSlowError,
+                trio.BrokenResourceError,
+                trio.ClosedResourceError,
+                OSError,
+                EOFError,
+                ValueError,
+            ):
                 return
             kind = msg.get("type")
             if kind in ("update", "snapshot"):
@@ -292,7 +309,12 @@ class Peer:
                 await self._send(P.Pong(ping_id if isinstance(ping_id, int) and ping_id >= 0 else 0))
             elif kind == "chat":
                 await self._emit(
-                    ChatMessage(_opt_int(msg.get("seat")), str(msg.get("name")), bool(msg.get("spectator")), str(msg.get("text")))
+                    ChatMessage(
+                        _opt_int(msg.get("seat")),
+                        str(msg.get("name")),
+                        bool(msg.get("spectator")),
+                        str(msg.get("text")),
+                    )
                 )
             elif kind == "error":
                 if msg.get("fatal"):
@@ -316,7 +338,10 @@ class Peer:
             elif kind == "rematch":
                 votes = msg.get("votes")
                 await self._emit(
-                    RematchVotes(_opt_int(msg.get("game_no")) or 0, [v for v in votes if isinstance(v, int)] if isinstance(votes, list) else [])
+                    RematchVotes(
+                        _opt_int(msg.get("game_no")) or 0,
+                        [v for v in votes if isinstance(v, int)] if isinstance(votes, list) else [],
+                    )
                 )
 
     async def _on_state(self, state: StateMessage) -> None:
@@ -325,7 +350,12 @@ class Peer:
             self.state.hash_mismatches += 1
             await self.request_snapshot()
             return
-        if state.kind == "update" and last is not None and state.game_no == last.game_no and state.state_id != last.state_id + 1:
+        if (
+            state.kind == "update"
+            and last is not None
+            and state.game_no == last.game_no
+            and state.state_id != last.state_id + 1
+        ):
             self.state.gaps += 1
             await self.request_snapshot()
         self.state.last = state
@@ -337,7 +367,11 @@ class Peer:
             self._paging = state
             await self._request_page(state.decision_id, 0)
             return
-        if state.decision_id is not None or state.kind == "snapshot" or state.game_no != (self._paging or state).game_no:
+        if (
+            state.decision_id is not None
+            or state.kind == "snapshot"
+            or state.game_no != (self._paging or state).game_no
+        ):
             self._paging = None
         await self._emit(state)
 

@@ -498,7 +498,9 @@ def parse_client_message(obj: Mapping[str, JSONValue]) -> ClientMessage:
         return SnapshotRequest(f.ref())
     if kind == "legal":
         limit = f.opt_int("limit", required=False, lo=1, hi=LEGAL_PAGE)
-        return LegalRequest(f.req_int("decision_id"), f.req_int("offset"), LEGAL_PAGE if limit is None else limit, f.ref())
+        return LegalRequest(
+            f.req_int("decision_id"), f.req_int("offset"), LEGAL_PAGE if limit is None else limit, f.ref()
+        )
     if kind == "rematch":
         return Rematch(f.ref())
     if kind == "ping":

@@ -453,9 +453,7 @@ class Table:
     # -- resume -----------------------------------------------------------------------------------------------
 
     @classmethod
-    def from_records(
-        cls, records: Sequence[Mapping[str, Any]], engine: Engine, *, clock: Callable[[], float]
-    ) -> Table:
+    def from_records(cls, records: Sequence[Mapping[str, Any]], engine: Engine, *, clock: Callable[[], float]) -> Table:
         """Rebuild a table exactly from its journal records (raises ValueError on an inconsistent journal)."""
         if not records or records[0].get("kind") != "table":
             raise ValueError("the journal does not start with a table record")
@@ -485,4 +483,3 @@ class Table:
             if held.kind == "human":
                 held.connected = False
         return table
-

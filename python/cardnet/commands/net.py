@@ -23,10 +23,14 @@ def add_parsers(subparsers: Any) -> None:
     host.add_argument("game", nargs="?", help="game name (matchstick, fistful, cherki, ten); not with --resume")
     host.add_argument("--players", type=int, help="number of seats (default: the game's default)")
     host.add_argument("--bots", type=int, default=0, help="seats filled by built-in players")
-    host.add_argument("--bot", default="normal", help="built-in player for --bots: random, heuristic, ismcts, easy, normal, hard")
+    host.add_argument(
+        "--bot", default="normal", help="built-in player for --bots: random, heuristic, ismcts, easy, normal, hard"
+    )
     host.add_argument("--name", default=None, help="the table's display name")
     host.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
-    host.add_argument("--interface", action="append", default=[], metavar="IP", help="address to listen on (repeatable)")
+    host.add_argument(
+        "--interface", action="append", default=[], metavar="IP", help="address to listen on (repeatable)"
+    )
     host.add_argument("--password-file", type=Path, help="file holding the table password")
     group = host.add_mutually_exclusive_group()
     group.add_argument("--journal", type=Path, help="journal file (default: under the user's state directory)")
@@ -34,8 +38,16 @@ def add_parsers(subparsers: Any) -> None:
     host.add_argument("--fsync", action="store_true", help="fsync the journal before acknowledging (group-committed)")
     host.add_argument("--seed", type=int, help="deal seed (marks the table 'seeded')")
     host.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (repeatable)")
-    host.add_argument("--turn-timer", type=float, metavar="SECONDS", help="a built-in player moves when a turn runs out")
-    host.add_argument("--seat-timeout", type=float, default=15.0, metavar="SECONDS", help="how long a gone player's seat waits before a built-in player takes over")
+    host.add_argument(
+        "--turn-timer", type=float, metavar="SECONDS", help="a built-in player moves when a turn runs out"
+    )
+    host.add_argument(
+        "--seat-timeout",
+        type=float,
+        default=15.0,
+        metavar="SECONDS",
+        help="how long a gone player's seat waits before a built-in player takes over",
+    )
     host.add_argument("--bot-delay", type=float, default=0.0, metavar="SECONDS", help="pause before each built-in move")
     host.add_argument("--games", type=int, default=0, help="stop after this many finished games (0: run until stopped)")
     host.add_argument("--headless", action="store_true", help="no user interface: print the address and serve")
@@ -45,7 +57,9 @@ def add_parsers(subparsers: Any) -> None:
     join.add_argument("target", help="HOST:PORT")
     join.add_argument("--spectate", action="store_true", help="watch instead of taking a seat")
     join.add_argument("--name", default=os.environ.get("USER", "player"), help="your name at the table")
-    join.add_argument("--interface", action="append", default=[], metavar="IP", help="(for discovery; unused with HOST:PORT)")
+    join.add_argument(
+        "--interface", action="append", default=[], metavar="IP", help="(for discovery; unused with HOST:PORT)"
+    )
     join.add_argument("--password-file", type=Path, help="file holding the table password")
     join.add_argument("--token", help="seat token from an earlier session (resumes that seat)")
     join.set_defaults(func=cmd_join)
@@ -55,7 +69,9 @@ def add_parsers(subparsers: Any) -> None:
     bot.add_argument("target", help="HOST:PORT")
     bot.add_argument("--name", default=None, help="the bot's name at the table")
     bot.add_argument("--games", type=int, default=1, help="games to play (rematches in between)")
-    bot.add_argument("--interface", action="append", default=[], metavar="IP", help="(for discovery; unused with HOST:PORT)")
+    bot.add_argument(
+        "--interface", action="append", default=[], metavar="IP", help="(for discovery; unused with HOST:PORT)"
+    )
     bot.add_argument("--password-file", type=Path, help="file holding the table password")
     bot.set_defaults(func=cmd_bot)
 
@@ -225,8 +241,11 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                         return 1
                     cfg = table.config
                     seats = f"{sum(s.kind != 'open' for s in table.seats)}/{cfg.players} seats taken"
-                    print(f"cardnet host: table {cfg.name!r} ({cfg.game}, {seats}, protocol {P.PROTOCOL_VERSION}"
-                          f"{', seeded' if cfg.seeded else ''}{', password' if password else ''})", file=out)
+                    print(
+                        f"cardnet host: table {cfg.name!r} ({cfg.game}, {seats}, protocol {P.PROTOCOL_VERSION}"
+                        f"{', seeded' if cfg.seeded else ''}{', password' if password else ''})",
+                        file=out,
+                    )
                     for address in interfaces:
                         print(f"listening on {address}:{port}", file=out)
                     shown = interfaces[0] if interfaces[0] != "0.0.0.0" else "THIS-MACHINE"
@@ -303,8 +322,11 @@ def _join(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sy
                 if isinstance(event, StateMessage):
                     for ev in event.events:
                         print(f"  event: {canonical(ev)}", file=out)
-                    print(f"[game {event.game_no} state {event.state_id}] to act: {event.to_act} "
-                          f"public: {canonical(event.view.get('public'))}", file=out)
+                    print(
+                        f"[game {event.game_no} state {event.state_id}] to act: {event.to_act} "
+                        f"public: {canonical(event.view.get('public'))}",
+                        file=out,
+                    )
                     if event.over:
                         print(f"game over: {canonical(event.outcome)}", file=out)
                         out.flush()
@@ -419,13 +441,18 @@ def _replay(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         print(canonical(summary), file=out)  # type: ignore[arg-type]
         return 0
     cfg = table.config
-    print(f"table {cfg.name!r}: {cfg.game}, {cfg.players} players, seed {cfg.seed}{' (seeded)' if cfg.seeded else ''}", file=out)
+    print(
+        f"table {cfg.name!r}: {cfg.game}, {cfg.players} players, seed {cfg.seed}{' (seeded)' if cfg.seeded else ''}",
+        file=out,
+    )
     for rec in contents.records[1:]:
         kind = rec.get("kind")
         if kind == "seat":
             print(f"seat {rec['seat']}: {rec['name']}", file=out)
         elif kind == "move":
-            print(f"game {rec['game_no']} state {rec['state_id']}: seat {rec['seat']} {canonical(rec['move'])}", file=out)  # type: ignore[arg-type]
+            print(
+                f"game {rec['game_no']} state {rec['state_id']}: seat {rec['seat']} {canonical(rec['move'])}", file=out
+            )  # type: ignore[arg-type]
         elif kind == "game":
             print(f"rematch: game {rec['game_no']}", file=out)
     state = "over" if summary["over"] else "in progress"
