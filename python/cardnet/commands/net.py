@@ -450,9 +450,8 @@ def _replay(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         if kind == "seat":
             print(f"seat {rec['seat']}: {rec['name']}", file=out)
         elif kind == "move":
-            print(
-                f"game {rec['game_no']} state {rec['state_id']}: seat {rec['seat']} {canonical(rec['move'])}", file=out
-            )  # type: ignore[arg-type]
+            move: Any = rec["move"]  # JSON from the journal
+            print(f"game {rec['game_no']} state {rec['state_id']}: seat {rec['seat']} {canonical(move)}", file=out)
         elif kind == "game":
             print(f"rematch: game {rec['game_no']}", file=out)
     state = "over" if summary["over"] else "in progress"
