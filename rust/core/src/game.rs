@@ -284,8 +284,10 @@ impl Outcome {
                "order": self.order, "detail": self.detail})
     }
 
-    /// A reward in `0..=1` per seat for search: rank-based for rankings, otherwise 1 for a sole win,
-    /// `1/k` each for a win shared by `k`, 0.5 each for a draw, 0 for a loss.
+    /// A reward in `0..=1` per seat for search. Rankings are rank-based; a draw is 0.5 each. Otherwise a
+    /// win (`1/k` each when shared by `k`) weighs 0.7 and the seat's place between the lowest and highest
+    /// score weighs 0.3, so that search can tell a near miss from a rout (TEN's scores, Cherki's
+    /// settlements); with one player the score itself stands in for that place.
     pub fn rewards(&self, players: usize) -> Vec<f64> {
         let mut r = vec![0.0; players];
         match self.kind {
@@ -299,13 +301,32 @@ impl Outcome {
             _ => {
                 let k = self.winners.len().max(1) as f64;
                 for &w in &self.winners {
-                    r[w] = 1.0 / k;
+                    r[w] = WIN_WEIGHT / k;
+                }
+                let low = self.scores.iter().copied().min().unwrap_or(0);
+                let high = self.scores.iter().copied().max().unwrap_or(0);
+                for (seat, reward) in r.iter_mut().enumerate() {
+                    let score = self.scores.get(seat).copied().unwrap_or(0);
+                    let place = if players == 1 {
+                        let s = score.max(0) as f64;
+                        s / (s + SOLO_SCORE_SCALE)
+                    } else if high > low {
+                        (score - low) as f64 / (high - low) as f64
+                    } else {
+                        0.5
+                    };
+                    *reward += (1.0 - WIN_WEIGHT) * place;
                 }
             }
         }
         r
     }
 }
+
+/// Share of a search reward that comes from winning (the rest comes from the score).
+const WIN_WEIGHT: f64 = 0.7;
+/// A solo score worth half of the score part of the reward.
+const SOLO_SCORE_SCALE: f64 = 20.0;
 
 /// A rules engine. Implementations keep their hot path (`legal_count`, `apply_index`, `clone`) free of
 /// allocation where the game allows; views, events and JSON are off the hot path.

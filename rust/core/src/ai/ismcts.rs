@@ -7,6 +7,8 @@
 //! random play draws nine deals in ten) and backs up the rewards. Selection uses UCB1 with availability counts: a child's
 //! exploration term counts only the iterations in which its move was legal. Simultaneous moves are searched
 //! in seat order; the root sample already hides the opponent's pending pick, so the root choice stays fair.
+//! The heuristic player's move seeds the root, and the search departs from it only for a move whose mean
+//! reward is clearly better, so a small budget never plays worse than the rule of thumb by sampling noise.
 
 use crate::game::{Game, Seat};
 use crate::rng::Rng;
@@ -34,8 +36,13 @@ pub fn search<G: Game>(game: &G, seat: Seat, iterations: u32, rng: &mut Rng) -> 
         return 0;
     }
     let players = game.setup().players;
-    let mut nodes: Vec<Node<G::Move>> =
-        vec![Node { actor: seat, mv: None, visits: 0, available: 0, reward: 0.0, children: Vec::new() }];
+    let heuristic = game.heuristic_index(seat, rng);
+    let Some(heuristic_move) = game.legal_move(seat, heuristic) else { return 0 };
+    // The heuristic's move is the root's first child, so it is always among the candidates compared.
+    let mut nodes: Vec<Node<G::Move>> = vec![
+        Node { actor: seat, mv: None, visits: 0, available: 0, reward: 0.0, children: vec![1] },
+        Node { actor: seat, mv: Some(heuristic_move.clone()), visits: 0, available: 0, reward: 0.0, children: Vec::new() },
+    ];
     let mut path: Vec<usize> = Vec::new();
     let mut compatible: Vec<usize> = Vec::new();
     for _ in 0..iterations {
@@ -91,7 +98,26 @@ pub fn search<G: Game>(game: &G, seat: Seat, iterations: u32, rng: &mut Rng) -> 
         .iter()
         .copied()
         .max_by(|&a, &b| nodes[a].visits.cmp(&nodes[b].visits).then(nodes[a].reward.total_cmp(&nodes[b].reward)));
-    best.and_then(|id| nodes[id].mv.as_ref()).and_then(|mv| game.index_of(seat, mv)).unwrap_or(0)
+    let searched = best.and_then(|id| nodes[id].mv.as_ref().map(|mv| (id, mv)));
+    let Some((best, mv)) = searched else { return heuristic };
+    // The search must earn its departure from the heuristic's move: a small budget in a noisy game
+    // otherwise trades a sound rule of thumb for sampling noise.
+    let default = nodes[0].children.iter().copied().find(|&c| nodes[c].mv.as_ref() == Some(&heuristic_move));
+    match default {
+        Some(d) if d != best && mean(&nodes[best]) < mean(&nodes[d]) + DEPARTURE_MARGIN => heuristic,
+        _ => game.index_of(seat, mv).unwrap_or(heuristic),
+    }
+}
+
+/// How much better than the heuristic's move (in mean reward) the searched move must look.
+const DEPARTURE_MARGIN: f64 = 0.03;
+
+fn mean<M>(n: &Node<M>) -> f64 {
+    if n.visits == 0 {
+        0.0
+    } else {
+        n.reward / n.visits as f64
+    }
 }
 
 /// The seat whose decision the tree models next: at the root the searching seat (it may share the turn
