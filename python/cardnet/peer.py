@@ -94,7 +94,11 @@ class PeerState:
 
 
 class Peer:
-    """One connection to a host, reconnecting as needed. Use :func:`open_peer` to run it."""
+    """One connection to a host, reconnecting as needed. Use :func:`open_peer` to run it.
+
+    ``connect``, when given, opens each connection instead of TCP to ``host:port`` (local play passes the
+    in-process host's :meth:`~cardnet.host.Host.open_local_stream`).
+    """
 
     def __init__(
         self,
