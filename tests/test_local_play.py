@@ -149,3 +149,37 @@ def test_ctrl_c_at_the_prompt_exits_cleanly(tmp_path: Path) -> None:
     assert b"Traceback" not in err, err.decode()
     assert (seen + rest).decode().rstrip().endswith("Bye.")
     assert journal.is_file()
+
+
+@pytest.mark.trio
+async def test_in_process_host_serves_a_peer_over_memory_streams() -> None:
+    import trio
+
+    from cardnet.host import Host
+    from cardnet.peer import Peer
+    from cardnet.protocol import StateMessage
+    from cardnet.table import TableConfig
+
+    game = next(iter(cardnet.GAMES))
+    players = cardnet.GAMES[game].default_players
+    bots = {s: "random" for s in range(1, players)}
+    config = TableConfig(game=game, players=players, seed=5, seeded=True, table_id="local", bots=bots)
+    host = Host(Table(config, core_engine(), clock=trio.current_time))
+    with pytest.raises(RuntimeError):
+        host.open_local_stream()
+
+    async def connect() -> trio.abc.Stream:
+        return host.open_local_stream()
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(host.serve_in_process)
+        assert host.port is None
+        peer = Peer("in-process", 0, name="me", connect=connect, reconnect=False)
+        await nursery.start(peer.run)
+        assert peer.state.seat == 0 and peer.state.token
+        async for event in peer.events:
+            if isinstance(event, StateMessage):
+                # The seat sees only its own view, checked against the public hash like any remote peer.
+                assert event.hash_ok() and event.view["private"] is not None
+                break
+        nursery.cancel_scope.cancel()
