@@ -13,6 +13,7 @@ import argparse
 import importlib.util
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 EXIT_OK = 0
@@ -52,18 +53,47 @@ def _parse_options(pairs: Sequence[str] | None, game: str) -> dict[str, Any]:
 def _cmd_play(args: argparse.Namespace) -> int:
     from .ui.plain import play_plain
 
-    options = _parse_options(args.option, args.game)
+    if args.resume is not None:
+        given = [flag for flag, value in _new_game_flags(args) if value]
+        if given:
+            drop = ", ".join(given)
+            print(f"cardnet play: --resume takes the game and its seats from the journal; drop {drop}", file=sys.stderr)
+            return EXIT_USAGE
+        game = None
+    else:
+        game = args.game or DEFAULT_GAME
+    from .ui.local import LocalError
+
+    options = _parse_options(args.option, game) if game is not None else {}
     # The line-mode game is the only local game this module provides; a full-screen client can take over
     # the non --plain case without changing the flags.
-    return play_plain(
-        args.game,
-        players=args.players,
-        seed=args.seed,
-        options=options,
-        level=args.level,
-        bot=args.bot,
-        seat=args.seat,
-    )
+    try:
+        return play_plain(
+            game,
+            players=args.players,
+            seed=args.seed,
+            options=options,
+            level=args.level,
+            bot=args.bot,
+            seat=args.seat,
+            journal=args.journal,
+            resume=args.resume,
+        )
+    except LocalError as e:
+        print(f"cardnet play: {e}", file=sys.stderr)
+        return EXIT_FAILURE
+
+
+def _new_game_flags(args: argparse.Namespace) -> list[tuple[str, object]]:
+    """The flags that define a new game, with whether each was given (meaningless with --resume)."""
+    return [
+        ("GAME", args.game),
+        ("--players", args.players),
+        ("--level", args.level),
+        ("--seed", args.seed is not None),
+        ("--option", args.option),
+        ("--seat", args.seat != 0),
+    ]
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
@@ -157,7 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a local game against built-in players")
-    play.add_argument("game", nargs="?", default=DEFAULT_GAME, type=_check_game, help="game (default matchstick)")
+    play.add_argument("game", nargs="?", type=_check_game, help="game (default matchstick)")
     play.add_argument("--players", type=_positive, help="number of seats (default: the game's)")
     play.add_argument("--level", choices=LEVELS, help="difficulty of the built-in players")
     play.add_argument("--bot", default="random", help="built-in player when no --level is given (default random)")
@@ -165,6 +195,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     play.add_argument("--plain", action="store_true", help="line mode: no full screen, works in any terminal")
     play.add_argument("--option", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
+    saved = play.add_mutually_exclusive_group()
+    saved.add_argument(
+        "--journal", type=Path, metavar="FILE", help="journal the game here (default: under the user's state directory)"
+    )
+    saved.add_argument("--resume", type=Path, metavar="JOURNAL", help="continue a local game from its journal")
     play.set_defaults(func=_cmd_play)
 
     rules = sub.add_parser("rules", help="print a game's summary and options")

@@ -142,6 +142,13 @@ class Host:
             # With an ephemeral port, every further interface listens on the port the first one got.
             port = int(opened[0].socket.getsockname()[1])
         self.port = port
+        await self._run(listeners, lambda: task_status.started(port))
+
+    async def serve_in_process(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Run the table without listening: peers connect only through :meth:`open_local_stream` (local play)."""
+        await self._run([], task_status.started)
+
+    async def _run(self, listeners: list[trio.SocketListener], started: Callable[[], None]) -> None:
         for seat in self.table.seats:
             # Seats resumed from a journal start absent: their players have seat_timeout to come back.
             if seat.kind == "human" and not seat.connected:
@@ -151,9 +158,10 @@ class Host:
             nursery.start_soon(self._committer)
             nursery.start_soon(self._scheduler)
             nursery.start_soon(self._keepalive)
-            await nursery.start(trio.serve_listeners, self._handle, listeners)
+            if listeners:
+                await nursery.start(trio.serve_listeners, self._handle, listeners)
             self._after_change()
-            task_status.started(self.port)
+            started()
 
     async def shutdown(self, grace: float = 1.0) -> None:
         """Tell every peer the host is stopping (``shutting_down``) and give the writers ``grace`` seconds."""
@@ -167,8 +175,22 @@ class Host:
                 await trio.sleep(0.01)
 
     async def accept_stream(self, stream: trio.abc.Stream) -> None:
-        """Serve one already-connected stream (in-process play over memory streams uses this)."""
+        """Serve one already-connected stream until it ends."""
         await self._handle(stream)
+
+    def open_local_stream(self) -> trio.abc.Stream:
+        """A new in-process connection to this running table: the peer's end of a memory stream pair.
+
+        The host's end is served like any TCP connection (same handshake, limits and keepalive), in the table's
+        own nursery, so stopping the table ends it too.
+        """
+        if self._nursery is None:
+            raise RuntimeError("the table is not running")
+        import trio.testing
+
+        peer_end, host_end = trio.testing.memory_stream_pair()
+        self._nursery.start_soon(self._handle, host_end)
+        return peer_end
 
     # -- connection handling ----------------------------------------------------------------------------------
 

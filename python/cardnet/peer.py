@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, Union
@@ -94,7 +94,11 @@ class PeerState:
 
 
 class Peer:
-    """One connection to a host, reconnecting as needed. Use :func:`open_peer` to run it."""
+    """One connection to a host, reconnecting as needed. Use :func:`open_peer` to run it.
+
+    ``connect``, when given, opens each connection instead of TCP to ``host:port`` (local play passes the
+    in-process host's :meth:`~cardnet.host.Host.open_local_stream`).
+    """
 
     def __init__(
         self,
@@ -112,8 +116,11 @@ class Peer:
         give_up_after: float = 120.0,
         connect_timeout: float = 10.0,
         idle_timeout: float | None = None,
+        connect: Callable[[], Awaitable[trio.abc.Stream]] | None = None,
     ) -> None:
         self.host, self.port = host, port
+        # How to open a connection: TCP to host:port unless given (local play connects over memory streams).
+        self._open = connect or self._open_tcp
         self.name, self.spectate, self.wanted_seat = name, spectate, seat
         self.password = password
         self.capabilities = capabilities
@@ -230,9 +237,12 @@ class Peer:
         finally:
             await self._send_events.aclose()
 
+    async def _open_tcp(self) -> trio.abc.Stream:
+        return await trio.open_tcp_stream(self.host, self.port)
+
     async def _connect(self) -> trio.abc.Stream:
         with trio.fail_after(self.connect_timeout):
-            stream = await trio.open_tcp_stream(self.host, self.port)
+            stream = await self._open()
             reader = _Lines(stream)
             try:
                 table = await reader.next()

@@ -2,8 +2,8 @@
 
 Works for every game: a per-game renderer (``cardnet.ui.plain_<game>``) draws the table and reads typed
 moves when one exists, and :class:`GenericRenderer` shows views and moves as compact JSON otherwise.
-Moves are picked by number or typed; a refused move is explained with the core's reason and nothing
-changes. A decision with a single legal move (a forced matchstick discard) is played automatically.
+The renderers only read views, events and moves as the protocol carries them; the interactive session,
+a peer of an in-process host, is :mod:`cardnet.ui.local`.
 """
 
 from __future__ import annotations
@@ -11,19 +11,19 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
-import random
 import re
 import shutil
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from .. import ai
-from .._core import Game, json_dumps, json_loads
-from ..errors import BadOptions, IllegalMove, InvalidMove
-from ..games import GAMES, Outcome, new_game
+from .._core import json_dumps, json_loads
+from ..errors import BadOptions
+from ..games import Outcome
 
-__all__ = ["ANSI", "GenericRenderer", "PlainGame", "play_plain", "renderer_for", "use_colour", "visible_len"]
+__all__ = ["ANSI", "GenericRenderer", "play_plain", "renderer_for", "use_colour", "visible_len"]
 
 Move = dict[str, Any]
 View = dict[str, Any]
@@ -190,181 +190,8 @@ def renderer_for(game: str, names: Sequence[str]) -> GenericRenderer:
     return GenericRenderer(names)
 
 
-class PlainGame:
-    """One line-mode game: the human at ``seat``, built-in players elsewhere."""
-
-    def __init__(
-        self,
-        game: Game,
-        seat: int,
-        choose: Callable[[Game, int], int],
-        stdin: TextIO,
-        stdout: TextIO,
-        renderer: GenericRenderer | None = None,
-    ) -> None:
-        self.game = game
-        self.seat = seat
-        self.choose = choose
-        self.stdin = stdin
-        self.stdout = stdout
-        names = [("You" if s == seat else f"Seat {s}") for s in range(game.players)]
-        self.renderer = renderer or renderer_for(game.game, names)
-        self.renderer.colour = use_colour(stdout)
-
-    def say(self, line: str = "") -> None:
-        """Prints one line."""
-        self.stdout.write(line + "\n")
-        self.stdout.flush()
-
-    def run(self) -> int:
-        """Plays until the game ends or the player quits; returns the exit code."""
-        info = GAMES.get(self.game.game)
-        title = info.title if info else self.game.game
-        self.say(f"{title}: {self.game.players} players, you are seat {self.seat}, seed {self.game.seed}.")
-        self.say("Type a number or a move; 'help' for commands.")
-        while True:
-            to_act = self.game.to_act()
-            if not to_act:
-                break
-            bots = [s for s in to_act if s != self.seat]
-            if bots:
-                # In a simultaneous decision the bot commits first; the core hides its choice from us.
-                self.apply_index(bots[0], self.choose(self.game, bots[0]))
-                continue
-            if not self.human_turn():
-                self.say("Bye.")
-                return 0
-        self.show_outcome(self.game.outcome())
-        return 0
-
-    def apply_index(self, seat: int, index: int) -> None:
-        """Plays a move by index and reports what the human may learn of it."""
-        self.game.apply_index(seat, index)
-        self.report()
-
-    def report(self) -> None:
-        """Prints the last move's events as the human sees them."""
-        self.renderer.observe(self.game.view(self.seat))
-        for event in self.game.events_for(self.seat):
-            text = self.renderer.event_text(event)
-            if text:
-                self.say("  " + text)
-
-    def human_turn(self) -> bool:
-        """Asks for one move; False when the player quits (or input ends)."""
-        view = self.game.view(self.seat)
-        self.renderer.observe(view)
-        count = self.game.legal_count(self.seat)
-        if count == 1:
-            move = self.game.legal_move(self.seat, 0)
-            self.say(f"Your only move: {self.renderer.move_text(move)}")
-            self.apply_index(self.seat, 0)
-            return True
-        self.say()
-        for line in self.renderer.table(view, self.seat):
-            self.say(line)
-        self.list_moves(view, None)
-        while True:
-            self.stdout.write("> ")
-            self.stdout.flush()
-            line = self.stdin.readline()
-            if not line:
-                self.say()
-                return False
-            answer = line.strip()
-            if not answer:
-                continue
-            word = answer.split()[0].lower()
-            if word in ("q", "quit", "exit"):
-                return False
-            if word in ("h", "help", "?"):
-                self.show_help()
-                continue
-            if word in ("t", "table", "show"):
-                for text in self.renderer.table(view, self.seat):
-                    self.say(text)
-                continue
-            if word in ("l", "list", "moves"):
-                rest = answer.split(None, 1)[1] if " " in answer else ""
-                self.list_moves(view, rest, everything=True)
-                continue
-            if self.try_move(answer, view, count):
-                return True
-
-    def try_move(self, answer: str, view: View, count: int) -> bool:
-        """Plays a number or a typed move; explains a refusal. True when a move was played."""
-        if answer.isdigit():
-            number = int(answer)
-            if not 1 <= number <= count:
-                self.say(f"Pick a number from 1 to {count}.")
-                return False
-            move = self.game.legal_move(self.seat, number - 1)
-            self.say(f"You: {self.renderer.move_text(move)}")
-            self.apply_index(self.seat, number - 1)
-            return True
-        typed = self.renderer.parse_move(answer, view)
-        if typed is None:
-            self.say("Not understood: type a move number, a move, or 'help'.")
-            return False
-        try:
-            self.game.apply(self.seat, typed)
-        except (IllegalMove, InvalidMove) as e:
-            self.say(f"Refused: {e.reason}")
-            return False
-        self.say(f"You: {self.renderer.move_text(typed)}")
-        self.report()
-        return True
-
-    def list_moves(self, view: View, filter_text: str | None, everything: bool = False) -> None:
-        """Numbers the legal moves; long lists are collapsed per group unless ``everything``."""
-        moves = self.game.legal_moves(self.seat)
-        shown = [(i, m) for i, m in enumerate(moves) if not filter_text or filter_text in self.renderer.move_text(m)]
-        if filter_text and not shown:
-            self.say(f"No legal move matches {filter_text!r}.")
-            return
-        self.say(f"Your moves ({len(moves)}):")
-        if everything or len(shown) <= LIST_LIMIT:
-            for i, move in shown:
-                self.say(self.move_line(i, move, view))
-            return
-        groups: dict[str, list[tuple[int, Move]]] = {}
-        for i, move in shown:
-            groups.setdefault(self.renderer.group_key(move), []).append((i, move))
-        per_group = max(1, LIST_LIMIT // len(groups))
-        for key, members in groups.items():
-            for i, move in members[:per_group]:
-                self.say(self.move_line(i, move, view))
-            hidden = len(members) - per_group
-            if hidden > 0:
-                self.say(f"        ... {hidden} more '{key}' (type: list {key})")
-
-    def move_line(self, index: int, move: Move, view: View) -> str:
-        """One numbered line of the move list."""
-        text = self.renderer.move_text(move)
-        note = self.renderer.move_note(move, view)
-        return f"  {index + 1:>4}. {text}" + (f"   ({note})" if note else "")
-
-    def show_help(self) -> None:
-        """Prints the commands."""
-        self.say("Commands: NUMBER plays that move; 'list [TEXT]' lists every move (or those")
-        self.say("containing TEXT); 'table' shows the table again; 'quit' leaves.")
-        self.say("Built-in players move on their own; a forced move is played for you.")
-        for line in self.renderer.help():
-            self.say(line)
-
-    def show_outcome(self, outcome: Outcome | None) -> None:
-        """Prints the result."""
-        self.say()
-        if outcome is None:
-            self.say("The game stopped without a result.")
-            return
-        self.say(f"Game over ({outcome.kind}).")
-        for line in self.renderer.outcome_lines(outcome):
-            self.say(line)
-
-
 def play_plain(
-    game: str,
+    game: str | None,
     players: int | None = None,
     seed: int | None = None,
     options: Mapping[str, Any] | None = None,
@@ -373,18 +200,30 @@ def play_plain(
     seat: int = 0,
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
+    *,
+    journal: Path | None = None,
+    resume: Path | None = None,
 ) -> int:
-    """Plays one line-mode game on the terminal (or the given streams); returns the exit code."""
+    """Plays one line-mode game on the terminal (or the given streams); returns the exit code.
+
+    The game runs on the same host a LAN table uses, in-process, with built-in players (``level``, else
+    ``bot``) in the other seats; it is journalled to ``journal`` (default: under the user's state directory)
+    and ``resume`` continues such a journal where it stopped.
+    """
     if level is None and bot not in ai.PLAYERS and not bot.startswith("ismcts:"):
         raise BadOptions(f"unknown player {bot!r} ({', '.join(ai.PLAYERS)}, ismcts:N)")
-    g = new_game(game, players=players, seed=seed, options=options)
-    if not 0 <= seat < g.players:
-        raise IllegalMove("no_such_seat", f"seat {seat} does not exist in a {g.players}-player game")
-    # The bots draw their choices from a stream seeded by the game, so a seeded game replays exactly
-    # when the same moves are typed.
-    rng = random.Random(g.seed)
+    # trio and the host load only now: importing the renderers stays cheap.
+    from .local import play_local
 
-    def choose(current: Game, who: int) -> int:
-        return ai.choose_index(current, who, player=bot, level=level, seed=rng.getrandbits(64))
-
-    return PlainGame(g, seat, choose, stdin or sys.stdin, stdout or sys.stdout).run()
+    return play_local(
+        game,
+        players=players,
+        seed=seed,
+        options=options,
+        player=level or bot,
+        seat=seat,
+        journal=journal,
+        resume=resume,
+        stdin=stdin or sys.stdin,
+        stdout=stdout or sys.stdout,
+    )
