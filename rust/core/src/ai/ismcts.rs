@@ -104,13 +104,21 @@ pub fn search<G: Game>(game: &G, seat: Seat, iterations: u32, rng: &mut Rng) -> 
     // otherwise trades a sound rule of thumb for sampling noise.
     let default = nodes[0].children.iter().copied().find(|&c| nodes[c].mv.as_ref() == Some(&heuristic_move));
     match default {
-        Some(d) if d != best && mean(&nodes[best]) < mean(&nodes[d]) + DEPARTURE_MARGIN => heuristic,
+        Some(d) if d != best && !clearly_better(&nodes[best], &nodes[d]) => heuristic,
         _ => game.index_of(seat, mv).unwrap_or(heuristic),
     }
 }
 
-/// How much better than the heuristic's move (in mean reward) the searched move must look.
-const DEPARTURE_MARGIN: f64 = 0.03;
+/// Whether `a`'s mean reward beats `b`'s by more than sampling noise: two standard errors of the
+/// difference, with rewards in 0..=1 bounding each standard deviation by 0.5. Picking the best of many
+/// noisy means otherwise favours whichever move was luckiest (TEN's auctions offer a dozen bids).
+fn clearly_better<M>(a: &Node<M>, b: &Node<M>) -> bool {
+    if a.visits == 0 || b.visits == 0 {
+        return false;
+    }
+    let noise = 2.0 * 0.5 * (1.0 / a.visits as f64 + 1.0 / b.visits as f64).sqrt();
+    mean(a) > mean(b) + noise
+}
 
 fn mean<M>(n: &Node<M>) -> f64 {
     if n.visits == 0 {
