@@ -68,28 +68,31 @@ def fingerprint(host: Host) -> tuple[int, str, str]:
 
 async def catch_up(client: RawClient, state_id: int) -> dict[str, Any]:
     """Read until the state message for ``state_id`` (the host may coalesce states into a snapshot)."""
-    while True:
-        msg = await client.recv_type_in(("update", "snapshot"))
-        if msg["state_id"] == state_id:
-            return msg
+    with trio.fail_after(5):
+        while True:
+            msg = await client.recv_type_in(("update", "snapshot"))
+            if msg["state_id"] == state_id:
+                return msg
 
 
 async def settle(client: RawClient) -> None:
     """Read everything the host sent this peer so far (up to a ping round trip)."""
     await client.send({"type": "ping", "id": 4241})
-    while (await client.recv_type("pong"))["id"] != 4241:
-        pass
+    with trio.fail_after(5):
+        while (await client.recv_type("pong"))["id"] != 4241:
+            pass
 
 
 async def quiet_since(client: RawClient) -> None:
     """Nothing but pings and seat lists reached this peer since its last read (checked by a ping round trip)."""
     await client.send({"type": "ping", "id": 4242})
-    while True:
-        msg = await client.recv()
-        assert msg is not None
-        if msg["type"] == "pong" and msg["id"] == 4242:
-            return
-        assert msg["type"] in ("ping", "seats"), msg
+    with trio.fail_after(5):
+        while True:
+            msg = await client.recv()
+            assert msg is not None
+            if msg["type"] == "pong" and msg["id"] == 4242:
+                return
+            assert msg["type"] in ("ping", "seats"), msg
 
 
 async def play_one(
@@ -164,6 +167,7 @@ async def test_hostile_peers_at_a_real_table_change_nothing(game: str) -> None:
             return err
 
         x_client = clients[x]
+        stale = decision - 16 if decision > 16 else 999_999  # x's previous decision (ids count per seat)
         hostile: list[tuple[dict[str, Any] | bytes, str]] = [
             (b"\xff\xfe\xfd\n", "bad_utf8"),
             (b'{"type":"move","decision_id":1,"index":0\n', "bad_json"),
@@ -181,14 +185,15 @@ async def test_hostile_peers_at_a_real_table_change_nothing(game: str) -> None:
             ({"type": "move", "decision_id": decision, "index": 0, "ref": "r" * 65}, "bad_message"),
             ({"type": "chat", "text": ["hi"]}, "bad_message"),
             ({"type": "legal", "decision_id": decision, "offset": 10**6}, "bad_message"),
-            ({"type": "move", "decision_id": decision - 16 if decision > 16 else 999_999, "index": 0}, "stale_decision"),
+            ({"type": "move", "decision_id": stale, "index": 0}, "stale_decision"),
             ({"type": "move", "decision_id": decision, "index": table.decisions[x].count}, "invalid_move"),
             ({"type": "move", "decision_id": decision, "move": {"type": "teleport"}}, "invalid_move"),
             ({"type": "rematch"}, "not_over"),
         ]
         for line, expected in hostile:
             await refused(x_client, line, expected)
-        err = await refused(x_client, {"type": "move", "decision_id": decision, "move": illegal, "ref": 9}, "illegal_move")
+        illegal_line = {"type": "move", "decision_id": decision, "move": illegal, "ref": 9}
+        err = await refused(x_client, illegal_line, "illegal_move")
         assert (err["detail"], err["reason"], err["ref"], err["decision_id"]) == (code, reason, 9, decision)
         # Another seat answering x's decision, and a spectator moving.
         await refused(clients[other_seat], {"type": "move", "decision_id": decision, "move": illegal}, "wrong_seat")
