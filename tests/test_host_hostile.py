@@ -385,3 +385,30 @@ async def test_connections_are_capped() -> None:
         assert refusal is not None and refusal["code"] == "table_full" and refusal["fatal"]
         assert await extra.closed()
         await still_alive(a)
+
+
+async def _play_to_the_end(host: Host, clients: list[RawClient]) -> None:
+    """Every seat answers its decisions with the first legal move until the game is over (bounded)."""
+    table = host.table
+    with trio.fail_after(10):
+        while not table.game.is_over():
+            seat = min(table.decisions)
+            before = table.state_id
+            await clients[seat].send({"type": "move", "decision_id": table.decisions[seat].id, "index": 0})
+            while table.state_id == before:
+                await trio.sleep(0.001)
+
+
+async def test_a_player_leaving_after_the_others_voted_does_not_stall_the_rematch() -> None:
+    async with running_host(fake_engine(), options={"rounds": 1}) as host:
+        a, b, _ = await two_seats(host)
+        await _play_to_the_end(host, [a, b])
+        await a.send({"type": "rematch"})
+        assert (await a.recv_type("rematch"))["votes"] == [0]
+        await b.aclose()
+        # Every human still here has voted: the next game starts without waiting for the one who left.
+        with trio.fail_after(3):
+            while (await a.recv_type("snapshot"))["game_no"] != 1:
+                pass
+        assert host.table.game_no == 1
+

@@ -213,7 +213,14 @@ class Host:
                 seat.connected = False
                 self._gone_since.setdefault(conn.seat, trio.current_time())
                 self._broadcast_seats()
+                record = None if self.stopping else self.table.rematch_if_agreed(self._present_humans())
+                if record is not None:
+                    self._commit([record], kind="snapshot")
                 self._after_change()
+
+    def _present_humans(self) -> list[int]:
+        """The human seats whose players are here (their votes decide a rematch)."""
+        return [s.index for s in self.table.seats if s.kind == "human" and s.connected and not s.auto]
 
     async def _session(self, conn: Connection) -> None:
         reader = _LineReader(conn.stream, P.MAX_PEER_LINE)
@@ -398,8 +405,7 @@ class Host:
         elif isinstance(msg, P.Rematch):
             if conn.seat is None:
                 raise ProtocolError("spectator", "spectators do not vote for rematches")
-            humans = [s.index for s in self.table.seats if s.kind == "human" and s.connected and not s.auto]
-            record = self.table.vote_rematch(conn.seat, humans)
+            record = self.table.vote_rematch(conn.seat, self._present_humans())
             if record is None:
                 self._broadcast_ctl(self.table.rematch_message())
             else:
