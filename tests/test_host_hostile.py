@@ -412,3 +412,26 @@ async def test_a_player_leaving_after_the_others_voted_does_not_stall_the_rematc
                 pass
         assert host.table.game_no == 1
 
+
+async def test_a_failing_builtin_move_costs_that_move_not_the_table() -> None:
+    async with running_host(fake_engine(), bots={1: "random"}, options={"rounds": 1}) as host:
+        a, _, _ = await seated(host.port or 0, "a")
+        game = host.table.game
+        kind = type(game)
+        real_apply = kind.apply
+        failures: list[int] = []
+
+        def flaky(self: Any, seat: int, move: Any) -> None:
+            if self is game and seat == 1 and not failures:
+                failures.append(seat)
+                raise RuntimeError("simulated core bug")
+            real_apply(self, seat, move)
+
+        kind.apply = flaky  # type: ignore[method-assign]
+        try:
+            await _play_to_the_end(host, [a, a])
+        finally:
+            kind.apply = real_apply  # type: ignore[method-assign]
+        assert failures == [1] and host.table.game.is_over()
+        await still_alive(a)
+

@@ -609,6 +609,18 @@ class Host:
             except ProtocolError:
                 # The built-in player is the core's own; a refusal here means the decision moved on.
                 return
+            except JournalFailure:
+                raise
+            except Exception:
+                # As on a peer's connection, a bug costs this one move, not the table: the seat falls back to
+                # its first legal move (the core applies a move wholly or not at all).
+                log.exception("built-in move for seat %d failed; playing the first legal move", seat)
+                try:
+                    self._move(seat, P.Move(decision_id, index=0), None)
+                except JournalFailure:
+                    raise
+                except Exception:
+                    log.exception("the fallback move for seat %d failed too; the decision stays open", seat)
         finally:
             self._bot_busy.discard((seat, decision_id))
 
