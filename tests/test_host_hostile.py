@@ -435,3 +435,18 @@ async def test_a_failing_builtin_move_costs_that_move_not_the_table() -> None:
         assert failures == [1] and host.table.game.is_over()
         await still_alive(a)
 
+
+
+async def test_a_peer_whose_control_backlog_overflows_is_dropped_at_once() -> None:
+    opts = HostOptions(outbox_messages=4, write_timeout=30)
+    async with running_host(fake_engine(), host_options=opts) as host:
+        client_end, host_end = trio.testing.lockstep_stream_pair()
+        assert host._nursery is not None
+        host._nursery.start_soon(host.accept_stream, host_end)
+        mute = RawClient(client_end)  # type: ignore[arg-type]
+        assert (await mute.join("mute", role="spectator"))["type"] == "welcome"
+        # It asks for pongs and never reads them: once even its control messages overflow it is cut off.
+        await mute.send(b'{"type":"ping","id":1}\n' * 20)
+        with trio.fail_after(2):
+            while host.conns:
+                await trio.sleep(0.01)

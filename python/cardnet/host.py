@@ -94,6 +94,7 @@ class Connection:
     closing: str | None = None
     strikes: int = 0
     ready: bool = False
+    scope: trio.CancelScope | None = None  # cancelling it ends the connection's reader and writer at once
 
 
 class Host:
@@ -187,6 +188,7 @@ class Host:
         self.conns[conn.id] = conn
         try:
             async with trio.open_nursery() as nursery:
+                conn.scope = nursery.cancel_scope
                 nursery.start_soon(self._writer, conn, nursery.cancel_scope)
                 try:
                     await self._session(conn)
@@ -531,7 +533,12 @@ class Host:
             if kind in ("state", "chat"):
                 return
             if conn.outbox_size + len(data) > self.opts.outbox_bytes or len(conn.outbox) >= self.opts.outbox_messages:
+                # Not reading at all: drop it now rather than hold its backlog until a write times out.
                 conn.closing = "backlog"
+                conn.outbox.clear()
+                conn.outbox_size = 0
+                if conn.scope is not None:
+                    conn.scope.cancel()
                 return
         conn.outbox.append((kind, data))
         conn.outbox_size += len(data)
