@@ -450,3 +450,22 @@ async def test_a_peer_whose_control_backlog_overflows_is_dropped_at_once() -> No
         with trio.fail_after(2):
             while host.conns:
                 await trio.sleep(0.01)
+
+
+async def test_a_snapshot_that_cannot_be_built_costs_one_message_not_the_host() -> None:
+    async with running_host(fake_engine()) as host:
+        a, b, _ = await two_seats(host)
+        game = host.table.game
+        real_view = game.view_json
+
+        def broken(seat: int | None) -> str:
+            raise RuntimeError("simulated bug")
+
+        game.view_json = broken  # type: ignore[method-assign]
+        await a.send({"type": "snapshot"})
+        assert "RuntimeError" in (await expect_error(a, "internal"))["reason"]
+        game.view_json = real_view  # type: ignore[method-assign]
+        await a.send({"type": "snapshot"})
+        assert (await a.recv_type("snapshot"))["state_id"] == host.table.state_id
+        await still_alive(a)
+        await still_alive(b)

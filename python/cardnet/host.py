@@ -558,7 +558,7 @@ class Host:
                         # A snapshot must not reveal a state whose journal record is not yet durable.
                         await self._committed.wait()
                         conn.needs_snapshot = False
-                        data = self.table.state_message(conn.seat, "snapshot")
+                        data = self._snapshot_or_error(conn)
                     with trio.move_on_after(self.opts.write_timeout) as timeout:
                         await conn.stream.send_all(data)
                     if timeout.cancelled_caught:
@@ -571,6 +571,22 @@ class Host:
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             conn.closing = "broken"
             scope.cancel()
+
+    def _snapshot_or_error(self, conn: Connection) -> bytes:
+        """The connection's snapshot; a bug building it costs this one message (``internal``), not the host."""
+        try:
+            return self.table.state_message(conn.seat, "snapshot")
+        except Exception as exc:
+            log.exception("cannot build a snapshot for connection %d", conn.id)
+            decision = self.table.decision_for(conn.seat)
+            return P.encode(
+                P.error_message(
+                    "internal",
+                    f"{type(exc).__name__} in the host",
+                    state_id=self.table.state_id,
+                    decision_id=None if decision is None else decision.id,
+                )
+            )
 
     # -- built-in players, timers, keepalive ------------------------------------------------------------------
 
