@@ -469,3 +469,25 @@ async def test_a_snapshot_that_cannot_be_built_costs_one_message_not_the_host() 
         assert (await a.recv_type("snapshot"))["state_id"] == host.table.state_id
         await still_alive(a)
         await still_alive(b)
+
+
+async def test_a_message_that_cannot_be_built_for_one_seat_does_not_hide_an_accepted_move() -> None:
+    async with running_host(fake_engine()) as host:
+        a, b, _ = await two_seats(host)
+        snap = await a.recv_type("snapshot")
+        game = host.table.game
+        real_events = game.events_json
+
+        def broken_for_b(seat: int | None) -> str:
+            if seat == 1:
+                raise RuntimeError("simulated bug")
+            return real_events(seat)
+
+        game.events_json = broken_for_b  # type: ignore[method-assign]
+        before = host.table.state_id
+        await a.send({"type": "move", "decision_id": snap["decision"]["id"], "index": 0, "ref": 1})
+        # The move was accepted: its author gets the acknowledgement, and b still learns the new state.
+        update = await a.recv_type_in(("update", "error"))
+        assert update["type"] == "update" and update["ack"] == {"decision_id": snap["decision"]["id"], "ref": 1}
+        assert (await b.recv_type_in(("update", "snapshot")))["state_id"] == before + 1
+        game.events_json = real_events  # type: ignore[method-assign]

@@ -455,14 +455,9 @@ class Host:
         state_hash = self.table.game.state_hash()
         wanted = {c.seat for c in self.conns.values() if c.ready and not c.spectator}
         for seat in sorted(s for s in wanted if s is not None):
-            batch.append(
-                (
-                    seat,
-                    self.table.state_message(seat, kind, state_hash=state_hash, ack=ack if seat == ack_seat else None),
-                )
-            )
+            batch.append((seat, self._state_or_resync(seat, kind, state_hash, ack if seat == ack_seat else None)))
         if any(c.ready and c.spectator for c in self.conns.values()):
-            batch.append((None, self.table.state_message(None, kind, state_hash=state_hash)))
+            batch.append((None, self._state_or_resync(None, kind, state_hash, None)))
         if self.table.game.is_over():
             batch.append((None, "over"))
         if self.journal is not None and self.journal.fsync_enabled:
@@ -475,16 +470,34 @@ class Host:
             self._release(batch)
         self._after_change()
 
+    def _state_or_resync(
+        self, seat: int | None, kind: str, state_hash: str, ack: dict[str, Encodable] | None
+    ) -> bytes | str:
+        """The seat's state message, or "resync" when building it failed.
+
+        The state has changed (and is journalled) by now, so a failure for one seat must neither hide the change
+        from the others nor be reported as if nothing happened: that seat gets a fresh snapshot instead.
+        """
+        try:
+            return self.table.state_message(seat, kind, state_hash=state_hash, ack=ack)
+        except Exception:
+            log.exception("cannot build the %s for seat %s; it gets a snapshot instead", kind, seat)
+            return "resync"
+
     def _release(self, batch: list[tuple[int | None, bytes | str]]) -> None:
         for seat, data in batch:
-            if isinstance(data, str):
+            if isinstance(data, str) and data == "over":
                 self.finished_games += 1
                 self.game_over.set()
                 self.game_over = trio.Event()
                 continue
             for conn in self.conns.values():
                 if conn.ready and conn.seat == seat and (seat is not None or conn.spectator):
-                    self._queue(conn, "state", data)
+                    if isinstance(data, bytes):
+                        self._queue(conn, "state", data)
+                    else:
+                        conn.needs_snapshot = True
+                        conn.wake.set()
 
     async def _committer(self) -> None:
         """Group commit: one fsync covers every batch journalled while the previous fsync ran."""
