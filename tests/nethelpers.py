@@ -90,6 +90,15 @@ class RawClient:
                 if msg["type"] == kind:
                     return msg
 
+    async def recv_type_in(self, kinds: tuple[str, ...], timeout: float = 5.0) -> dict[str, Any]:
+        """Skip lines until one whose type is any of ``kinds``."""
+        with trio.fail_after(timeout):
+            while True:
+                msg = await self.recv(timeout)
+                assert msg is not None, f"connection closed while waiting for {kinds}"
+                if msg["type"] in kinds:
+                    return msg
+
     async def closed(self, timeout: float = 5.0) -> bool:
         """Read until the host closes the connection; True if it did within the timeout."""
         with trio.move_on_after(timeout):

@@ -385,3 +385,18 @@ async def test_bye_hands_the_seat_to_a_builtin_player_at_once_and_chat_via_open_
                     if isinstance(event, StateMessage) and event.over:
                         break
         assert host.table.seats[0].auto and host.table.game.is_over()
+
+
+async def test_sending_after_the_session_ended_fails_instead_of_hanging() -> None:
+    from cardnet.peer import PeerError
+
+    async with running_host(fake_engine(), bots={1: "random"}) as host:
+        peer = Peer("127.0.0.1", host.port or 0, name="solo", reconnect=False)
+        async with trio.open_nursery() as nursery:
+            await nursery.start(peer.run)
+            await host.shutdown(grace=1)
+            with trio.fail_after(2):
+                async for _ in peer.events:
+                    pass  # the session is over once the host has closed it and the events are drained
+                with pytest.raises(PeerError):
+                    await peer.move(1, index=0)

@@ -385,3 +385,109 @@ async def test_connections_are_capped() -> None:
         assert refusal is not None and refusal["code"] == "table_full" and refusal["fatal"]
         assert await extra.closed()
         await still_alive(a)
+
+
+async def _play_to_the_end(host: Host, clients: list[RawClient]) -> None:
+    """Every seat answers its decisions with the first legal move until the game is over (bounded)."""
+    table = host.table
+    with trio.fail_after(10):
+        while not table.game.is_over():
+            seat = min(table.decisions)
+            before = table.state_id
+            await clients[seat].send({"type": "move", "decision_id": table.decisions[seat].id, "index": 0})
+            while table.state_id == before:
+                await trio.sleep(0.001)
+
+
+async def test_a_player_leaving_after_the_others_voted_does_not_stall_the_rematch() -> None:
+    async with running_host(fake_engine(), options={"rounds": 1}) as host:
+        a, b, _ = await two_seats(host)
+        await _play_to_the_end(host, [a, b])
+        await a.send({"type": "rematch"})
+        assert (await a.recv_type("rematch"))["votes"] == [0]
+        await b.aclose()
+        # Every human still here has voted: the next game starts without waiting for the one who left.
+        with trio.fail_after(3):
+            while (await a.recv_type("snapshot"))["game_no"] != 1:
+                pass
+        assert host.table.game_no == 1
+
+
+async def test_a_failing_builtin_move_costs_that_move_not_the_table() -> None:
+    async with running_host(fake_engine(), bots={1: "random"}, options={"rounds": 1}) as host:
+        a, _, _ = await seated(host.port or 0, "a")
+        game = host.table.game
+        kind = type(game)
+        real_apply = kind.apply
+        failures: list[int] = []
+
+        def flaky(self: Any, seat: int, move: Any) -> None:
+            if self is game and seat == 1 and not failures:
+                failures.append(seat)
+                raise RuntimeError("simulated core bug")
+            real_apply(self, seat, move)
+
+        kind.apply = flaky  # type: ignore[method-assign]
+        try:
+            await _play_to_the_end(host, [a, a])
+        finally:
+            kind.apply = real_apply  # type: ignore[method-assign]
+        assert failures == [1] and host.table.game.is_over()
+        await still_alive(a)
+
+
+
+async def test_a_peer_whose_control_backlog_overflows_is_dropped_at_once() -> None:
+    opts = HostOptions(outbox_messages=4, write_timeout=30)
+    async with running_host(fake_engine(), host_options=opts) as host:
+        client_end, host_end = trio.testing.lockstep_stream_pair()
+        assert host._nursery is not None
+        host._nursery.start_soon(host.accept_stream, host_end)
+        mute = RawClient(client_end)  # type: ignore[arg-type]
+        assert (await mute.join("mute", role="spectator"))["type"] == "welcome"
+        # It asks for pongs and never reads them: once even its control messages overflow it is cut off.
+        await mute.send(b'{"type":"ping","id":1}\n' * 20)
+        with trio.fail_after(2):
+            while host.conns:
+                await trio.sleep(0.01)
+
+
+async def test_a_snapshot_that_cannot_be_built_costs_one_message_not_the_host() -> None:
+    async with running_host(fake_engine()) as host:
+        a, b, _ = await two_seats(host)
+        game = host.table.game
+        real_view = game.view_json
+
+        def broken(seat: int | None) -> str:
+            raise RuntimeError("simulated bug")
+
+        game.view_json = broken  # type: ignore[method-assign]
+        await a.send({"type": "snapshot"})
+        assert "RuntimeError" in (await expect_error(a, "internal"))["reason"]
+        game.view_json = real_view  # type: ignore[method-assign]
+        await a.send({"type": "snapshot"})
+        assert (await a.recv_type("snapshot"))["state_id"] == host.table.state_id
+        await still_alive(a)
+        await still_alive(b)
+
+
+async def test_a_message_that_cannot_be_built_for_one_seat_does_not_hide_an_accepted_move() -> None:
+    async with running_host(fake_engine()) as host:
+        a, b, _ = await two_seats(host)
+        snap = await a.recv_type("snapshot")
+        game = host.table.game
+        real_events = game.events_json
+
+        def broken_for_b(seat: int | None) -> str:
+            if seat == 1:
+                raise RuntimeError("simulated bug")
+            return real_events(seat)
+
+        game.events_json = broken_for_b  # type: ignore[method-assign]
+        before = host.table.state_id
+        await a.send({"type": "move", "decision_id": snap["decision"]["id"], "index": 0, "ref": 1})
+        # The move was accepted: its author gets the acknowledgement, and b still learns the new state.
+        update = await a.recv_type_in(("update", "error"))
+        assert update["type"] == "update" and update["ack"] == {"decision_id": snap["decision"]["id"], "ref": 1}
+        assert (await b.recv_type_in(("update", "snapshot")))["state_id"] == before + 1
+        game.events_json = real_events  # type: ignore[method-assign]

@@ -103,6 +103,11 @@ def test_parse_hello_and_defaults() -> None:
         hello(seat=True),
         hello(token="short"),
         hello(auth="zz"),
+        # A trailing newline must not slip past the patterns (a name with one could forge lines in a text UI).
+        hello(name="ann\n"),
+        hello(token="A" * 43 + "\n"),
+        hello(auth="0" * 64 + "\n"),
+        hello(capabilities=["chat\n"]),
         {"type": "move", "decision_id": 1},
         {"type": "move", "decision_id": 1, "index": 0, "move": {}},
         {"type": "move", "decision_id": "1", "index": 0},

@@ -94,6 +94,7 @@ class Connection:
     closing: str | None = None
     strikes: int = 0
     ready: bool = False
+    scope: trio.CancelScope | None = None  # cancelling it ends the connection's reader and writer at once
 
 
 class Host:
@@ -209,6 +210,7 @@ class Host:
         self.conns[conn.id] = conn
         try:
             async with trio.open_nursery() as nursery:
+                conn.scope = nursery.cancel_scope
                 nursery.start_soon(self._writer, conn, nursery.cancel_scope)
                 try:
                     await self._session(conn)
@@ -235,7 +237,14 @@ class Host:
                 seat.connected = False
                 self._gone_since.setdefault(conn.seat, trio.current_time())
                 self._broadcast_seats()
+                record = None if self.stopping else self.table.rematch_if_agreed(self._present_humans())
+                if record is not None:
+                    self._commit([record], kind="snapshot")
                 self._after_change()
+
+    def _present_humans(self) -> list[int]:
+        """The human seats whose players are here (their votes decide a rematch)."""
+        return [s.index for s in self.table.seats if s.kind == "human" and s.connected and not s.auto]
 
     async def _session(self, conn: Connection) -> None:
         reader = _LineReader(conn.stream, P.MAX_PEER_LINE)
@@ -420,8 +429,7 @@ class Host:
         elif isinstance(msg, P.Rematch):
             if conn.seat is None:
                 raise ProtocolError("spectator", "spectators do not vote for rematches")
-            humans = [s.index for s in self.table.seats if s.kind == "human" and s.connected and not s.auto]
-            record = self.table.vote_rematch(conn.seat, humans)
+            record = self.table.vote_rematch(conn.seat, self._present_humans())
             if record is None:
                 self._broadcast_ctl(self.table.rematch_message())
             else:
@@ -469,14 +477,9 @@ class Host:
         state_hash = self.table.game.state_hash()
         wanted = {c.seat for c in self.conns.values() if c.ready and not c.spectator}
         for seat in sorted(s for s in wanted if s is not None):
-            batch.append(
-                (
-                    seat,
-                    self.table.state_message(seat, kind, state_hash=state_hash, ack=ack if seat == ack_seat else None),
-                )
-            )
+            batch.append((seat, self._state_or_resync(seat, kind, state_hash, ack if seat == ack_seat else None)))
         if any(c.ready and c.spectator for c in self.conns.values()):
-            batch.append((None, self.table.state_message(None, kind, state_hash=state_hash)))
+            batch.append((None, self._state_or_resync(None, kind, state_hash, None)))
         if self.table.game.is_over():
             batch.append((None, "over"))
         if self.journal is not None and self.journal.fsync_enabled:
@@ -489,16 +492,34 @@ class Host:
             self._release(batch)
         self._after_change()
 
+    def _state_or_resync(
+        self, seat: int | None, kind: str, state_hash: str, ack: dict[str, Encodable] | None
+    ) -> bytes | str:
+        """The seat's state message, or "resync" when building it failed.
+
+        The state has changed (and is journalled) by now, so a failure for one seat must neither hide the change
+        from the others nor be reported as if nothing happened: that seat gets a fresh snapshot instead.
+        """
+        try:
+            return self.table.state_message(seat, kind, state_hash=state_hash, ack=ack)
+        except Exception:
+            log.exception("cannot build the %s for seat %s; it gets a snapshot instead", kind, seat)
+            return "resync"
+
     def _release(self, batch: list[tuple[int | None, bytes | str]]) -> None:
         for seat, data in batch:
-            if isinstance(data, str):
+            if isinstance(data, str) and data == "over":
                 self.finished_games += 1
                 self.game_over.set()
                 self.game_over = trio.Event()
                 continue
             for conn in self.conns.values():
                 if conn.ready and conn.seat == seat and (seat is not None or conn.spectator):
-                    self._queue(conn, "state", data)
+                    if isinstance(data, bytes):
+                        self._queue(conn, "state", data)
+                    else:
+                        conn.needs_snapshot = True
+                        conn.wake.set()
 
     async def _committer(self) -> None:
         """Group commit: one fsync covers every batch journalled while the previous fsync ran."""
@@ -547,7 +568,12 @@ class Host:
             if kind in ("state", "chat"):
                 return
             if conn.outbox_size + len(data) > self.opts.outbox_bytes or len(conn.outbox) >= self.opts.outbox_messages:
+                # Not reading at all: drop it now rather than hold its backlog until a write times out.
                 conn.closing = "backlog"
+                conn.outbox.clear()
+                conn.outbox_size = 0
+                if conn.scope is not None:
+                    conn.scope.cancel()
                 return
         conn.outbox.append((kind, data))
         conn.outbox_size += len(data)
@@ -567,7 +593,7 @@ class Host:
                         # A snapshot must not reveal a state whose journal record is not yet durable.
                         await self._committed.wait()
                         conn.needs_snapshot = False
-                        data = self.table.state_message(conn.seat, "snapshot")
+                        data = self._snapshot_or_error(conn)
                     with trio.move_on_after(self.opts.write_timeout) as timeout:
                         await conn.stream.send_all(data)
                     if timeout.cancelled_caught:
@@ -580,6 +606,22 @@ class Host:
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             conn.closing = "broken"
             scope.cancel()
+
+    def _snapshot_or_error(self, conn: Connection) -> bytes:
+        """The connection's snapshot; a bug building it costs this one message (``internal``), not the host."""
+        try:
+            return self.table.state_message(conn.seat, "snapshot")
+        except Exception as exc:
+            log.exception("cannot build a snapshot for connection %d", conn.id)
+            decision = self.table.decision_for(conn.seat)
+            return P.encode(
+                P.error_message(
+                    "internal",
+                    f"{type(exc).__name__} in the host",
+                    state_id=self.table.state_id,
+                    decision_id=None if decision is None else decision.id,
+                )
+            )
 
     # -- built-in players, timers, keepalive ------------------------------------------------------------------
 
@@ -625,6 +667,18 @@ class Host:
             except ProtocolError:
                 # The built-in player is the core's own; a refusal here means the decision moved on.
                 return
+            except JournalFailure:
+                raise
+            except Exception:
+                # As on a peer's connection, a bug costs this one move, not the table: the seat falls back to
+                # its first legal move (the core applies a move wholly or not at all).
+                log.exception("built-in move for seat %d failed; playing the first legal move", seat)
+                try:
+                    self._move(seat, P.Move(decision_id, index=0), None)
+                except JournalFailure:
+                    raise
+                except Exception:
+                    log.exception("the fallback move for seat %d failed too; the decision stays open", seat)
         finally:
             self._bot_busy.discard((seat, decision_id))
 

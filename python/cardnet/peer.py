@@ -136,6 +136,7 @@ class Peer:
         self._send_lock = trio.Lock()
         self._connected = trio.Event()
         self._closed = False
+        self._finished = False
         self._ref = 0
 
     # -- sending ----------------------------------------------------------------------------------------------
@@ -146,6 +147,9 @@ class Peer:
             await self._connected.wait()
             stream = self._stream
             if stream is None:
+                if self._finished:
+                    # The session ended for good: waiting for a connection that never comes would hang the caller.
+                    raise PeerError("closed", "the session with the host has ended")
                 continue
             try:
                 async with self._send_lock:
@@ -235,6 +239,9 @@ class Peer:
                 if not self.reconnect:
                     return
         finally:
+            self._finished = True
+            self._stream = None
+            self._connected.set()
             await self._send_events.aclose()
 
     async def _open_tcp(self) -> trio.abc.Stream:

@@ -75,10 +75,11 @@ ERROR_CODES: Final[Mapping[str, bool]] = {
     "internal": False,
 }
 
-_NAME_RE: Final = re.compile(r"^[^\x00-\x1f\x7f]{1,%d}$" % MAX_NAME_CHARS)
-_TOKEN_RE: Final = re.compile(r"^[A-Za-z0-9_-]{22,128}$")
-_HEX64_RE: Final = re.compile(r"^[0-9a-f]{64}$")
-_CAP_RE: Final = re.compile(r"^[a-z0-9_]{1,32}$")
+# Always applied with fullmatch: with match and "$", a trailing newline would slip through.
+_NAME_RE: Final = re.compile(r"[^\x00-\x1f\x7f]{1,%d}" % MAX_NAME_CHARS)
+_TOKEN_RE: Final = re.compile(r"[A-Za-z0-9_-]{22,128}")
+_HEX64_RE: Final = re.compile(r"[0-9a-f]{64}")
+_CAP_RE: Final = re.compile(r"[a-z0-9_]{1,32}")
 
 
 class ProtocolError(Exception):
@@ -458,7 +459,7 @@ class _Fields:
             return None
         if not isinstance(value, str):
             raise ProtocolError("bad_message", f"field {name!r} must be a string")
-        if pattern is not None and not pattern.match(value):
+        if pattern is not None and not pattern.fullmatch(value):
             raise ProtocolError("bad_message", f"field {name!r} has an invalid value")
         return value
 
@@ -524,7 +525,7 @@ def _parse_hello(f: _Fields) -> Hello:
         raise ProtocolError("bad_message", "field 'capabilities' must be a list of at most 64 names")
     caps: list[str] = []
     for cap in caps_raw:
-        if not isinstance(cap, str) or not _CAP_RE.match(cap):
+        if not isinstance(cap, str) or not _CAP_RE.fullmatch(cap):
             raise ProtocolError("bad_message", "capability names are 1-32 of [a-z0-9_]")
         caps.append(cap)
     return Hello(

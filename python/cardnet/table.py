@@ -352,7 +352,13 @@ class Table:
         if not self.game.is_over():
             raise ProtocolError("not_over", "a rematch can be asked for once the game is over")
         self.rematch_votes.add(seat)
-        if not set(connected_humans) <= self.rematch_votes:
+        return self.rematch_if_agreed(connected_humans)
+
+    def rematch_if_agreed(self, connected_humans: Sequence[int]) -> dict[str, Encodable] | None:
+        """Start the next game when the game is over and every connected human has voted (re-checked when a
+        player leaves, so one departure cannot strand the others' votes); returns its record, or None."""
+        humans = set(connected_humans)
+        if not self.game.is_over() or not humans or not humans <= self.rematch_votes:
             return None
         return self.start_next_game(None)
 
