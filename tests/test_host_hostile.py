@@ -491,3 +491,47 @@ async def test_a_message_that_cannot_be_built_for_one_seat_does_not_hide_an_acce
         assert update["type"] == "update" and update["ack"] == {"decision_id": snap["decision"]["id"], "ref": 1}
         assert (await b.recv_type_in(("update", "snapshot")))["state_id"] == before + 1
         game.events_json = real_events  # type: ignore[method-assign]
+
+
+class _FailingStream(trio.abc.Stream):
+    """The host's end of an in-memory connection whose writes raise an unexpected error once ``fail`` is set."""
+
+    def __init__(self, inner: trio.abc.Stream) -> None:
+        self.inner = inner
+        self.fail = False
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        if self.fail:
+            raise RuntimeError("simulated write bug")
+        await self.inner.send_all(data)
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.inner.wait_send_all_might_not_block()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        return await self.inner.receive_some(max_bytes)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def test_a_write_that_fails_unexpectedly_costs_that_peer_not_the_host() -> None:
+    async with running_host(fake_engine()) as host:
+        a, b, _ = await two_seats(host)
+        client_end, host_end = trio.testing.memory_stream_pair()
+        failing = _FailingStream(host_end)
+        assert host._nursery is not None
+        host._nursery.start_soon(host.accept_stream, failing)
+        watcher = RawClient(client_end)  # type: ignore[arg-type]
+        assert (await watcher.join("watcher", role="spectator"))["type"] == "welcome"
+        await watcher.recv_type("snapshot")
+        assert len(host.conns) == 3
+        failing.fail = True
+        await watcher.send({"type": "ping", "id": 1})
+        # The failing connection is dropped and closed; the players at the table notice nothing.
+        assert await watcher.closed()
+        with trio.fail_after(2):
+            while len(host.conns) > 2:
+                await trio.sleep(0.01)
+        await still_alive(a)
+        await still_alive(b)

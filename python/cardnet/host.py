@@ -580,7 +580,8 @@ class Host:
         conn.wake.set()
 
     async def _writer(self, conn: Connection, scope: trio.CancelScope) -> None:
-        """Drain the outbox; a peer that does not read within the write timeout is disconnected."""
+        """Drain the outbox; a peer that does not read within the write timeout, or whose write fails in any
+        way, is disconnected (never the host)."""
         try:
             while True:
                 await conn.wake.wait()
@@ -605,6 +606,12 @@ class Host:
                     return
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             conn.closing = "broken"
+            scope.cancel()
+        except Exception:
+            # Anything else that goes wrong while writing (a stream or a bug in the host) is this connection's
+            # problem alone: it is dropped like a broken one, and the table and the other peers play on.
+            log.exception("writing to connection %d failed; dropping it", conn.id)
+            conn.closing = "write_failed"
             scope.cancel()
 
     def _snapshot_or_error(self, conn: Connection) -> bytes:
