@@ -535,3 +535,48 @@ async def test_a_write_that_fails_unexpectedly_costs_that_peer_not_the_host() ->
                 await trio.sleep(0.01)
         await still_alive(a)
         await still_alive(b)
+
+
+@pytest.mark.parametrize("fsync", [False, True])
+async def test_a_mover_whose_update_cannot_be_built_gets_its_ack_in_the_snapshot(tmp_path: Any, fsync: bool) -> None:
+    from cardnet.journal import Journal
+
+    journal = Journal.create(tmp_path / "j", fsync=fsync)
+    async with running_host(fake_engine(), journal=journal) as host:
+        a, b, _ = await two_seats(host)
+        snap = await a.recv_type("snapshot")
+        game = host.table.game
+        real_events = game.events_json
+
+        def broken_for_a(seat: int | None) -> str:
+            if seat == 0:
+                raise RuntimeError("simulated bug")
+            return real_events(seat)
+
+        game.events_json = broken_for_a  # type: ignore[method-assign]
+        before = host.table.state_id
+        await a.send({"type": "move", "decision_id": snap["decision"]["id"], "index": 0, "ref": "r1"})
+        # The mover's update is replaced by a snapshot of the new state, which carries the acknowledgement.
+        state = await a.recv_type_in(("update", "snapshot", "error"))
+        assert state["type"] == "snapshot" and state["state_id"] == before + 1
+        assert state["ack"] == {"decision_id": snap["decision"]["id"], "ref": "r1"}
+        assert P.parse_state_message(state).ack == state["ack"]
+        assert (await b.recv_type_in(("update", "snapshot")))["state_id"] == before + 1
+        game.events_json = real_events  # type: ignore[method-assign]
+        # The acknowledgement is delivered once: a later snapshot carries none.
+        await a.send({"type": "snapshot"})
+        assert "ack" not in await a.recv_type("snapshot")
+    journal.close()
+
+
+async def test_a_slow_mover_whose_update_was_dropped_gets_its_ack_in_the_snapshot() -> None:
+    async with running_host(fake_engine()) as host:
+        a, b, _ = await two_seats(host)
+        snap = await a.recv_type("snapshot")
+        conn = next(c for c in host.conns.values() if c.seat == 0)
+        # As if a's outbox had overflowed: queued states are dropped and one snapshot is owed.
+        conn.needs_snapshot = True
+        await a.send({"type": "move", "decision_id": snap["decision"]["id"], "index": 0, "ref": 5})
+        state = await a.recv_type_in(("update", "snapshot", "error"))
+        assert state["type"] == "snapshot" and state["ack"] == {"decision_id": snap["decision"]["id"], "ref": 5}
+        await still_alive(b)

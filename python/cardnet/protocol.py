@@ -655,7 +655,10 @@ def state_message(
     events: Raw | None = None,
     ack: Mapping[str, Encodable] | None = None,
 ) -> dict[str, Encodable]:
-    """An ``update`` (after a move, with events) or a ``snapshot`` (on join, request or resync)."""
+    """An ``update`` (after a move, with events) or a ``snapshot`` (on join, request or resync).
+
+    ``ack`` goes to the mover only: in its update, or in the snapshot that replaces an update it could not get.
+    """
     msg: dict[str, Encodable] = {
         "type": kind,
         "game_no": game_no,
@@ -669,8 +672,8 @@ def state_message(
     }
     if kind == "update":
         msg["events"] = events if events is not None else Raw("[]")
-        if ack is not None:
-            msg["ack"] = ack
+    if ack is not None:
+        msg["ack"] = ack
     return msg
 
 
