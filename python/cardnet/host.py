@@ -399,6 +399,9 @@ class Host:
             "turn_timer_ms": None if self.table.config.turn_timer is None else int(self.table.config.turn_timer * 1000),
         }
         self._send(conn, "ctl", welcome)
+        if self.table.rematch_votes:
+            # A player back after a drop or a host restart learns which votes (its own too) still stand.
+            self._send(conn, "ctl", self.table.rematch_message())
         self._broadcast_seats()
         if started:
             self._broadcast_state(kind="snapshot")
@@ -436,11 +439,13 @@ class Host:
         elif isinstance(msg, P.Rematch):
             if conn.seat is None:
                 raise ProtocolError("spectator", "spectators do not vote for rematches")
-            record = self.table.vote_rematch(conn.seat, self._present_humans())
-            if record is None:
-                self._broadcast_ctl(self.table.rematch_message())
+            records = self.table.vote_rematch(conn.seat, self._present_humans())
+            if records and records[-1]["kind"] == "game":
+                self._commit(records, kind="snapshot")
             else:
-                self._commit([record], kind="snapshot")
+                for record in records:
+                    self._journal(record)
+                self._broadcast_ctl(self.table.rematch_message())
         elif isinstance(msg, P.Ping):
             self._send(conn, "ctl", {"type": "pong", "id": msg.id})
         elif isinstance(msg, P.Pong):
@@ -733,6 +738,11 @@ class Host:
                     self.table.seats[seat].auto = True
                     log.info("seat %d is absent: a built-in player takes over", seat)
                     self._broadcast_seats()
+                    # Its player no longer counts for a rematch: the votes of those here may now suffice (after
+                    # a host restart, an absent player never "leaves", so this is where their votes are checked).
+                    record = None if self.stopping else self.table.rematch_if_agreed(self._present_humans())
+                    if record is not None:
+                        self._commit([record], kind="snapshot")
                 else:
                     deadlines.append(since + self.opts.seat_timeout)
             self._after_change()
