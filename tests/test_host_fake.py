@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 import pytest
 import trio
@@ -400,3 +401,73 @@ async def test_sending_after_the_session_ended_fails_instead_of_hanging() -> Non
                     pass  # the session is over once the host has closed it and the events are drained
                 with pytest.raises(PeerError):
                     await peer.move(1, index=0)
+
+
+async def _finished_table_with_a_vote(engine: Any, path: Any) -> tuple[Table, dict[str, Any], dict[str, Any]]:
+    """A two-seat table played to its end by two raw clients, seat 0 voting for a rematch; returns the welcomes."""
+    journal = Journal.create(path)
+    config = TableConfig("callpick", 2, 3, options={"rounds": 1}, seeded=True, table_id="votes")
+    table = Table(config, engine, clock=trio.current_time)
+    journal.append(config.record())
+    async with running_host(engine, table=table, journal=journal) as host:
+        a = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
+        b = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
+        welcomes = (await a.join("a"), await b.join("b"))
+        with trio.fail_after(10):
+            while not table.game.is_over():
+                seat = min(table.decisions)
+                before = table.state_id
+                await (a, b)[seat].send({"type": "move", "decision_id": table.decisions[seat].id, "index": 0})
+                while table.state_id == before:
+                    await trio.sleep(0.001)
+        await a.send({"type": "rematch"})
+        assert (await a.recv_type("rematch"))["votes"] == [0]
+        # The host stops (as on Ctrl-C) before anyone leaves: leaving would otherwise decide the rematch.
+        await host.shutdown(grace=1)
+    journal.close()
+    return table, welcomes[0], welcomes[1]
+
+
+async def test_rematch_votes_are_journalled_and_stand_after_a_host_restart(tmp_path: trio.Path) -> None:
+    engine = fake_engine()
+    path = tmp_path / "votes.journal"
+    _, welcome_a, welcome_b = await _finished_table_with_a_vote(engine, path)
+    votes = [r for r in read_journal(path).records if r["kind"] == "vote"]
+    assert votes == [{"kind": "vote", "game_no": 0, "seat": 0}]
+    journal, contents = Journal.open_resume(path)
+    resumed = Table.from_records(contents.records, engine, clock=trio.current_time)
+    assert resumed.game.is_over() and resumed.rematch_votes == {0}
+    async with running_host(engine, table=resumed, journal=journal) as host:
+        a = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
+        b = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
+        assert (await a.join("a", token=welcome_a["token"]))["seat"] == 0
+        # The returning voter is told its vote still counts; the other player's vote alone completes the rematch.
+        assert (await a.recv_type("rematch"))["votes"] == [0]
+        assert (await b.join("b", token=welcome_b["token"]))["seat"] == 1
+        await b.send({"type": "rematch"})
+        with trio.fail_after(5):
+            while (await a.recv_type("snapshot"))["game_no"] != 1:
+                pass
+        assert resumed.game_no == 1 and resumed.rematch_votes == set()
+    journal.close()
+    kinds = [r["kind"] for r in read_journal(path).records]
+    assert kinds[-3:] == ["vote", "vote", "game"]
+    again = Table.from_records(read_journal(path).records, engine, clock=lambda: 0.0)
+    assert again.game_no == 1 and again.rematch_votes == set()
+
+
+async def test_a_journalled_vote_starts_the_rematch_once_the_absent_player_times_out(tmp_path: trio.Path) -> None:
+    engine = fake_engine()
+    path = tmp_path / "votes.journal"
+    _, welcome_a, _ = await _finished_table_with_a_vote(engine, path)
+    journal, contents = Journal.open_resume(path)
+    resumed = Table.from_records(contents.records, engine, clock=trio.current_time)
+    opts = HostOptions(seat_timeout=0.3)
+    async with running_host(engine, table=resumed, journal=journal, host_options=opts) as host:
+        a = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
+        assert (await a.join("a", token=welcome_a["token"]))["seat"] == 0
+        # Seat 1 never comes back: once a built-in player takes it over, the only player here has voted.
+        with trio.fail_after(5):
+            while (await a.recv_type("snapshot"))["game_no"] != 1:
+                pass
+    journal.close()

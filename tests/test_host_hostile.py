@@ -491,3 +491,92 @@ async def test_a_message_that_cannot_be_built_for_one_seat_does_not_hide_an_acce
         assert update["type"] == "update" and update["ack"] == {"decision_id": snap["decision"]["id"], "ref": 1}
         assert (await b.recv_type_in(("update", "snapshot")))["state_id"] == before + 1
         game.events_json = real_events  # type: ignore[method-assign]
+
+
+class _FailingStream(trio.abc.Stream):
+    """The host's end of an in-memory connection whose writes raise an unexpected error once ``fail`` is set."""
+
+    def __init__(self, inner: trio.abc.Stream) -> None:
+        self.inner = inner
+        self.fail = False
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        if self.fail:
+            raise RuntimeError("simulated write bug")
+        await self.inner.send_all(data)
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.inner.wait_send_all_might_not_block()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        return await self.inner.receive_some(max_bytes)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def test_a_write_that_fails_unexpectedly_costs_that_peer_not_the_host() -> None:
+    async with running_host(fake_engine()) as host:
+        a, b, _ = await two_seats(host)
+        client_end, host_end = trio.testing.memory_stream_pair()
+        failing = _FailingStream(host_end)
+        assert host._nursery is not None
+        host._nursery.start_soon(host.accept_stream, failing)
+        watcher = RawClient(client_end)  # type: ignore[arg-type]
+        assert (await watcher.join("watcher", role="spectator"))["type"] == "welcome"
+        await watcher.recv_type("snapshot")
+        assert len(host.conns) == 3
+        failing.fail = True
+        await watcher.send({"type": "ping", "id": 1})
+        # The failing connection is dropped and closed; the players at the table notice nothing.
+        assert await watcher.closed()
+        with trio.fail_after(2):
+            while len(host.conns) > 2:
+                await trio.sleep(0.01)
+        await still_alive(a)
+        await still_alive(b)
+
+
+@pytest.mark.parametrize("fsync", [False, True])
+async def test_a_mover_whose_update_cannot_be_built_gets_its_ack_in_the_snapshot(tmp_path: Any, fsync: bool) -> None:
+    from cardnet.journal import Journal
+
+    journal = Journal.create(tmp_path / "j", fsync=fsync)
+    async with running_host(fake_engine(), journal=journal) as host:
+        a, b, _ = await two_seats(host)
+        snap = await a.recv_type("snapshot")
+        game = host.table.game
+        real_events = game.events_json
+
+        def broken_for_a(seat: int | None) -> str:
+            if seat == 0:
+                raise RuntimeError("simulated bug")
+            return real_events(seat)
+
+        game.events_json = broken_for_a  # type: ignore[method-assign]
+        before = host.table.state_id
+        await a.send({"type": "move", "decision_id": snap["decision"]["id"], "index": 0, "ref": "r1"})
+        # The mover's update is replaced by a snapshot of the new state, which carries the acknowledgement.
+        state = await a.recv_type_in(("update", "snapshot", "error"))
+        assert state["type"] == "snapshot" and state["state_id"] == before + 1
+        assert state["ack"] == {"decision_id": snap["decision"]["id"], "ref": "r1"}
+        assert P.parse_state_message(state).ack == state["ack"]
+        assert (await b.recv_type_in(("update", "snapshot")))["state_id"] == before + 1
+        game.events_json = real_events  # type: ignore[method-assign]
+        # The acknowledgement is delivered once: a later snapshot carries none.
+        await a.send({"type": "snapshot"})
+        assert "ack" not in await a.recv_type("snapshot")
+    journal.close()
+
+
+async def test_a_slow_mover_whose_update_was_dropped_gets_its_ack_in_the_snapshot() -> None:
+    async with running_host(fake_engine()) as host:
+        a, b, _ = await two_seats(host)
+        snap = await a.recv_type("snapshot")
+        conn = next(c for c in host.conns.values() if c.seat == 0)
+        # As if a's outbox had overflowed: queued states are dropped and one snapshot is owed.
+        conn.needs_snapshot = True
+        await a.send({"type": "move", "decision_id": snap["decision"]["id"], "index": 0, "ref": 5})
+        state = await a.recv_type_in(("update", "snapshot", "error"))
+        assert state["type"] == "snapshot" and state["ack"] == {"decision_id": snap["decision"]["id"], "ref": 5}
+        await still_alive(b)

@@ -75,6 +75,79 @@ def test_decode_refuses_bad_lines(line: bytes, code: str) -> None:
     assert info.value.code == code
 
 
+def _deep(depth: int, leaf: bytes = b"0") -> bytes:
+    return b'{"a":' + b"[" * (depth - 1) + leaf + b"]" * (depth - 1) + b"}"
+
+
+def test_depth_and_integer_limits_hold_wherever_they_are_broken() -> None:
+    assert P.decode_line(_deep(P.MAX_DEPTH))["a"] is not None
+    too_deep = [
+        _deep(P.MAX_DEPTH + 1),
+        # One deep branch among many shallow siblings, and objects nested in lists.
+        b'{"a":[' + b"[]," * 100 + b"[" * P.MAX_DEPTH + b"]" * P.MAX_DEPTH + b"]}",
+        b'{"a":' + b'[{"b":' * 20 + b"1" + b"}]" * 20 + b"}",
+        b"[" * 40000,
+    ]
+    for line in too_deep:
+        with pytest.raises(ProtocolError) as info:
+            P.decode_line(line)
+        assert info.value.code == "bad_json", line[:60]
+    big = str(P.MAX_INT + 1).encode()
+    for line in (_deep(5, big), _deep(5, b"-" + big), b'{"s":"' + b"[" * 50 + b'","n":[[' + big + b"]]}"):
+        with pytest.raises(ProtocolError) as info:
+            P.decode_line(line)
+        assert info.value.code == "bad_json", line[:60]
+    # Brackets and long digit runs inside strings are only text; the largest integers are fine.
+    edge = str(P.MAX_INT).encode()
+    assert P.decode_line(_deep(P.MAX_DEPTH, edge))["a"] is not None
+    assert P.decode_line(_deep(3, b"-" + edge))["a"] == [[-P.MAX_INT]]
+    assert P.decode_line(b'{"s":"' + b"[{" * 1000 + big + b'"}')["s"] == "[{" * 1000 + big.decode()
+    assert P.decode_line(b'{"a":[true,false,null,' + edge + b"]}")["a"] == [True, False, None, P.MAX_INT]
+
+
+def _python_lines_run(line: bytes) -> int:
+    """How many lines of protocol.py's Python code run while decoding ``line`` (0 would be pure C)."""
+    import sys
+    from types import FrameType
+    from typing import Any
+
+    count = 0
+
+    def tracer(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal count
+        if frame.f_code.co_filename != P.__file__:
+            return None
+        if event == "line":
+            count += 1
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        P.decode_line(line)
+    except ProtocolError:
+        pass
+    finally:
+        sys.settrace(None)
+    return count
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"a":"' + b"[" * (P.MAX_PEER_LINE - 10) + b'"}',
+        b"[" * P.MAX_PEER_LINE,
+        b"[" * (P.MAX_PEER_LINE // 2) + b"]" * (P.MAX_PEER_LINE // 2),
+        b'{"a":[' + b"[]," * (P.MAX_PEER_LINE // 3 - 4) + b"[]]}",
+        b'{"s":"' + b"[" * 40 + b'","a":[' + b"9007199254740991," * (P.MAX_PEER_LINE // 17 - 4) + b"0]}",
+    ],
+)
+def test_hostile_lines_are_not_scanned_character_by_character_in_python(line: bytes) -> None:
+    # The cost of a worst-case line must stay near the C decoder's: a fixed number of Python lines, not one or
+    # more per byte or per value (bench/protocol_decode.py measures the time).
+    assert len(line) <= P.MAX_PEER_LINE
+    assert _python_lines_run(line) < 100
+
+
 def test_decode_tolerates_whitespace_and_crlf() -> None:
     assert P.decode_line(b'{ "type" : "ping", "id" : 3 }\r') == {"type": "ping", "id": 3}
 

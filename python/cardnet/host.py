@@ -69,6 +69,11 @@ class _Bucket:
         return True
 
 
+Ack = dict[str, Encodable]
+#: One seat's part of a commit: (seat or None for spectators, its message or "resync"/"over", the mover's ack).
+_BatchItem = tuple[int | None, bytes | str, Ack | None]
+
+
 class _Closed(Exception):
     """The connection is done (already reported to the peer where possible)."""
 
@@ -87,9 +92,11 @@ class Connection:
     spectator: bool = False
     name: str = ""
     capabilities: frozenset[str] = frozenset()
-    outbox: deque[tuple[str, bytes]] = field(default_factory=deque)
+    # (kind, bytes, the mover's ack the message carries): a dropped state must not take an ack with it.
+    outbox: deque[tuple[str, bytes, Ack | None]] = field(default_factory=deque)
     outbox_size: int = 0
     needs_snapshot: bool = False
+    unsent_ack: Ack | None = None  # an ack whose update was never sent: the next snapshot carries it
     wake: trio.Event = field(default_factory=trio.Event)
     closing: str | None = None
     strikes: int = 0
@@ -112,7 +119,7 @@ class Host:
         self.opts = options or HostOptions()
         self.conns: dict[int, Connection] = {}
         self._next_conn = 1
-        self._pending: list[list[tuple[int | None, bytes | str]]] = []
+        self._pending: list[list[_BatchItem]] = []
         self._commit_wake = trio.Event()
         self._committed = trio.Event()
         self._committed.set()
@@ -392,6 +399,9 @@ class Host:
             "turn_timer_ms": None if self.table.config.turn_timer is None else int(self.table.config.turn_timer * 1000),
         }
         self._send(conn, "ctl", welcome)
+        if self.table.rematch_votes:
+            # A player back after a drop or a host restart learns which votes (its own too) still stand.
+            self._send(conn, "ctl", self.table.rematch_message())
         self._broadcast_seats()
         if started:
             self._broadcast_state(kind="snapshot")
@@ -429,11 +439,13 @@ class Host:
         elif isinstance(msg, P.Rematch):
             if conn.seat is None:
                 raise ProtocolError("spectator", "spectators do not vote for rematches")
-            record = self.table.vote_rematch(conn.seat, self._present_humans())
-            if record is None:
-                self._broadcast_ctl(self.table.rematch_message())
+            records = self.table.vote_rematch(conn.seat, self._present_humans())
+            if records and records[-1]["kind"] == "game":
+                self._commit(records, kind="snapshot")
             else:
-                self._commit([record], kind="snapshot")
+                for record in records:
+                    self._journal(record)
+                self._broadcast_ctl(self.table.rematch_message())
         elif isinstance(msg, P.Ping):
             self._send(conn, "ctl", {"type": "pong", "id": msg.id})
         elif isinstance(msg, P.Pong):
@@ -473,15 +485,16 @@ class Host:
         """Journal the records, build every seat's message now, and release them once durable."""
         for record in records:
             self._journal(record)
-        batch: list[tuple[int | None, bytes | str]] = []
+        batch: list[_BatchItem] = []
         state_hash = self.table.game.state_hash()
         wanted = {c.seat for c in self.conns.values() if c.ready and not c.spectator}
         for seat in sorted(s for s in wanted if s is not None):
-            batch.append((seat, self._state_or_resync(seat, kind, state_hash, ack if seat == ack_seat else None)))
+            seat_ack = ack if seat == ack_seat else None
+            batch.append((seat, self._state_or_resync(seat, kind, state_hash, seat_ack), seat_ack))
         if any(c.ready and c.spectator for c in self.conns.values()):
-            batch.append((None, self._state_or_resync(None, kind, state_hash, None)))
+            batch.append((None, self._state_or_resync(None, kind, state_hash, None), None))
         if self.table.game.is_over():
-            batch.append((None, "over"))
+            batch.append((None, "over", None))
         if self.journal is not None and self.journal.fsync_enabled:
             self._pending.append(batch)
             if self._committed.is_set():
@@ -498,7 +511,8 @@ class Host:
         """The seat's state message, or "resync" when building it failed.
 
         The state has changed (and is journalled) by now, so a failure for one seat must neither hide the change
-        from the others nor be reported as if nothing happened: that seat gets a fresh snapshot instead.
+        from the others nor be reported as if nothing happened: that seat gets a fresh snapshot instead, and
+        when it is the mover, that snapshot carries its ack (see :meth:`_release`).
         """
         try:
             return self.table.state_message(seat, kind, state_hash=state_hash, ack=ack)
@@ -506,8 +520,8 @@ class Host:
             log.exception("cannot build the %s for seat %s; it gets a snapshot instead", kind, seat)
             return "resync"
 
-    def _release(self, batch: list[tuple[int | None, bytes | str]]) -> None:
-        for seat, data in batch:
+    def _release(self, batch: list[_BatchItem]) -> None:
+        for seat, data, ack in batch:
             if isinstance(data, str) and data == "over":
                 self.finished_games += 1
                 self.game_over.set()
@@ -516,9 +530,10 @@ class Host:
             for conn in self.conns.values():
                 if conn.ready and conn.seat == seat and (seat is not None or conn.spectator):
                     if isinstance(data, bytes):
-                        self._queue(conn, "state", data)
+                        self._queue(conn, "state", data, ack)
                     else:
                         conn.needs_snapshot = True
+                        self._owe_ack(conn, ack)
                         conn.wake.set()
 
     async def _committer(self) -> None:
@@ -548,24 +563,38 @@ class Host:
             if conn.ready:
                 self._queue(conn, "ctl", data)
 
+    @staticmethod
+    def _owe_ack(conn: Connection, ack: Ack | None) -> None:
+        """Remember an ack whose update will not be sent: the snapshot that replaces it carries it instead."""
+        if ack is not None:
+            conn.unsent_ack = ack
+            conn.wake.set()
+
     def _send(self, conn: Connection, kind: str, msg: dict[str, Encodable]) -> None:
         self._queue(conn, kind, P.encode(msg))
 
-    def _queue(self, conn: Connection, kind: str, data: bytes) -> None:
+    def _queue(self, conn: Connection, kind: str, data: bytes, ack: Ack | None = None) -> None:
         """Queue bytes for a peer without ever blocking the table.
 
         States supersede each other, so a peer that falls behind loses its queued states and gets one fresh
         snapshot when it catches up; chat is best effort; control messages are kept, and a peer whose control
-        backlog alone exceeds the budget is not reading at all and is disconnected.
+        backlog alone exceeds the budget is not reading at all and is disconnected. A dropped update's ack
+        is not lost: the snapshot carries it.
         """
-        if conn.closing is not None or (kind == "state" and conn.needs_snapshot):
+        if conn.closing is not None:
+            return
+        if kind == "state" and conn.needs_snapshot:
+            self._owe_ack(conn, ack)
             return
         if conn.outbox_size + len(data) > self.opts.outbox_bytes or len(conn.outbox) >= self.opts.outbox_messages:
+            for item in conn.outbox:
+                self._owe_ack(conn, item[2])
             conn.outbox = deque(item for item in conn.outbox if item[0] == "ctl")
-            conn.outbox_size = sum(len(d) for _, d in conn.outbox)
+            conn.outbox_size = sum(len(item[1]) for item in conn.outbox)
             conn.needs_snapshot = True
             conn.wake.set()
             if kind in ("state", "chat"):
+                self._owe_ack(conn, ack)
                 return
             if conn.outbox_size + len(data) > self.opts.outbox_bytes or len(conn.outbox) >= self.opts.outbox_messages:
                 # Not reading at all: drop it now rather than hold its backlog until a write times out.
@@ -575,19 +604,20 @@ class Host:
                 if conn.scope is not None:
                     conn.scope.cancel()
                 return
-        conn.outbox.append((kind, data))
+        conn.outbox.append((kind, data, ack))
         conn.outbox_size += len(data)
         conn.wake.set()
 
     async def _writer(self, conn: Connection, scope: trio.CancelScope) -> None:
-        """Drain the outbox; a peer that does not read within the write timeout is disconnected."""
+        """Drain the outbox; a peer that does not read within the write timeout, or whose write fails in any
+        way, is disconnected (never the host)."""
         try:
             while True:
                 await conn.wake.wait()
                 conn.wake = trio.Event()
                 while conn.outbox or (conn.needs_snapshot and conn.ready):
                     if conn.outbox:
-                        _, data = conn.outbox.popleft()
+                        _, data, _ = conn.outbox.popleft()
                         conn.outbox_size -= len(data)
                     else:
                         # A snapshot must not reveal a state whose journal record is not yet durable.
@@ -606,11 +636,20 @@ class Host:
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             conn.closing = "broken"
             scope.cancel()
+        except Exception:
+            # Anything else that goes wrong while writing (a stream or a bug in the host) is this connection's
+            # problem alone: it is dropped like a broken one, and the table and the other peers play on.
+            log.exception("writing to connection %d failed; dropping it", conn.id)
+            conn.closing = "write_failed"
+            scope.cancel()
 
     def _snapshot_or_error(self, conn: Connection) -> bytes:
-        """The connection's snapshot; a bug building it costs this one message (``internal``), not the host."""
+        """The connection's snapshot, with the ack of an update it never got; a bug building it costs this one
+        message (``internal``), not the host, and the ack waits for the next snapshot."""
         try:
-            return self.table.state_message(conn.seat, "snapshot")
+            data = self.table.state_message(conn.seat, "snapshot", ack=conn.unsent_ack)
+            conn.unsent_ack = None
+            return data
         except Exception as exc:
             log.exception("cannot build a snapshot for connection %d", conn.id)
             decision = self.table.decision_for(conn.seat)
@@ -699,6 +738,11 @@ class Host:
                     self.table.seats[seat].auto = True
                     log.info("seat %d is absent: a built-in player takes over", seat)
                     self._broadcast_seats()
+                    # Its player no longer counts for a rematch: the votes of those here may now suffice (after
+                    # a host restart, an absent player never "leaves", so this is where their votes are checked).
+                    record = None if self.stopping else self.table.rematch_if_agreed(self._present_humans())
+                    if record is not None:
+                        self._commit([record], kind="snapshot")
                 else:
                     deadlines.append(since + self.opts.seat_timeout)
             self._after_change()

@@ -15,9 +15,11 @@ import hashlib
 import hmac
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import chain, compress, repeat
+from operator import is_
 from dataclasses import dataclass, field
-from typing import Final, Union
+from typing import Final, Union, cast
 
 PROTOCOL_VERSION: Final = 1
 SUPPORTED_VERSIONS: Final = (1,)
@@ -247,11 +249,14 @@ def _reject_float(text: str) -> object:
 
 
 def _no_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    result: dict[str, object] = {}
-    for key, value in pairs:
-        if key in result:
-            raise ProtocolError("bad_json", f"duplicate key {key[:40]!r}")
-        result[key] = value
+    # dict() does the work at C speed; only a collision needs the slow search for the key to name.
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ProtocolError("bad_json", f"duplicate key {key[:40]!r}")
+            seen.add(key)
     return result
 
 
@@ -259,20 +264,10 @@ _decoder = json.JSONDecoder(
     object_pairs_hook=_no_duplicates, parse_float=_reject_float, parse_constant=_reject_constant
 )
 
-
-def _depth(value: object) -> int:
-    """Nesting depth, iteratively (a hostile line must not exhaust the Python stack)."""
-    deepest = 0
-    stack: list[tuple[object, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            deepest = max(deepest, depth)
-            stack.extend((v, depth + 1) for v in item.values())
-        elif isinstance(item, list):
-            deepest = max(deepest, depth)
-            stack.extend((v, depth + 1) for v in item)
-    return deepest
+# Every byte becomes "." except digits, which become "0": sixteen "0"s in a row then mark the only lines that can
+# hold an integer of magnitude 2**53 or more (a 16-digit number), found by a C-speed substring search.
+_DIGIT_CLASS: Final = bytes(48 if 0x30 <= b <= 0x39 else 46 for b in range(256))
+_LONG_NUMBER: Final = b"0" * len(str(MAX_INT + 1))
 
 
 def decode_line(line: bytes, limit: int = MAX_PEER_LINE, max_depth: int = MAX_DEPTH) -> dict[str, JSONValue]:
@@ -281,6 +276,9 @@ def decode_line(line: bytes, limit: int = MAX_PEER_LINE, max_depth: int = MAX_DE
     Refuses lines over ``limit`` bytes, invalid UTF-8, non-JSON, NaN/Infinity, non-integer numbers, integers
     outside ±(2**53-1), duplicate keys, nesting deeper than ``max_depth`` and anything but an object.
     Whitespace between tokens is tolerated; a peer need not send canonical JSON.
+
+    The cost stays close to the C decoder's own whatever a hostile peer sends: nothing is scanned character by
+    character in Python, and the decoded tree is walked only when the raw bytes show it could break a limit.
     """
     if len(line) > limit:
         raise ProtocolError("line_too_long", f"line of {len(line)} bytes exceeds {limit}")
@@ -290,55 +288,65 @@ def decode_line(line: bytes, limit: int = MAX_PEER_LINE, max_depth: int = MAX_DE
         text = line.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ProtocolError("bad_utf8", f"invalid UTF-8 at byte {exc.start}") from None
-    # A quick bracket count keeps the C decoder from recursing deeply on "[[[[...".
-    if text.count("[") + text.count("{") > max_depth and _bracket_depth(text) > max_depth:
-        raise ProtocolError("bad_json", f"nesting deeper than {max_depth}")
     try:
         value = _decoder.decode(text)
     except ProtocolError:
         raise
-    except (ValueError, RecursionError) as exc:
+    except RecursionError:
+        # The C decoder guards its own recursion ("[[[[..." stops at the interpreter's recursion limit, long
+        # before the stack is at risk), so only documents far deeper than max_depth end here.
+        raise ProtocolError("bad_json", f"nesting deeper than {max_depth}") from None
+    except ValueError as exc:
         raise ProtocolError("bad_json", str(exc)[:200]) from None
     if not isinstance(value, dict):
         raise ProtocolError("bad_json", "a message must be a JSON object")
-    if _depth(value) > max_depth:
-        raise ProtocolError("bad_json", f"nesting deeper than {max_depth}")
-    _check_ints(value)
+    # Brackets inside strings count too, so these are upper bounds: a line below both needs no walk at all.
+    may_be_deep = line.count(b"[") + line.count(b"{") > max_depth
+    may_be_big = _LONG_NUMBER in line.translate(_DIGIT_CLASS)
+    if may_be_deep or may_be_big:
+        _check_tree(cast("dict[str, object]", value), max_depth, check_ints=may_be_big)
     return value
 
 
-def _bracket_depth(text: str) -> int:
-    """Maximum bracket nesting outside strings (approximate lexing, enough to bound recursion)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
+_IS_CONTAINER: Final = frozenset((dict, list)).__contains__
 
 
-def _check_ints(value: object) -> None:
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, int) and not isinstance(item, bool) and not -MAX_INT <= item <= MAX_INT:
-            raise ProtocolError("bad_json", "integer out of range")
+def _check_tree(value: dict[str, object], max_depth: int, *, check_ints: bool) -> None:
+    """Refuse nesting deeper than ``max_depth`` and out-of-range integers, a whole level at a time.
+
+    Each level is flattened and filtered with C-level iterators (no Python code runs per item), and the walk
+    stops at the first level past the limit, so a deep document costs no more than its first levels.
+    """
+    level: list[object] = [value]
+    depth = 1
+    while True:
+        kinds = list(map(type, level))
+        dict_count = kinds.count(dict)
+        children: list[object]
+        if dict_count == 0:
+            if not any(level):
+                return
+            children = list(chain.from_iterable(cast("list[list[object]]", level)))
+        elif dict_count == len(level):
+            children = list(chain.from_iterable(map(dict.values, cast("list[dict[str, object]]", level))))
+        else:
+            dicts = cast("Iterator[dict[str, object]]", compress(level, map(is_, kinds, repeat(dict))))
+            lists = cast("Iterator[list[object]]", compress(level, map(is_, kinds, repeat(list))))
+            children = list(chain(chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(lists)))
+        child_kinds = list(map(type, children))
+        if check_ints:
+            ints = cast("list[int]", list(compress(children, map(is_, child_kinds, repeat(int)))))
+            if ints and (min(ints) < -MAX_INT or max(ints) > MAX_INT):
+                raise ProtocolError("bad_json", "integer out of range")
+        container_count = child_kinds.count(dict) + child_kinds.count(list)
+        if container_count == 0:
+            return
+        depth += 1
+        if depth > max_depth:
+            raise ProtocolError("bad_json", f"nesting deeper than {max_depth}")
+        if container_count < len(children):
+            children = list(compress(children, map(_IS_CONTAINER, child_kinds)))
+        level = children
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -647,7 +655,10 @@ def state_message(
     events: Raw | None = None,
     ack: Mapping[str, Encodable] | None = None,
 ) -> dict[str, Encodable]:
-    """An ``update`` (after a move, with events) or a ``snapshot`` (on join, request or resync)."""
+    """An ``update`` (after a move, with events) or a ``snapshot`` (on join, request or resync).
+
+    ``ack`` goes to the mover only: in its update, or in the snapshot that replaces an update it could not get.
+    """
     msg: dict[str, Encodable] = {
         "type": kind,
         "game_no": game_no,
@@ -661,8 +672,8 @@ def state_message(
     }
     if kind == "update":
         msg["events"] = events if events is not None else Raw("[]")
-        if ack is not None:
-            msg["ack"] = ack
+    if ack is not None:
+        msg["ack"] = ack
     return msg
 
 

@@ -347,12 +347,22 @@ class Table:
 
     # -- rematch ----------------------------------------------------------------------------------------------
 
-    def vote_rematch(self, seat: int, connected_humans: Sequence[int]) -> dict[str, Encodable] | None:
-        """Count a vote; when every connected human agrees, start the next game and return its record."""
+    def vote_rematch(self, seat: int, connected_humans: Sequence[int]) -> list[dict[str, Encodable]]:
+        """Count a vote; when every connected human agrees, start the next game.
+
+        Returns the journal records, in order: the vote's (none for a repeated vote), then the next game's if
+        it started. Votes are journalled so that a restarted host still counts them.
+        """
         if not self.game.is_over():
             raise ProtocolError("not_over", "a rematch can be asked for once the game is over")
-        self.rematch_votes.add(seat)
-        return self.rematch_if_agreed(connected_humans)
+        records: list[dict[str, Encodable]] = []
+        if seat not in self.rematch_votes:
+            self.rematch_votes.add(seat)
+            records.append({"kind": "vote", "game_no": self.game_no, "seat": seat})
+        started = self.rematch_if_agreed(connected_humans)
+        if started is not None:
+            records.append(started)
+        return records
 
     def rematch_if_agreed(self, connected_humans: Sequence[int]) -> dict[str, Encodable] | None:
         """Start the next game when the game is over and every connected human has voted (re-checked when a
@@ -479,6 +489,11 @@ class Table:
                     raise ValueError(f"journal record {n}: the core refuses the move: {exc}") from None
                 table.state_id += 1
                 table._refresh_decisions(mover=seat)
+            elif kind == "vote":
+                seat = int(rec["seat"])
+                if int(rec["game_no"]) != table.game_no or not table.game.is_over() or not 0 <= seat < len(table.seats):
+                    raise ValueError(f"journal record {n}: rematch vote out of sequence")
+                table.rematch_votes.add(seat)
             elif kind == "game":
                 if int(rec["game_no"]) != table.game_no + 1:
                     raise ValueError(f"journal record {n}: game out of sequence")
