@@ -297,6 +297,15 @@ fn r3_5_random_dealer_and_the_dealers_left_starts() {
     assert_eq!(dealers.len(), 4);
 }
 
+/// The move of a player who never keeps a card: draw from the stock, then discard the card drawn.
+fn draw_or_discard_drawn(game: &Cherki, seat: usize) -> Value {
+    if game.phase() == Phase::Start {
+        json!({"type": "draw_stock"})
+    } else {
+        json!({"type": "discard", "card": game.view(Some(seat))["private"]["drawn"]})
+    }
+}
+
 /// `seat` draws from the stock and discards the card at `at` in its hand as `Cherki::hand` lists it;
 /// returns that card.
 fn draw_and_discard(game: &mut Cherki, seat: usize, at: usize) -> u8 {
@@ -725,11 +734,7 @@ fn r3_9_next_deal_moves_the_dealer_and_adds_up_scores() {
     assert!((0..2).all(|s| !game.has_called(s) && game.hand(s).len() == 8));
     // Play deals 2 and 3 out by always drawing from the stock and discarding the drawn card.
     while let Some(seat) = game.to_act().first() {
-        let mv = if game.phase() == Phase::Start {
-            json!({"type": "draw_stock"})
-        } else {
-            json!({"type": "discard", "card": game.view(Some(seat))["private"]["drawn"]})
-        };
+        let mv = draw_or_discard_drawn(&game, seat);
         play(&mut game, seat, mv).expect("legal");
     }
     let outcome = game.outcome().expect("over");
@@ -876,11 +881,7 @@ fn r3_9_the_dealer_moves_clockwise_and_the_new_dealers_left_starts() {
     let first_dealer = game.dealer();
     let mut starts = vec![game.to_act().first().expect("to act")];
     while let Some(seat) = game.to_act().first() {
-        let mv = if game.phase() == Phase::Start {
-            json!({"type": "draw_stock"})
-        } else {
-            json!({"type": "discard", "card": game.view(Some(seat))["private"]["drawn"]})
-        };
+        let mv = draw_or_discard_drawn(&game, seat);
         play(&mut game, seat, mv).expect("legal");
         if let Some(new) = game.events(None).iter().find(|e| e["type"] == "new_deal") {
             assert_eq!(new["dealer"], json!(game.dealer()));
