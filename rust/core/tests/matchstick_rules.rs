@@ -10,22 +10,10 @@ use cardnet_core::GameError;
 use serde_json::{json, Value as Json};
 
 mod matchstick_common;
-use matchstick_common::{act, c, event_types, new_game, pass, play, pos_exp};
+use matchstick_common::{act, c, event_types, new_game, pass, play, pos, pos_exp};
 
 fn val(name: &str) -> Value {
     Value::parse(name).expect("value name")
-}
-
-/// A position: hands and matchsticks per seat, the table `(owner, value, cards)`, revolution, seat to act.
-fn pos(
-    players: usize,
-    hands: &[&[u8]],
-    sticks: &[u32],
-    table: Option<(usize, &str, &[u8])>,
-    revolution: bool,
-    current: usize,
-) -> Matchstick {
-    pos_exp(players, 0, hands, sticks, table, revolution, current)
 }
 
 fn code(result: Result<(), GameError>) -> &'static str {

@@ -18,6 +18,18 @@ pub fn new_game(players: usize, expansion: u64, deal_all: bool, seed: u64) -> Ma
     Matchstick::new(&Setup { players, seed, options }).expect("new game")
 }
 
+/// A position: hands and matchsticks per seat, the table `(owner, value, cards)`, revolution, seat to act.
+pub fn pos(
+    players: usize,
+    hands: &[&[u8]],
+    sticks: &[u32],
+    table: Option<(usize, &str, &[u8])>,
+    revolution: bool,
+    current: usize,
+) -> Matchstick {
+    pos_exp(players, 0, hands, sticks, table, revolution, current)
+}
+
 /// A position with `expansion` cards in play: hands and matchsticks per seat, the table
 /// `(owner, value, cards)`, revolution, seat to act.
 pub fn pos_exp(
