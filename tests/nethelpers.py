@@ -12,6 +12,8 @@ import trio
 from cardnet import protocol as P
 from cardnet.host import Host, HostOptions
 from cardnet.journal import Journal
+from cardnet.peer import Peer
+from cardnet.protocol import StateMessage, state_hash_of
 from cardnet.table import Engine, Table, TableConfig
 
 
@@ -192,3 +194,22 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+async def watch(
+    port: int, seen: list[StateMessage], task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+) -> None:
+    """A spectator that follows the table until the game is over, checking every public hash."""
+    peer = Peer("127.0.0.1", port, name="watcher", spectate=True)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(peer.run)
+        task_status.started()
+        async for event in peer.events:
+            if isinstance(event, StateMessage):
+                assert event.view["private"] is None
+                assert state_hash_of(event.view["public"]) == event.hash
+                seen.append(event)
+                if event.over:
+                    break
+        nursery.cancel_scope.cancel()
+    assert peer.state.hash_mismatches == 0

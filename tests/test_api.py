@@ -12,19 +12,9 @@ import sys
 import pytest
 
 import cardnet
-from cardnet import Game
+from gamehelpers import play_random
 
 GAMES = list(cardnet.GAMES)
-
-
-def play_random(g: Game, rng: random.Random, limit: int = 100_000) -> int:
-    """Plays uniformly random legal moves to the end through the fast path; returns the decision count."""
-    steps = 0
-    while (d := g.decision()) is not None and steps < limit:
-        seat, count = d
-        g.apply_index(seat, rng.randrange(count))
-        steps += 1
-    return steps
 
 
 def test_version_and_build_info() -> None:
@@ -128,12 +118,7 @@ def test_views_events_and_hash(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_save_load_clone_history(name: str) -> None:
     g = cardnet.new_game(name, seed=5)
-    rng = random.Random(5)
-    for _ in range(20):
-        d = g.decision()
-        if d is None:
-            break
-        g.apply_index(d[0], rng.randrange(d[1]))
+    play_random(g, random.Random(5), limit=20)
     history = g.history()
     assert all(isinstance(seat, int) and isinstance(move, dict) and "type" in move for seat, move in history)
     text = g.to_json()
@@ -156,12 +141,7 @@ def test_save_load_clone_history(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_determinize(name: str) -> None:
     g = cardnet.new_game(name, seed=9)
-    rng = random.Random(9)
-    for _ in range(15):
-        d = g.decision()
-        if d is None:
-            break
-        g.apply_index(d[0], rng.randrange(d[1]))
+    play_random(g, random.Random(9), limit=15)
     for observer in [None, *range(g.players)]:
         det = g.determinize(observer, 42)
         assert det.view(observer) == g.view(observer)

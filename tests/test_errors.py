@@ -10,6 +10,7 @@ import pytest
 
 import cardnet
 from cardnet import BadOptions, CardnetError, CorruptState, IllegalMove, InvalidMove, UnknownGame
+from gamehelpers import play_random
 
 GAMES = list(cardnet.GAMES)
 
@@ -110,9 +111,7 @@ def test_refusals_change_nothing(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_game_over(name: str) -> None:
     g = cardnet.new_game(name, seed=13)
-    rng = random.Random(13)
-    while (d := g.decision()) is not None:
-        g.apply_index(d[0], rng.randrange(d[1]))
+    play_random(g, random.Random(13))
     with pytest.raises(IllegalMove) as info:
         g.apply_index(0, 0)
     assert info.value.code == "game_over"
@@ -121,12 +120,7 @@ def test_game_over(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_corrupt_saves(name: str) -> None:
     g = cardnet.new_game(name, seed=6)
-    rng = random.Random(6)
-    for _ in range(10):
-        d = g.decision()
-        if d is None:
-            break
-        g.apply_index(d[0], rng.randrange(d[1]))
+    play_random(g, random.Random(6), limit=10)
     doc = json.loads(g.to_json())
 
     def corrupt(text: str | bytes, fragment: str = "") -> None:

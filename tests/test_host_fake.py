@@ -16,7 +16,7 @@ from cardnet.peer import Peer
 from cardnet.protocol import StateMessage
 from cardnet.table import Table, TableConfig
 
-from nethelpers import RawClient, running_host
+from nethelpers import RawClient, running_host, watch
 from netfake import fake_engine
 
 pytestmark = pytest.mark.trio
@@ -29,25 +29,12 @@ async def test_two_bots_play_a_whole_game_and_a_spectator_follows() -> None:
         results = []
         spectated: list[StateMessage] = []
 
-        async def spectator(task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-            peer = Peer("127.0.0.1", host.port or 0, name="watcher", spectate=True)
-            async with trio.open_nursery() as nursery:
-                await nursery.start(peer.run)
-                task_status.started()
-                async for event in peer.events:
-                    if isinstance(event, StateMessage):
-                        assert event.view["private"] is None
-                        spectated.append(event)
-                        if event.over:
-                            break
-                nursery.cancel_scope.cancel()
-
         async def player(bot: RandomBot | FirstBot, name: str) -> None:
             results.append(await run_bot(bot, "127.0.0.1", host.port or 0, name=name))
 
         with trio.fail_after(20):
             async with trio.open_nursery() as nursery:
-                await nursery.start(spectator)
+                await nursery.start(watch, host.port, spectated)
                 nursery.start_soon(player, RandomBot(3), "alice")
                 nursery.start_soon(player, FirstBot(), "bob")
         assert len(results) == 2

@@ -16,17 +16,23 @@ from netfake import fake_engine
 pytestmark = pytest.mark.trio
 
 
+async def join(port: int | None, *args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    """Runs ``cardnet join 127.0.0.1:port *args`` to its end, feeding it ``stdin``; output is captured."""
+    return await trio.run_process(
+        [sys.executable, "-c", NET_COMMAND, "join", f"127.0.0.1:{port}", *args],
+        stdin=stdin,
+        capture_stdout=True,
+        capture_stderr=True,
+        env=child_env(),
+        check=False,
+    )
+
+
 async def test_join_spectate_follows_a_bot_game_to_the_end() -> None:
     opts = HostOptions(bot_delay=0.01)
     async with running_host(fake_engine(), players=2, bots={0: "random", 1: "random"}, host_options=opts) as host:
         with trio.fail_after(30):
-            proc = await trio.run_process(
-                [sys.executable, "-c", NET_COMMAND, "join", f"127.0.0.1:{host.port}", "--spectate", "--name", "eve"],
-                capture_stdout=True,
-                capture_stderr=True,
-                env=child_env(),
-                check=False,
-            )
+            proc = await join(host.port, "--spectate", "--name", "eve")
         out = proc.stdout.decode()
         assert proc.returncode == 0, proc.stderr.decode()
         assert "spectating" in out and "game over:" in out
@@ -36,14 +42,7 @@ async def test_join_spectate_follows_a_bot_game_to_the_end() -> None:
 async def test_join_as_a_player_types_move_numbers() -> None:
     async with running_host(fake_engine(), players=2, bots={1: "random"}) as host:
         with trio.fail_after(30):
-            proc = await trio.run_process(
-                [sys.executable, "-c", NET_COMMAND, "join", f"127.0.0.1:{host.port}", "--name", "ann"],
-                stdin=b"x\n9\n" + b"0\n" * 40,
-                capture_stdout=True,
-                capture_stderr=True,
-                env=child_env(),
-                check=False,
-            )
+            proc = await join(host.port, "--name", "ann", stdin=b"x\n9\n" + b"0\n" * 40)
         out = proc.stdout.decode()
         assert proc.returncode == 0, proc.stderr.decode()
         assert "seat 0" in out and "seat token" in out
@@ -53,13 +52,7 @@ async def test_join_as_a_player_types_move_numbers() -> None:
 
 async def test_join_reports_a_refusal_and_bad_targets() -> None:
     async with running_host(fake_engine(), players=2, bots={0: "random", 1: "random"}) as host:
-        proc = await trio.run_process(
-            [sys.executable, "-c", NET_COMMAND, "join", f"127.0.0.1:{host.port}", "--name", "late"],
-            capture_stdout=True,
-            capture_stderr=True,
-            env=child_env(),
-            check=False,
-        )
+        proc = await join(host.port, "--name", "late")
         assert proc.returncode == 1 and "table_full" in proc.stderr.decode()
     proc2 = subprocess.run(
         [sys.executable, "-c", NET_COMMAND, "join", "nocolon"], capture_output=True, env=child_env(), check=False

@@ -12,10 +12,10 @@ import trio
 import cardnet
 from cardnet.bot import RandomBot, run_bot
 from cardnet.peer import Peer
-from cardnet.protocol import StateMessage, state_hash_of
+from cardnet.protocol import StateMessage
 from cardnet.table import core_engine
 
-from nethelpers import bot_command, child_env, running_host
+from nethelpers import bot_command, child_env, running_host, watch
 
 pytestmark = pytest.mark.trio
 
@@ -25,25 +25,6 @@ GAMES = sorted(cardnet.GAMES)
 def seats_for(game: str) -> int:
     info = cardnet.GAMES[game]
     return max(info.min_players, min(3, info.max_players))
-
-
-async def watch(
-    port: int, seen: list[StateMessage], task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
-) -> None:
-    """A spectator that follows the table until the game is over, checking every public hash."""
-    peer = Peer("127.0.0.1", port, name="watcher", spectate=True)
-    async with trio.open_nursery() as nursery:
-        await nursery.start(peer.run)
-        task_status.started()
-        async for event in peer.events:
-            if isinstance(event, StateMessage):
-                assert event.view["private"] is None
-                assert state_hash_of(event.view["public"]) == event.hash
-                seen.append(event)
-                if event.over:
-                    break
-        nursery.cancel_scope.cancel()
-    assert peer.state.hash_mismatches == 0
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -227,3 +227,49 @@ pub fn check_golden(path: &std::path::Path, transcript: &str) -> Result<(), Stri
     }
     Ok(())
 }
+
+/// One golden playthrough of a game: the setup and move seed of a transcript and the name of its file.
+#[derive(Clone, Debug)]
+pub struct GoldenCase {
+    /// The file is `<game>-<label>.jsonl` in the golden directory.
+    pub label: &'static str,
+    /// Seats at the table.
+    pub players: usize,
+    /// The deal seed.
+    pub seed: u64,
+    /// Game options as for a new game.
+    pub options: Value,
+    /// The seed moves are drawn from.
+    pub move_seed: u64,
+    /// Whether the transcript records views and events (see [`golden_transcript`]).
+    pub full: bool,
+}
+
+impl GoldenCase {
+    /// A case in the order a table of cases reads best: file label, then the setup, then the moves.
+    pub fn new(label: &'static str, players: usize, seed: u64, options: Value, move_seed: u64, full: bool) -> Self {
+        GoldenCase { label, players, seed, options, move_seed, full }
+    }
+}
+
+/// Plays every case of `game` and compares (or, with `CARDNET_BLESS`, rewrites) its file in `dir`. Every
+/// case is checked even after one fails, so the error lists all that differ, one case a line.
+pub fn check_golden_cases(dir: &std::path::Path, game: &str, cases: &[GoldenCase]) -> Result<(), String> {
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|case| {
+            let transcript =
+                golden_transcript(game, case.players, case.seed, &case.options, case.move_seed, case.full);
+            let path = dir.join(format!("{game}-{}.jsonl", case.label));
+            match transcript {
+                Ok(transcript) => check_golden(&path, &transcript).err(),
+                Err(e) => Some(format!("{}: no transcript: {e}", path.display())),
+            }
+        })
+        .collect();
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("\n"))
+    }
+}

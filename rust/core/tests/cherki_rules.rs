@@ -297,6 +297,24 @@ fn r3_5_random_dealer_and_the_dealers_left_starts() {
     assert_eq!(dealers.len(), 4);
 }
 
+/// The move of a player who never keeps a card: draw from the stock, then discard the card drawn.
+fn draw_or_discard_drawn(game: &Cherki, seat: usize) -> Value {
+    if game.phase() == Phase::Start {
+        json!({"type": "draw_stock"})
+    } else {
+        json!({"type": "discard", "card": game.view(Some(seat))["private"]["drawn"]})
+    }
+}
+
+/// `seat` draws from the stock and discards the card at `at` in its hand as `Cherki::hand` lists it;
+/// returns that card.
+fn draw_and_discard(game: &mut Cherki, seat: usize, at: usize) -> u8 {
+    play(game, seat, json!({"type": "draw_stock"})).expect("draw");
+    let card = game.hand(seat)[at];
+    play(game, seat, json!({"type": "discard", "card": card})).expect("discard");
+    card
+}
+
 // ---- 3.7 Turn of a player who has not called ----
 
 #[test]
@@ -328,14 +346,10 @@ fn r3_7_2_no_discard_to_take_on_the_first_turn() {
 fn r3_7_2_d5_only_the_latest_discard_can_be_taken() {
     let mut game = Cherki::new(&setup(3, 4, 1)).expect("valid");
     let first = game.to_act().first().expect("to act");
-    play(&mut game, first, json!({"type": "draw_stock"})).expect("draw");
-    let older = game.hand(first)[0];
-    play(&mut game, first, json!({"type": "discard", "card": older})).expect("discard");
+    let older = draw_and_discard(&mut game, first, 0);
     let second = (first + 1) % 3;
     assert_eq!(game.public_view()["top_discard"], json!({"card": older, "seat": first, "takeable": true}));
-    play(&mut game, second, json!({"type": "draw_stock"})).expect("draw");
-    let newer = game.hand(second)[0];
-    play(&mut game, second, json!({"type": "discard", "card": newer})).expect("discard");
+    let newer = draw_and_discard(&mut game, second, 0);
     let third = (second + 1) % 3;
     play(&mut game, third, json!({"type": "take_discard"})).expect("take the latest");
     assert!(game.hand(third).contains(&newer));
@@ -351,9 +365,7 @@ fn r3_6_the_discard_history_is_public_with_who_took_what() {
     let mut game = Cherki::new(&setup(3, 4, 1)).expect("valid");
     let first = game.to_act().first().expect("to act");
     let (second, third) = ((first + 1) % 3, (first + 2) % 3);
-    play(&mut game, first, json!({"type": "draw_stock"})).expect("draw");
-    let a = game.hand(first)[0];
-    play(&mut game, first, json!({"type": "discard", "card": a})).expect("discard");
+    let a = draw_and_discard(&mut game, first, 0);
     play(&mut game, second, json!({"type": "take_discard"})).expect("take");
     let b = game.hand(second).into_iter().find(|&c| c != a).expect("another card");
     play(&mut game, second, json!({"type": "discard", "card": b})).expect("discard");
@@ -370,15 +382,11 @@ fn r3_7_2_d11_no_taking_the_discard_two_turns_running() {
     let mut game = Cherki::new(&setup(2, 6, 1)).expect("valid");
     let a = game.to_act().first().expect("to act");
     let b = 1 - a;
-    play(&mut game, a, json!({"type": "draw_stock"})).expect("draw");
-    let card = game.hand(a)[0];
-    play(&mut game, a, json!({"type": "discard", "card": card})).expect("discard");
+    let card = draw_and_discard(&mut game, a, 0);
     play(&mut game, b, json!({"type": "take_discard"})).expect("take");
     let card = game.hand(b).into_iter().find(|&c| c != card).expect("another card");
     play(&mut game, b, json!({"type": "discard", "card": card})).expect("discard");
-    play(&mut game, a, json!({"type": "draw_stock"})).expect("draw");
-    let card = game.hand(a)[0];
-    play(&mut game, a, json!({"type": "discard", "card": card})).expect("discard");
+    draw_and_discard(&mut game, a, 0);
     assert_eq!(game.public_view()["top_discard"]["takeable"], json!(false));
     assert_eq!(game.public_view()["players"][b]["took_last"], json!(true));
     assert_eq!(legal(&game, b), vec![json!({"type": "draw_stock"})]);
@@ -391,9 +399,7 @@ fn r3_7_2_d11_no_taking_the_discard_two_turns_running() {
 fn r3_7_3_d11_the_taken_card_cannot_be_discarded_that_turn() {
     let mut game = Cherki::new(&setup(3, 8, 1)).expect("valid");
     let a = game.to_act().first().expect("to act");
-    play(&mut game, a, json!({"type": "draw_stock"})).expect("draw");
-    let card = game.hand(a)[3];
-    play(&mut game, a, json!({"type": "discard", "card": card})).expect("discard");
+    let card = draw_and_discard(&mut game, a, 3);
     let b = (a + 1) % 3;
     play(&mut game, b, json!({"type": "take_discard"})).expect("take");
     assert!(game.legal_count(b) >= 8);
@@ -442,9 +448,7 @@ fn r3_7_4_turn_passes_clockwise() {
     let mut game = Cherki::new(&setup(4, 10, 1)).expect("valid");
     let mut seat = game.to_act().first().expect("to act");
     for _ in 0..8 {
-        play(&mut game, seat, json!({"type": "draw_stock"})).expect("draw");
-        let card = game.hand(seat)[0];
-        play(&mut game, seat, json!({"type": "discard", "card": card})).expect("discard");
+        draw_and_discard(&mut game, seat, 0);
         seat = (seat + 1) % 4;
         assert_eq!(game.to_act().first(), Some(seat));
     }
@@ -499,9 +503,10 @@ fn r3_8_d7_a_called_player_may_take_only_a_discard_of_the_pair_kind() {
     assert_eq!(game.events(None)[1]["by"], json!("take_discard"));
 }
 
-/// Seat 0 holds 7-7-7 9-9-9 RF and a stray coins-1 and may take seat 1's Red Flower; seat 1 holds a second
-/// Red Flower; the stock gives seat 1 a coins-4.
-fn take_then_call_position() -> (Cherki, u8, u8, u8) {
+/// Seat 0 held 7-7-7 9-9-9 RF and a stray coins-1, took seat 1's Red Flower and called discarding the
+/// stray; seat 1, holding a second Red Flower, has just drawn a coins-4 from the stock. Returns the game,
+/// seat 1's Red Flower and the coins-4.
+fn called_after_a_take() -> (Cherki, u8, u8) {
     let mut cards = Cards::new();
     let hand = cards.many(&[coins(7), strings(7), myriads(7), coins(9), strings(9), myriads(9), RF, coins(1)]);
     let stray = hand[7];
@@ -510,8 +515,11 @@ fn take_then_call_position() -> (Cherki, u8, u8, u8) {
     let top = cards.take(RF);
     let four = cards.take(coins(4));
     let stock = vec![four, cards.take(coins(4)), cards.take(coins(8))];
-    let game = Cherki::test_position(&[hand, other], &stock, 1, 0, Some((top, 1)), 1, 1).expect("position");
-    (game, stray, other_rf, four)
+    let mut game = Cherki::test_position(&[hand, other], &stock, 1, 0, Some((top, 1)), 1, 1).expect("position");
+    play(&mut game, 0, json!({"type": "take_discard"})).expect("take");
+    play(&mut game, 0, json!({"type": "discard", "card": stray, "call": true})).expect("call with the discard");
+    play(&mut game, 1, json!({"type": "draw_stock"})).expect("draw");
+    (game, other_rf, four)
 }
 
 #[test]
@@ -519,10 +527,7 @@ fn r3_8_d7_d11_a_called_player_may_take_a_winning_discard_right_after_a_take() {
     // Seat 0 takes a discard, then calls with its discard: on its next turn it took the discard last turn,
     // yet a discard of its pair kind wins (3.8, decision 7). Decision 11 exists to end stalling, and a
     // winning take ends the deal, so it does not apply.
-    let (mut game, stray, other_rf, _) = take_then_call_position();
-    play(&mut game, 0, json!({"type": "take_discard"})).expect("take");
-    play(&mut game, 0, json!({"type": "discard", "card": stray, "call": true})).expect("call with the discard");
-    play(&mut game, 1, json!({"type": "draw_stock"})).expect("draw");
+    let (mut game, other_rf, _) = called_after_a_take();
     play(&mut game, 1, json!({"type": "discard", "card": other_rf})).expect("discard the Red Flower");
     assert_eq!(game.public_view()["players"][0]["took_last"], json!(true));
     assert_eq!(game.public_view()["top_discard"]["takeable"], json!(true));
@@ -536,10 +541,7 @@ fn r3_8_d7_d11_a_called_player_may_take_a_winning_discard_right_after_a_take() {
 
 #[test]
 fn r3_8_d11_a_called_player_after_a_take_is_refused_a_discard_of_another_kind() {
-    let (mut game, stray, _, four) = take_then_call_position();
-    play(&mut game, 0, json!({"type": "take_discard"})).expect("take");
-    play(&mut game, 0, json!({"type": "discard", "card": stray, "call": true})).expect("call with the discard");
-    play(&mut game, 1, json!({"type": "draw_stock"})).expect("draw");
+    let (mut game, _, four) = called_after_a_take();
     play(&mut game, 1, json!({"type": "discard", "card": four})).expect("discard the coins-4");
     assert_eq!(refused(&mut game, 0, json!({"type": "take_discard"})), "not_pair_kind");
     assert_eq!(game.view(Some(0))["private"]["can_take"], json!(false));
@@ -732,11 +734,7 @@ fn r3_9_next_deal_moves_the_dealer_and_adds_up_scores() {
     assert!((0..2).all(|s| !game.has_called(s) && game.hand(s).len() == 8));
     // Play deals 2 and 3 out by always drawing from the stock and discarding the drawn card.
     while let Some(seat) = game.to_act().first() {
-        let mv = if game.phase() == Phase::Start {
-            json!({"type": "draw_stock"})
-        } else {
-            json!({"type": "discard", "card": game.view(Some(seat))["private"]["drawn"]})
-        };
+        let mv = draw_or_discard_drawn(&game, seat);
         play(&mut game, seat, mv).expect("legal");
     }
     let outcome = game.outcome().expect("over");
@@ -763,9 +761,7 @@ fn d10_no_runs_and_no_out_of_turn_claims() {
     assert_eq!(faces_ready(&run), None);
     let mut game = Cherki::new(&setup(3, 31, 1)).expect("valid");
     let a = game.to_act().first().expect("to act");
-    play(&mut game, a, json!({"type": "draw_stock"})).expect("draw");
-    let card = game.hand(a)[0];
-    play(&mut game, a, json!({"type": "discard", "card": card})).expect("discard");
+    draw_and_discard(&mut game, a, 0);
     let skipped = (a + 2) % 3;
     assert_eq!(game.legal_count(skipped), 0);
     assert_eq!(refused(&mut game, skipped, json!({"type": "take_discard"})), "not_your_turn");
@@ -885,11 +881,7 @@ fn r3_9_the_dealer_moves_clockwise_and_the_new_dealers_left_starts() {
     let first_dealer = game.dealer();
     let mut starts = vec![game.to_act().first().expect("to act")];
     while let Some(seat) = game.to_act().first() {
-        let mv = if game.phase() == Phase::Start {
-            json!({"type": "draw_stock"})
-        } else {
-            json!({"type": "discard", "card": game.view(Some(seat))["private"]["drawn"]})
-        };
+        let mv = draw_or_discard_drawn(&game, seat);
         play(&mut game, seat, mv).expect("legal");
         if let Some(new) = game.events(None).iter().find(|e| e["type"] == "new_deal") {
             assert_eq!(new["dealer"], json!(game.dealer()));

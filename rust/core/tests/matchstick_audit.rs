@@ -5,58 +5,14 @@
 
 use std::collections::BTreeSet;
 
-use cardnet_core::game::{Game, Setup};
+use cardnet_core::game::Game;
 use cardnet_core::games::matchstick::Matchstick;
 use cardnet_core::rng::Rng;
-use cardnet_core::segments::{CardType, Value};
 use cardnet_core::GameError;
 use serde_json::{json, Value as Json};
 
-fn c(name: &str, copy: u8) -> u8 {
-    CardType::parse(name).expect("card name").index() as u8 * 4 + copy
-}
-
-fn new_game(players: usize, expansion: u64, deal_all: bool, seed: u64) -> Matchstick {
-    let options =
-        Matchstick::info().resolve_options(&json!({"expansion": expansion, "deal_all": deal_all})).expect("options");
-    Matchstick::new(&Setup { players, seed, options }).expect("new game")
-}
-
-/// A position: hands and matchsticks per seat, the table `(owner, value, cards)`, revolution, seat to act.
-fn pos(
-    players: usize,
-    expansion: u64,
-    hands: &[&[u8]],
-    sticks: &[u32],
-    table: Option<(usize, &str, &[u8])>,
-    revolution: bool,
-    current: usize,
-) -> Matchstick {
-    let hands: Vec<Vec<u8>> = hands.iter().map(|h| h.to_vec()).collect();
-    let table = table.map(|(s, v, cards)| (s, Value::parse(v).expect("value"), cards));
-    new_game(players, expansion, false, 1).test_position(&hands, sticks, table, revolution, current)
-}
-
-/// Validates and applies a JSON move as a session would.
-fn act(game: &mut Matchstick, seat: usize, mv: Json) -> Result<(), GameError> {
-    if !game.to_act().contains(seat) {
-        return Err(GameError::illegal("not_your_turn", "not your turn"));
-    }
-    let typed = game.move_from_json(seat, &mv)?;
-    if game.index_of(seat, &typed).is_none() {
-        return Err(game.explain(seat, &typed));
-    }
-    game.apply_legal(seat, &typed);
-    Ok(())
-}
-
-fn play(game: &mut Matchstick, seat: usize, value: &str, cards: &[u8]) -> Result<(), GameError> {
-    act(game, seat, json!({"type": "play", "value": value, "cards": cards}))
-}
-
-fn pass(game: &mut Matchstick, seat: usize) -> Result<(), GameError> {
-    act(game, seat, json!({"type": "pass"}))
-}
+mod matchstick_common;
+use matchstick_common::{act, c, event_types, new_game, pass, play, pos, pos_exp};
 
 fn discard(game: &mut Matchstick, seat: usize) -> Result<(), GameError> {
     act(game, seat, json!({"type": "discard_matchstick"}))
@@ -68,10 +24,6 @@ fn refusal(game: &Matchstick, seat: usize, mv: Json) -> (&'static str, String) {
         Ok(()) => ("ok", String::new()),
         Err(e) => (e.code(), e.reason().to_string()),
     }
-}
-
-fn event_types(game: &Matchstick) -> Vec<String> {
-    game.events(None).iter().map(|e| e["type"].as_str().unwrap_or("").to_string()).collect()
 }
 
 fn legal_values(game: &Matchstick, seat: usize) -> Vec<String> {
@@ -93,7 +45,6 @@ fn r1_8_owner_out_mid_trick_and_a_forced_discard_that_goes_out_count_as_passes()
     // out seat 2) leads.
     let mut game = pos(
         4,
-        0,
         &[&[c("2", 0), c("5", 0)], &[c("3E", 0)], &[], &[c("4", 0), c("8", 0)]],
         &[0, 0, 1, 0],
         None,
@@ -117,7 +68,7 @@ fn r1_8_owner_out_mid_trick_and_a_forced_discard_that_goes_out_count_as_passes()
 #[test]
 fn r1_8_a_forced_discard_alone_does_not_end_the_trick_while_someone_has_not_had_a_turn() {
     let mut game =
-        pos(3, 0, &[&[c("2", 0), c("5", 0)], &[], &[c("4", 0), c("8", 0)]], &[0, 3, 0], None, false, 0);
+        pos(3, &[&[c("2", 0), c("5", 0)], &[], &[c("4", 0), c("8", 0)]], &[0, 3, 0], None, false, 0);
     play(&mut game, 0, "5", &[c("5", 0)]).expect("lead");
     discard(&mut game, 1).expect("forced discard");
     assert_eq!(event_types(&game), ["discard_matchstick"]);
@@ -130,7 +81,6 @@ fn r1_8_leads_falling_to_players_with_only_matchsticks_are_discards_until_someon
     // Seat 0 wins the trick with its last card but keeps a matchstick; seat 1 holds only matchsticks too.
     let mut game = pos(
         4,
-        0,
         &[&[c("F", 0)], &[], &[c("4", 0), c("5", 0)], &[c("2", 0), c("7", 0)]],
         &[1, 2, 0, 0],
         None,
@@ -157,7 +107,7 @@ fn r1_8_leads_falling_to_players_with_only_matchsticks_are_discards_until_someon
 #[test]
 fn r1_8_the_last_player_holding_only_matchsticks_as_the_game_ends() {
     // Two players: the winner of the trick discards its way out; the other is ranked last at once.
-    let mut game = pos(2, 0, &[&[c("F", 0)], &[c("4", 0), c("5", 0)]], &[1, 0], None, false, 0);
+    let mut game = pos(2, &[&[c("F", 0)], &[c("4", 0), c("5", 0)]], &[1, 0], None, false, 0);
     play(&mut game, 0, "F", &[c("F", 0)]).expect("last card");
     pass(&mut game, 1).expect("pass: trick over");
     discard(&mut game, 0).expect("lead turn is a discard");
@@ -173,7 +123,6 @@ fn r1_8_the_last_player_holding_only_matchsticks_as_the_game_ends() {
 fn r1_7_a_pass_before_a_later_play_does_not_count_towards_the_end_of_the_trick() {
     let mut game = pos(
         3,
-        0,
         &[&[c("2", 0), c("5", 0)], &[c("4", 0), c("A", 0)], &[c("3E", 0), c("8", 0)]],
         &[0, 0, 0],
         None,
@@ -200,7 +149,6 @@ fn r1_7_a_five_card_follow_flips_back_and_the_order_holds_into_the_next_trick() 
     let zeros: Vec<u8> = (0..4).map(|i| c("0", i)).chain([c("C", 0)]).collect();
     let mut game = pos(
         2,
-        0,
         &[&[&eights[..], &[c("4", 0), c("5", 0)]].concat(), &[&zeros[..], &[c("3E", 0), c("7", 0)]].concat()],
         &[1, 2],
         None,
@@ -218,7 +166,6 @@ fn r1_7_a_five_card_follow_flips_back_and_the_order_holds_into_the_next_trick() 
     assert_eq!(legal_values(&game, 0), ["4", "5", "6", "9", "b"], "normal order again: only values above 3");
     let mut game = pos(
         2,
-        0,
         &[&[&eights[..], &[c("5", 0), c("d", 0)]].concat(), &[c("2", 0), c("3E", 0), c("7", 0), c("A", 0)]],
         &[1, 1],
         None,
@@ -238,7 +185,7 @@ fn r1_7_a_five_card_follow_flips_back_and_the_order_holds_into_the_next_trick() 
 #[test]
 fn r1_7_play_2_a_turned_1_without_matchsticks_is_refused_even_with_matchsticks_in_hand() {
     let one = c("1", 0);
-    let game = pos(2, 0, &[&[one, c("2", 0)], &[c("2", 1)]], &[3, 0], None, false, 0);
+    let game = pos(2, &[&[one, c("2", 0)], &[c("2", 1)]], &[3, 0], None, false, 0);
     for mv in [
         json!({"type": "play", "value": "1", "cards": [one], "rotated": [true]}),
         json!({"type": "play", "value": "1", "cards": [one], "rotated": [true], "add": [""]}),
@@ -254,7 +201,7 @@ fn r1_7_play_2_a_turned_1_without_matchsticks_is_refused_even_with_matchsticks_i
 #[test]
 fn r1_7_play_2_an_added_segment_that_is_already_lit_is_refused_with_the_segment_named() {
     let seven = c("7", 0);
-    let game = pos(2, 0, &[&[seven, c("2", 0)], &[c("2", 1)]], &[7, 0], None, false, 0);
+    let game = pos(2, &[&[seven, c("2", 0)], &[c("2", 1)]], &[7, 0], None, false, 0);
     let (code, reason) =
         refusal(&game, 0, json!({"type": "play", "value": "8", "cards": [seven], "add": ["abcdefg"]}));
     assert_eq!(code, "bad_detail");
@@ -283,20 +230,20 @@ fn r1_7_play_2_an_added_segment_that_is_already_lit_is_refused_with_the_segment_
 #[test]
 fn r1_3_g_and_h_are_values_only_with_the_expansion() {
     let one = c("1", 0);
-    let base = pos(2, 0, &[&[one, c("2", 0)], &[c("2", 1)]], &[3, 0], None, false, 0);
+    let base = pos(2, &[&[one, c("2", 0)], &[c("2", 1)]], &[3, 0], None, false, 0);
     let values = legal_values(&base, 0);
     assert!(!values.iter().any(|v| v == "G" || v == "H"), "{values:?}");
     let (code, reason) = refusal(&base, 0, json!({"type": "play", "value": "H", "cards": [one], "add": ["efg"]}));
     assert_eq!(code, "no_such_value");
     assert!(reason.contains("expansion"), "{reason}");
-    let exp = pos(2, 2, &[&[one, c("2", 0)], &[c("2", 1)]], &[3, 0], None, false, 0);
+    let exp = pos_exp(2, 2, &[&[one, c("2", 0)], &[c("2", 1)]], &[3, 0], None, false, 0);
     let values = legal_values(&exp, 0);
     assert!(values.contains(&"G".to_string()) && values.contains(&"H".to_string()), "{values:?}");
     let (code, _) = refusal(&exp, 0, json!({"type": "play", "value": "H", "cards": [one], "add": ["efg"]}));
     assert_eq!(code, "ok");
     // Without the expansion a 4 plus e is the shape of H, but H is no value: only A, 8, 9, ... remain.
     let four = c("4", 0);
-    let base = pos(2, 0, &[&[four, c("2", 0)], &[c("2", 1)]], &[1, 0], None, false, 0);
+    let base = pos(2, &[&[four, c("2", 0)], &[c("2", 1)]], &[1, 0], None, false, 0);
     assert_eq!(legal_values(&base, 0), ["2", "4", "b"]);
 }
 
@@ -306,7 +253,7 @@ fn r1_3_g_and_h_are_values_only_with_the_expansion() {
 #[test]
 fn r1_7_play_4_the_total_cost_of_a_play_may_not_exceed_the_matchsticks_held() {
     let ones = [c("1", 0), c("1", 1)];
-    let mut game = pos(2, 0, &[&[ones[0], ones[1], c("2", 0)], &[c("2", 1)]], &[1, 0], None, false, 0);
+    let mut game = pos(2, &[&[ones[0], ones[1], c("2", 0)], &[c("2", 1)]], &[1, 0], None, false, 0);
     let (code, reason) = refusal(&game, 0, json!({"type": "play", "value": "7", "cards": ones}));
     assert_eq!(code, "too_few_matchsticks");
     assert_eq!(reason, "you have 1 matchstick; this play needs 2");
@@ -389,23 +336,23 @@ fn r1_4_3_determinize_redeals_the_set_aside_cards_with_the_unseen_hands() {
 #[test]
 fn explain_says_what_would_beat_the_table() {
     let hand = [c("A", 0), c("7", 0), c("F", 0), c("0", 0)];
-    let normal = pos(2, 0, &[&hand, &[c("2", 0)]], &[1, 0], Some((1, "9", &[c("69", 0)])), false, 0);
+    let normal = pos(2, &[&hand, &[c("2", 0)]], &[1, 0], Some((1, "9", &[c("69", 0)])), false, 0);
     let (code, reason) = refusal(&normal, 0, json!({"type": "play", "value": "7", "cards": [c("7", 0)]}));
     assert_eq!(code, "not_stronger");
     assert_eq!(reason, "the table shows 9: you need A or stronger (7 is not)");
-    let reversed = pos(2, 0, &[&hand, &[c("2", 0)]], &[1, 0], Some((1, "9", &[c("69", 0)])), true, 0);
+    let reversed = pos(2, &[&hand, &[c("2", 0)]], &[1, 0], Some((1, "9", &[c("69", 0)])), true, 0);
     let (code, reason) = refusal(&reversed, 0, json!({"type": "play", "value": "A", "cards": [c("A", 0)]}));
     assert_eq!(code, "not_stronger");
     assert_eq!(reason, "the table shows 9 under a revolution: you need 8 or weaker (A is not)");
-    let top = pos(2, 0, &[&hand, &[c("2", 0)]], &[1, 0], Some((1, "F", &[c("F", 1)])), false, 0);
+    let top = pos(2, &[&hand, &[c("2", 0)]], &[1, 0], Some((1, "F", &[c("F", 1)])), false, 0);
     let (_, reason) = refusal(&top, 0, json!({"type": "play", "value": "F", "cards": [c("F", 0)]}));
     assert_eq!(reason, "the table shows F, the strongest value: nothing beats it, so pass");
-    let bottom = pos(2, 0, &[&hand, &[c("2", 0)]], &[1, 0], Some((1, "0", &[c("0", 1)])), true, 0);
+    let bottom = pos(2, &[&hand, &[c("2", 0)]], &[1, 0], Some((1, "0", &[c("0", 1)])), true, 0);
     let (_, reason) = refusal(&bottom, 0, json!({"type": "play", "value": "0", "cards": [c("0", 0)]}));
     assert_eq!(reason, "the table shows 0 under a revolution, the strongest value: nothing beats it, so pass");
     let (code, reason) = refusal(&normal, 0, json!({"type": "play", "value": "2", "cards": [c("7", 0)]}));
     assert_eq!((code, reason.as_str()), ("not_stronger", "the table shows 9: you need A or stronger (2 is not)"));
-    let lead = pos(2, 0, &[&hand, &[c("2", 0)]], &[1, 0], None, false, 0);
+    let lead = pos(2, &[&hand, &[c("2", 0)]], &[1, 0], None, false, 0);
     let (code, reason) = refusal(&lead, 0, json!({"type": "play", "value": "2", "cards": [c("7", 0)]}));
     assert_eq!(code, "cannot_show");
     assert!(reason.starts_with("a 7 card can never show 2"), "{reason}");
@@ -416,11 +363,11 @@ fn explain_says_what_would_beat_the_table() {
 #[test]
 fn explain_says_how_many_cards_a_follow_needs() {
     let hand = [c("A", 0), c("A", 1), c("F", 0)];
-    let single = pos(2, 0, &[&hand, &[c("2", 0)]], &[0, 0], Some((1, "9", &[c("69", 0)])), false, 0);
+    let single = pos(2, &[&hand, &[c("2", 0)]], &[0, 0], Some((1, "9", &[c("69", 0)])), false, 0);
     let (code, reason) = refusal(&single, 0, json!({"type": "play", "value": "A", "cards": [c("A", 0), c("A", 1)]}));
     assert_eq!((code, reason.as_str()), ("wrong_count", "the table holds 1 card: you must play exactly 1 or pass"));
     let pair =
-        pos(2, 0, &[&hand, &[c("2", 0)]], &[0, 0], Some((1, "9", &[c("69", 0), c("69", 1)])), false, 0);
+        pos(2, &[&hand, &[c("2", 0)]], &[0, 0], Some((1, "9", &[c("69", 0), c("69", 1)])), false, 0);
     let (code, reason) = refusal(&pair, 0, json!({"type": "play", "value": "F", "cards": [c("F", 0)]}));
     assert_eq!((code, reason.as_str()), ("wrong_count", "the table holds 2 cards: you must play exactly 2 or pass"));
 }

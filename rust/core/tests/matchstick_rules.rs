@@ -1,7 +1,7 @@
 //! Matchstick Tycoon: one test per rule of §1.4–§1.9 and per numbered decision of §1.11
 //! (/work/shared/rules/matchstick.md), plus a brute-force oracle for the legal-move order.
 
-use cardnet_core::game::{Game, OutcomeKind, Setup};
+use cardnet_core::game::{Game, OutcomeKind};
 use cardnet_core::games::matchstick::{Matchstick, MatchstickMove};
 use cardnet_core::rng::Rng;
 use cardnet_core::segments::{min_cost, CardType, Value};
@@ -9,71 +9,11 @@ use cardnet_core::session::Session;
 use cardnet_core::GameError;
 use serde_json::{json, Value as Json};
 
-/// The id of copy `copy` of the printed card `name`.
-fn c(name: &str, copy: u8) -> u8 {
-    CardType::parse(name).expect("card name").index() as u8 * 4 + copy
-}
+mod matchstick_common;
+use matchstick_common::{act, c, event_types, new_game, pass, play, pos, pos_exp};
 
 fn val(name: &str) -> Value {
     Value::parse(name).expect("value name")
-}
-
-fn new_game(players: usize, expansion: u64, deal_all: bool, seed: u64) -> Matchstick {
-    let info = Matchstick::info();
-    let options = info.resolve_options(&json!({"expansion": expansion, "deal_all": deal_all})).expect("options");
-    Matchstick::new(&Setup { players, seed, options }).expect("new game")
-}
-
-/// A position: hands and matchsticks per seat, the table `(owner, value, cards)`, revolution, seat to act.
-fn pos(
-    players: usize,
-    hands: &[&[u8]],
-    sticks: &[u32],
-    table: Option<(usize, &str, &[u8])>,
-    revolution: bool,
-    current: usize,
-) -> Matchstick {
-    pos_exp(players, 0, hands, sticks, table, revolution, current)
-}
-
-fn pos_exp(
-    players: usize,
-    expansion: u64,
-    hands: &[&[u8]],
-    sticks: &[u32],
-    table: Option<(usize, &str, &[u8])>,
-    revolution: bool,
-    current: usize,
-) -> Matchstick {
-    let hands: Vec<Vec<u8>> = hands.iter().map(|h| h.to_vec()).collect();
-    new_game(players, expansion, false, 1).test_position(
-        &hands,
-        sticks,
-        table.map(|(s, v, cards)| (s, val(v), cards)),
-        revolution,
-        current,
-    )
-}
-
-/// Validates and applies a JSON move as a session would.
-fn act(game: &mut Matchstick, seat: usize, mv: Json) -> Result<(), GameError> {
-    if !game.to_act().contains(seat) {
-        return Err(GameError::illegal("not_your_turn", "not your turn"));
-    }
-    let typed = game.move_from_json(seat, &mv)?;
-    if game.index_of(seat, &typed).is_none() {
-        return Err(game.explain(seat, &typed));
-    }
-    game.apply_legal(seat, &typed);
-    Ok(())
-}
-
-fn play(game: &mut Matchstick, seat: usize, value: &str, cards: &[u8]) -> Result<(), GameError> {
-    act(game, seat, json!({"type": "play", "value": value, "cards": cards}))
-}
-
-fn pass(game: &mut Matchstick, seat: usize) -> Result<(), GameError> {
-    act(game, seat, json!({"type": "pass"}))
 }
 
 fn code(result: Result<(), GameError>) -> &'static str {
@@ -89,10 +29,6 @@ fn legal_json(game: &Matchstick, seat: usize) -> Vec<Json> {
 
 fn public(game: &Matchstick) -> Json {
     game.public_view()
-}
-
-fn event_types(game: &Matchstick) -> Vec<String> {
-    game.events(None).iter().map(|e| e["type"].as_str().unwrap_or("").to_string()).collect()
 }
 
 fn hand_sizes(game: &Matchstick) -> Vec<usize> {

@@ -348,13 +348,20 @@ fn buy_phase(p: &mut Pick, tokens: u8, busts: u8, coll: &[u8], market: &[u8]) ->
     (g, won)
 }
 
+/// Seat 0 in the buy phase of [`buy_phase`] with no collection, having chosen to buy the only market card,
+/// a `colour` number of `value`: the payment is open. Returns the game and the card.
+fn buying(colour: Colour, value: u8, tokens: u8, busts: u8) -> (Ten, u8) {
+    let mut p = Pick::default();
+    let card = p.n(colour, value);
+    let (mut g, _) = buy_phase(&mut p, tokens, busts, &[], &[card]);
+    ok(&mut g, 0, json!({"type": "buy", "card": card}));
+    (g, card)
+}
+
 // §4.7: exact payments in tokens; no change; spent tokens return to the supply.
 #[test]
 fn r4_7_exact_token_payment() {
-    let mut p = Pick::default();
-    let card = p.n(Blue, 3);
-    let (mut g, _) = buy_phase(&mut p, 5, 0, &[], &[card]);
-    ok(&mut g, 0, json!({"type": "buy", "card": card}));
+    let (mut g, card) = buying(Blue, 3, 5, 0);
     assert_eq!(view(&g)["payment"]["owed"], json!(3));
     for _ in 0..3 {
         ok(&mut g, 0, json!({"type": "pay_token"}));
@@ -368,10 +375,7 @@ fn r4_7_exact_token_payment() {
 // §4.7: a bust token alone may overpay (owing 2, tokens available: one bust token pays, 1 is lost).
 #[test]
 fn r4_7_bust_token_alone_may_overpay() {
-    let mut p = Pick::default();
-    let card = p.n(Blue, 2);
-    let (mut g, _) = buy_phase(&mut p, 5, 1, &[], &[card]);
-    ok(&mut g, 0, json!({"type": "buy", "card": card}));
+    let (mut g, card) = buying(Blue, 2, 5, 1);
     assert_eq!(legal(&g, 0)[..2], [json!({"type": "pay_token"}), json!({"type": "pay_bust"})]);
     ok(&mut g, 0, json!({"type": "pay_bust"}));
     assert_eq!(g.tokens_of(0), (5, 0), "no change is given");
@@ -382,10 +386,7 @@ fn r4_7_bust_token_alone_may_overpay() {
 // §4.7: no piece may be removable: a bust token after a token must not overpay.
 #[test]
 fn r4_7_bust_after_token_must_not_overpay() {
-    let mut p = Pick::default();
-    let card = p.n(Blue, 3);
-    let (mut g, _) = buy_phase(&mut p, 5, 1, &[], &[card]);
-    ok(&mut g, 0, json!({"type": "buy", "card": card}));
+    let (mut g, _) = buying(Blue, 3, 5, 1);
     ok(&mut g, 0, json!({"type": "pay_token"}));
     assert_eq!(refused(&mut g, 0, json!({"type": "pay_bust"})), "overpayment", "token + bust = 4 for 3");
     assert!(!legal(&g, 0).contains(&json!({"type": "pay_bust"})));
@@ -398,10 +399,7 @@ fn r4_7_bust_after_token_must_not_overpay() {
 #[test]
 fn r4_7_mixed_exact_payment_either_order() {
     for bust_first in [false, true] {
-        let mut p = Pick::default();
-        let card = p.n(Blue, 4);
-        let (mut g, _) = buy_phase(&mut p, 1, 1, &[], &[card]);
-        ok(&mut g, 0, json!({"type": "buy", "card": card}));
+        let (mut g, card) = buying(Blue, 4, 1, 1);
         if bust_first {
             ok(&mut g, 0, json!({"type": "pay_bust"}));
             ok(&mut g, 0, json!({"type": "pay_token"}));
@@ -417,18 +415,12 @@ fn r4_7_mixed_exact_payment_either_order() {
 // §4.7: bust tokens alone, as many as it takes (two for 5); a token between them makes the second refused.
 #[test]
 fn r4_7_bust_tokens_alone_and_mixed_overpay_refused() {
-    let mut p = Pick::default();
-    let card = p.n(Blue, 5);
-    let (mut g, _) = buy_phase(&mut p, 5, 2, &[], &[card]);
-    ok(&mut g, 0, json!({"type": "buy", "card": card}));
+    let (mut g, _) = buying(Blue, 5, 5, 2);
     ok(&mut g, 0, json!({"type": "pay_bust"}));
     ok(&mut g, 0, json!({"type": "pay_bust"}));
     assert_eq!(g.tokens_of(0), (5, 0), "3 + 3 for 5: the overpayment is lost");
 
-    let mut p = Pick::default();
-    let card = p.n(Blue, 5);
-    let (mut g, _) = buy_phase(&mut p, 5, 2, &[], &[card]);
-    ok(&mut g, 0, json!({"type": "buy", "card": card}));
+    let (mut g, _) = buying(Blue, 5, 5, 2);
     ok(&mut g, 0, json!({"type": "pay_bust"}));
     ok(&mut g, 0, json!({"type": "pay_token"}));
     assert_eq!(refused(&mut g, 0, json!({"type": "pay_bust"})), "overpayment");
@@ -439,12 +431,9 @@ fn r4_7_bust_tokens_alone_and_mixed_overpay_refused() {
 // §4.7: a token that would leave only an overpaying bust token is refused (owing 3, 1 token + 1 bust token).
 #[test]
 fn r4_7_token_refused_when_no_minimal_completion() {
-    let mut p = Pick::default();
-    let card = p.n(Blue, 3);
     // 1 token, 1 bust token and the red 1 just won: paying the token first would leave 2 owed with one card
     // and one bust token, which ends either short or with the bust token overpaying next to the token.
-    let (mut g2, _) = buy_phase(&mut p, 1, 1, &[], &[card]);
-    ok(&mut g2, 0, json!({"type": "buy", "card": card}));
+    let (mut g2, _) = buying(Blue, 3, 1, 1);
     assert_eq!(legal(&g2, 0), vec![json!({"type": "pay_bust"})]);
     assert_eq!(refused(&mut g2, 0, json!({"type": "pay_token"})), "not_minimal");
     ok(&mut g2, 0, json!({"type": "pay_bust"}));
@@ -751,44 +740,52 @@ fn reachable_payments(g: &Ten, seat: Seat, paid: (u8, u8, u8), out: &mut std::co
     }
 }
 
-// §4.7 / decision 16: the pay moves reach exactly the minimal payments (exact, or bust tokens alone) for
-// every price 1–9 and small stocks of tokens, bust tokens and cards, and never strand a payer.
-#[test]
-fn r4_7_d16_pay_moves_reach_exactly_the_minimal_payments() {
+/// Tries every buy of a blue number of each price 1–9 by seat 0 holding 0–3 tokens, 0–3 bust tokens and 0–2
+/// `extra` numbers besides the red 1 just won, and hands `check` the price, tokens, bust tokens, cards
+/// (counting the red 1), the game after the attempt and the buy's result.
+fn for_each_buy(extra: Colour, mut check: impl FnMut(u8, u8, u8, u8, &Ten, Result<(), GameError>)) {
     for price in 1..=9u8 {
         for tokens in 0..=3u8 {
             for busts in 0..=3u8 {
                 for extra_cards in 0..=2u8 {
                     let mut p = Pick::default();
                     let card = p.n(Blue, price);
-                    let coll: Vec<u8> = (1..=extra_cards).map(|v| p.n(Green, v)).collect();
+                    let coll: Vec<u8> = (1..=extra_cards).map(|v| p.n(extra, v)).collect();
                     let (mut g, _) = buy_phase(&mut p, tokens, busts, &coll, &[card]);
-                    let cards = extra_cards + 1;
-                    let power = u16::from(tokens) + 3 * u16::from(busts) + u16::from(cards);
                     let bought = play(&mut g, 0, json!({"type": "buy", "card": card}));
-                    assert_eq!(bought.is_ok(), power >= u16::from(price), "price {price}, power {power}");
-                    if bought.is_err() {
-                        continue;
-                    }
-                    let mut got = std::collections::BTreeSet::new();
-                    reachable_payments(&g, 0, (0, 0, 0), &mut got);
-                    let mut want = std::collections::BTreeSet::new();
-                    for t in 0..=tokens {
-                        for b in 0..=busts {
-                            for c in 0..=cards {
-                                let value = t + 3 * b + c;
-                                let minimal = if t + c > 0 { value == price } else { value >= price && 3 * (b - 1) < price };
-                                if b + t + c > 0 && minimal {
-                                    want.insert((t, b, c));
-                                }
-                            }
-                        }
-                    }
-                    assert_eq!(got, want, "price {price}, {tokens} tokens, {busts} bust tokens, {cards} cards");
+                    check(price, tokens, busts, extra_cards + 1, &g, bought);
                 }
             }
         }
     }
+}
+
+// §4.7 / decision 16: the pay moves reach exactly the minimal payments (exact, or bust tokens alone) for
+// every price 1–9 and small stocks of tokens, bust tokens and cards, and never strand a payer.
+#[test]
+fn r4_7_d16_pay_moves_reach_exactly_the_minimal_payments() {
+    for_each_buy(Green, |price, tokens, busts, cards, g, bought| {
+        let power = u16::from(tokens) + 3 * u16::from(busts) + u16::from(cards);
+        assert_eq!(bought.is_ok(), power >= u16::from(price), "price {price}, power {power}");
+        if bought.is_err() {
+            return;
+        }
+        let mut got = std::collections::BTreeSet::new();
+        reachable_payments(g, 0, (0, 0, 0), &mut got);
+        let mut want = std::collections::BTreeSet::new();
+        for t in 0..=tokens {
+            for b in 0..=busts {
+                for c in 0..=cards {
+                    let value = t + 3 * b + c;
+                    let minimal = if t + c > 0 { value == price } else { value >= price && 3 * (b - 1) < price };
+                    if b + t + c > 0 && minimal {
+                        want.insert((t, b, c));
+                    }
+                }
+            }
+        }
+        assert_eq!(got, want, "price {price}, {tokens} tokens, {busts} bust tokens, {cards} cards");
+    });
 }
 
 /// §4.7 read literally: a payment is valid when it covers the price and no single piece can be taken back
@@ -803,38 +800,23 @@ fn valid_by_the_rule_text(price: u8, tokens: u8, busts: u8, cards: u8) -> bool {
 // itself (no piece removable while still covering) rather than a derived formula, with up to 3 cards.
 #[test]
 fn r4_7_d16_pay_moves_match_the_rule_text() {
-    for price in 1..=9u8 {
-        for tokens in 0..=3u8 {
-            for busts in 0..=3u8 {
-                for extra_cards in 0..=2u8 {
-                    let mut p = Pick::default();
-                    let card = p.n(Blue, price);
-                    let coll: Vec<u8> = (1..=extra_cards).map(|v| p.n(Orange, v)).collect();
-                    let (mut g, _) = buy_phase(&mut p, tokens, busts, &coll, &[card]);
-                    if play(&mut g, 0, json!({"type": "buy", "card": card})).is_err() {
-                        continue;
-                    }
-                    let cards = extra_cards + 1;
-                    let mut got = std::collections::BTreeSet::new();
-                    reachable_payments(&g, 0, (0, 0, 0), &mut got);
-                    let want: std::collections::BTreeSet<(u8, u8, u8)> = (0..=tokens)
-                        .flat_map(|t| (0..=busts).flat_map(move |b| (0..=cards).map(move |c| (t, b, c))))
-                        .filter(|&(t, b, c)| valid_by_the_rule_text(price, t, b, c))
-                        .collect();
-                    assert_eq!(got, want, "price {price}, {tokens} tokens, {busts} bust tokens, {cards} cards");
-                }
-            }
+    for_each_buy(Orange, |price, tokens, busts, cards, g, bought| {
+        if bought.is_err() {
+            return;
         }
-    }
+        let mut got = std::collections::BTreeSet::new();
+        reachable_payments(g, 0, (0, 0, 0), &mut got);
+        let want: std::collections::BTreeSet<(u8, u8, u8)> = (0..=tokens)
+            .flat_map(|t| (0..=busts).flat_map(move |b| (0..=cards).map(move |c| (t, b, c))))
+            .filter(|&(t, b, c)| valid_by_the_rule_text(price, t, b, c))
+            .collect();
+        assert_eq!(got, want, "price {price}, {tokens} tokens, {busts} bust tokens, {cards} cards");
+    });
 }
 
 /// A buy phase of seat 0 for a market card of `price`, with `tokens` and `busts` and only the red 1 just won.
 fn paying(price: u8, tokens: u8, busts: u8) -> Ten {
-    let mut p = Pick::default();
-    let card = p.n(Green, price);
-    let (mut g, _) = buy_phase(&mut p, tokens, busts, &[], &[card]);
-    ok(&mut g, 0, json!({"type": "buy", "card": card}));
-    g
+    buying(Green, price, tokens, busts).0
 }
 
 // §4.7: the payment shapes named in the audit brief, one by one.

@@ -679,6 +679,18 @@ impl Cherki {
         }
         let mut rest: Vec<u8> = by_kind.iter().flatten().copied().collect();
         rng.shuffle(&mut rest);
+        if !self.deal_uncalled(observer, &mut rest) || rest.len() != self.stock_len as usize {
+            return None;
+        }
+        self.stock[..rest.len()].copy_from_slice(&rest);
+        Some(())
+    }
+
+    /// Refills every uncalled hand but the observer's to its size from its known cards plus cards popped
+    /// off `rest`; a seat holding a drawn card nobody saw gets the last card dealt to it as that card.
+    /// False when `rest` ran out before every hand was full.
+    fn deal_uncalled(&mut self, observer: Option<Seat>, rest: &mut Vec<u8>) -> bool {
+        let mut complete = true;
         for seat in 0..self.players {
             if Some(seat) == observer || self.called[seat] {
                 continue;
@@ -687,7 +699,10 @@ impl Cherki {
             let mut hand = self.known[seat];
             let mut fresh = NONE;
             while (hand.count_ones() as usize) < size {
-                let card = rest.pop()?;
+                let Some(card) = rest.pop() else {
+                    complete = false;
+                    break;
+                };
                 hand |= bit(card);
                 fresh = card;
             }
@@ -696,11 +711,7 @@ impl Cherki {
             }
             self.hands[seat] = hand;
         }
-        if rest.len() != self.stock_len as usize {
-            return None;
-        }
-        self.stock[..rest.len()].copy_from_slice(&rest);
-        Some(())
+        complete
     }
 
     /// How good a hand is to keep building: triples count most, pairs next, singles nothing.
@@ -1187,23 +1198,8 @@ impl Game for Cherki {
         }
         let mut rest: Vec<u8> = bits(kept).collect();
         rng.shuffle(&mut rest);
-        for seat in 0..self.players {
-            if Some(seat) == observer || self.called[seat] {
-                continue;
-            }
-            let size = self.hands[seat].count_ones() as usize;
-            let mut hand = self.known[seat];
-            while (hand.count_ones() as usize) < size {
-                match rest.pop() {
-                    Some(card) => hand |= bit(card),
-                    None => break,
-                }
-            }
-            if game.phase == Phase::Drawn && game.turn as usize == seat && !game.drawn_taken {
-                game.drawn = bits(hand & !self.known[seat]).last().unwrap_or(NONE);
-            }
-            game.hands[seat] = hand;
-        }
+        // `kept` holds exactly the cards the uncalled hands lack plus the stock, so no hand comes up short.
+        game.deal_uncalled(observer, &mut rest);
         let n = rest.len().min(DECK_SIZE);
         game.stock[..n].copy_from_slice(&rest[..n]);
         game.rng = rng.fork();
