@@ -14,6 +14,9 @@ use sha2::{Digest, Sha256};
 /// Version of the saved-game format written by [`AnyGame::to_json`].
 pub const SAVE_FORMAT: u64 = 1;
 
+/// The keys of a saved game; any other key means the document is not one of ours.
+const SAVE_KEYS: [&str; 7] = ["format", "game", "players", "seed", "options", "moves", "state"];
+
 /// A game with its history.
 #[derive(Clone)]
 pub struct Session<G: Game> {
@@ -221,9 +224,15 @@ pub fn hex_sha256(bytes: &[u8]) -> String {
 /// Replays a saved game document into a session of `G`, checking every move and the final state.
 pub(crate) fn replay<G: Game>(doc: &Map<String, Value>) -> Result<Session<G>, GameError> {
     let corrupt = |what: String| GameError::CorruptState(what);
+    if let Some(key) = doc.keys().find(|k| !SAVE_KEYS.contains(&k.as_str())) {
+        return Err(corrupt(format!("unknown key {key:?} in the saved game")));
+    }
     let players = doc.get("players").and_then(Value::as_u64).ok_or_else(|| corrupt("no player count".into()))?;
     let seed = doc.get("seed").and_then(Value::as_u64).ok_or_else(|| corrupt("no seed".into()))?;
-    let options = doc.get("options").cloned().unwrap_or(Value::Null);
+    let options = match doc.get("options") {
+        Some(options @ Value::Object(_)) => options.clone(),
+        _ => return Err(corrupt("no options object".into())),
+    };
     let mut session = Session::<G>::start(Some(players as usize), seed, &options)
         .map_err(|e| corrupt(format!("setup: {}", e.reason())))?;
     let moves = doc.get("moves").and_then(Value::as_array).ok_or_else(|| corrupt("no move list".into()))?;

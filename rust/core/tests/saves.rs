@@ -65,6 +65,12 @@ fn tampered_fields_are_named() {
         let mut bad = doc.clone();
         bad.as_object_mut().expect("object").remove("state");
         assert!(corrupt(&canonical(&bad)).contains("no state"));
+        let mut bad = doc.clone();
+        bad.as_object_mut().expect("object").remove("options");
+        assert!(corrupt(&canonical(&bad)).contains("no options"));
+        let mut bad = doc.clone();
+        bad["comment"] = json!("hello");
+        assert!(corrupt(&canonical(&bad)).contains("unknown key \"comment\""));
     }
 }
 
