@@ -35,7 +35,9 @@ fn main() {
                     _ => {}
                 }
             }
-            if before == cardnet_core::games::cherki::Phase::Start && game.phase() != cardnet_core::games::cherki::Phase::Start {
+            if before == cardnet_core::games::cherki::Phase::Start
+                && game.phase() != cardnet_core::games::cherki::Phase::Start
+            {
                 turns += 1;
             }
         }

@@ -258,8 +258,7 @@ pub fn check_golden_cases(dir: &std::path::Path, game: &str, cases: &[GoldenCase
     let failures: Vec<String> = cases
         .iter()
         .filter_map(|case| {
-            let transcript =
-                golden_transcript(game, case.players, case.seed, &case.options, case.move_seed, case.full);
+            let transcript = golden_transcript(game, case.players, case.seed, &case.options, case.move_seed, case.full);
             let path = dir.join(format!("{game}-{}.jsonl", case.label));
             match transcript {
                 Ok(transcript) => check_golden(&path, &transcript).err(),

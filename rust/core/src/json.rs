@@ -84,10 +84,7 @@ mod tests {
     #[test]
     fn sorted_compact_ascii() {
         let v = json!({"b": [1, -2, true, null], "a": {"z": "é😀\n", "y": "x"}});
-        assert_eq!(
-            canonical(&v),
-            r#"{"a":{"y":"x","z":"\u00e9\ud83d\ude00\n"},"b":[1,-2,true,null]}"#
-        );
+        assert_eq!(canonical(&v), r#"{"a":{"y":"x","z":"\u00e9\ud83d\ude00\n"},"b":[1,-2,true,null]}"#);
     }
 
     #[test]

@@ -79,13 +79,7 @@ pub fn load_game(text: &str) -> Result<Box<dyn AnyGame>, GameError> {
 
 /// Batch self-play of the game called `name` with one player name per seat (`random`, `heuristic`,
 /// `ismcts`, `ismcts:N`). See [`crate::simulate`] for how seeds are derived.
-pub fn simulate(
-    name: &str,
-    seats: &[&str],
-    games: u64,
-    seed: u64,
-    options: &Value,
-) -> Result<SimSummary, GameError> {
+pub fn simulate(name: &str, seats: &[&str], games: u64, seed: u64, options: &Value) -> Result<SimSummary, GameError> {
     let players: Vec<Player> = seats.iter().map(|s| Player::parse(s)).collect::<Result<_, _>>()?;
     simulate_named(name, Some(seats.len()), options, &players, games, seed)
 }

@@ -36,12 +36,7 @@ const SEGMENT_LETTERS: [char; 7] = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
 
 /// The segment letters of `s` in `a`..`g` order, e.g. `"acdefg"` for the glyph of 6; `""` for no segment.
 pub fn segments_to_str(s: Segments) -> String {
-    SEGMENT_LETTERS
-        .iter()
-        .enumerate()
-        .filter(|&(bit, _)| s & (1 << bit) != 0)
-        .map(|(_, &letter)| letter)
-        .collect()
+    SEGMENT_LETTERS.iter().enumerate().filter(|&(bit, _)| s & (1 << bit) != 0).map(|(_, &letter)| letter).collect()
 }
 
 /// Parses segment letters (`a`..`g`, lower case, any order) into a set.
@@ -102,9 +97,8 @@ const GLYPHS: [Segments; VALUE_COUNT] = [
     SEG_B | SEG_C | SEG_E | SEG_F | SEG_G,         // H (expansion)
 ];
 
-const VALUE_NAMES: [&str; VALUE_COUNT] = [
-    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "b", "C", "d", "E", "F", "G", "H",
-];
+const VALUE_NAMES: [&str; VALUE_COUNT] =
+    ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "b", "C", "d", "E", "F", "G", "H"];
 
 /// A value a card can show, in normal strength order (§1.6): indices 0..=15 are hex 0..F, 16 = G, 17 = H
 /// (G and H only with the expansion). The derived `Ord` is the normal (non-revolution) order.
@@ -191,12 +185,10 @@ pub const fn glyph(v: Value) -> Segments {
 }
 
 /// For each printed card type, the value it shows upright with no matchsticks.
-const CARD_UPRIGHT_VALUES: [u8; CARD_TYPE_COUNT] =
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 15, 16, 17];
+const CARD_UPRIGHT_VALUES: [u8; CARD_TYPE_COUNT] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 15, 16, 17];
 
-const CARD_NAMES: [&str; CARD_TYPE_COUNT] = [
-    "0", "1", "2", "3E", "4", "5", "69", "7", "8", "A", "b", "C", "d", "F", "G", "H",
-];
+const CARD_NAMES: [&str; CARD_TYPE_COUNT] =
+    ["0", "1", "2", "3E", "4", "5", "69", "7", "8", "A", "b", "C", "d", "F", "G", "H"];
 
 /// A printed card type (§1.2), indexed 0..=15 in the order `0 1 2 3E 4 5 69 7 8 A b C d F G H`
 /// (G and H only with the expansion). The 3E card reads 3 upright and E turned; the 69 card reads 6 and 9.
@@ -255,9 +247,7 @@ impl CardType {
             [b'3' | b'6'] => return None,
             _ => {
                 let value = Value::parse(text)?;
-                CARD_UPRIGHT_VALUES
-                    .iter()
-                    .position(|&v| usize::from(v) == value.index())?
+                CARD_UPRIGHT_VALUES.iter().position(|&v| usize::from(v) == value.index())?
             }
         };
         CardType::new(index)
@@ -403,21 +393,12 @@ pub struct Transform {
 /// before rotated (the §1.10 table row, one entry per orientation). G and H appear only with `expansion`.
 /// Allocation-free; see [`transforms`] for a `Vec`.
 pub fn transforms_iter(t: CardType, expansion: bool) -> impl Iterator<Item = Transform> {
-    let values = if expansion {
-        VALUE_COUNT
-    } else {
-        BASE_VALUE_COUNT
-    };
+    let values = if expansion { VALUE_COUNT } else { BASE_VALUE_COUNT };
     Value::ALL[..values].iter().flat_map(move |&value| {
         [false, true].into_iter().filter_map(move |rotated| {
             let from = shape(t, rotated);
             let matchsticks = shape_cost(from, value)?;
-            Some(Transform {
-                value,
-                rotated,
-                matchsticks,
-                added: value.glyph() & !from,
-            })
+            Some(Transform { value, rotated, matchsticks, added: value.glyph() & !from })
         })
     })
 }
@@ -461,24 +442,8 @@ impl RenderSize {
     const fn layout(self) -> [(usize, usize, usize); 7] {
         match self {
             // a, b, c, d, e, f, g
-            RenderSize::Compact => [
-                (0, 1, 1),
-                (1, 2, 2),
-                (2, 2, 2),
-                (2, 1, 1),
-                (2, 0, 0),
-                (1, 0, 0),
-                (1, 1, 1),
-            ],
-            RenderSize::Normal => [
-                (0, 1, 2),
-                (1, 3, 3),
-                (3, 3, 3),
-                (4, 1, 2),
-                (3, 0, 0),
-                (1, 0, 0),
-                (2, 1, 2),
-            ],
+            RenderSize::Compact => [(0, 1, 1), (1, 2, 2), (2, 2, 2), (2, 1, 1), (2, 0, 0), (1, 0, 0), (1, 1, 1)],
+            RenderSize::Normal => [(0, 1, 2), (1, 3, 3), (3, 3, 3), (4, 1, 2), (3, 0, 0), (1, 0, 0), (2, 1, 2)],
         }
     }
 
@@ -517,11 +482,7 @@ pub fn render_sized(lit: Segments, added: Segments, size: RenderSize) -> Vec<Vec
         } else {
             continue;
         };
-        let ch = if HORIZONTAL & mask != 0 {
-            size.horizontal_char()
-        } else {
-            '|'
-        };
+        let ch = if HORIZONTAL & mask != 0 { size.horizontal_char() } else { '|' };
         for slot in &mut grid[row][first..=last] {
             *slot = (ch, cell);
         }
@@ -640,11 +601,8 @@ mod tests {
     fn rotation_pairs_and_self_symmetric_glyphs() {
         assert_eq!(rotate(glyph(value("3"))), glyph(value("E")));
         assert_eq!(rotate(glyph(value("6"))), glyph(value("9")));
-        let symmetric: Vec<&str> = Value::ALL
-            .iter()
-            .filter(|v| rotate(glyph(**v)) == glyph(**v))
-            .map(|v| v.name())
-            .collect();
+        let symmetric: Vec<&str> =
+            Value::ALL.iter().filter(|v| rotate(glyph(**v)) == glyph(**v)).map(|v| v.name()).collect();
         assert_eq!(symmetric, ["0", "2", "5", "8", "H"]);
         // Only 3/E and 6/9 turn into another glyph; every other non-symmetric glyph turns into no value.
         let turned: Vec<(&str, &str)> = Value::ALL
@@ -687,9 +645,7 @@ mod tests {
 
     #[test]
     fn card_type_names_and_parsing() {
-        let names = [
-            "0", "1", "2", "3E", "4", "5", "69", "7", "8", "A", "b", "C", "d", "F", "G", "H",
-        ];
+        let names = ["0", "1", "2", "3E", "4", "5", "69", "7", "8", "A", "b", "C", "d", "F", "G", "H"];
         for (t, name) in CardType::ALL.iter().zip(names) {
             assert_eq!(t.name(), name);
             assert_eq!(CardType::parse(name), Some(*t));
@@ -705,10 +661,7 @@ mod tests {
             assert_eq!(CardType::parse(bad), None, "{bad:?}");
         }
         assert_eq!(CardType::new(16), None);
-        assert_eq!(
-            CardType::ALL.iter().filter(|t| !t.is_expansion()).count(),
-            CardType::BASE_COUNT
-        );
+        assert_eq!(CardType::ALL.iter().filter(|t| !t.is_expansion()).count(), CardType::BASE_COUNT);
     }
 
     #[test]
@@ -718,12 +671,8 @@ mod tests {
         assert_eq!(value_of_shape(segs("bcefg"), false), None);
         assert_eq!(value_of_shape(segs("bcefg"), true), Some(value("H")));
         assert_eq!(value_of_shape(0x80 | glyph(value("8")), true), None);
-        assert!(transforms(card("1"), false)
-            .iter()
-            .all(|tr| !tr.value.is_expansion()));
-        assert!(transforms(card("1"), true)
-            .iter()
-            .any(|tr| tr.value == value("H")));
+        assert!(transforms(card("1"), false).iter().all(|tr| !tr.value.is_expansion()));
+        assert!(transforms(card("1"), true).iter().any(|tr| tr.value == value("H")));
     }
 
     #[test]
@@ -755,9 +704,7 @@ mod tests {
     fn transforms_are_ordered_and_consistent() {
         for t in CardType::ALL {
             let list = transforms(t, true);
-            assert!(list
-                .windows(2)
-                .all(|w| (w[0].value, w[0].rotated) < (w[1].value, w[1].rotated)));
+            assert!(list.windows(2).all(|w| (w[0].value, w[0].rotated) < (w[1].value, w[1].rotated)));
             for tr in &list {
                 let from = shape(t, tr.rotated);
                 assert_eq!(from & tr.added, 0);
@@ -765,24 +712,14 @@ mod tests {
                 assert_eq!(segment_count(tr.added), tr.matchsticks);
                 assert_eq!(min_cost(t, tr.value), Some(tr.matchsticks));
             }
-            assert_eq!(
-                list.iter().filter(|tr| tr.value == value("8")).count(),
-                2,
-                "8 from both sides of {t}"
-            );
+            assert_eq!(list.iter().filter(|tr| tr.value == value("8")).count(), 2, "8 from both sides of {t}");
         }
     }
 
     #[test]
     fn render_normal_eight_and_one() {
-        assert_eq!(
-            render_ascii(glyph(value("8")), 0),
-            [" -- ", "|  |", " -- ", "|  |", " -- "]
-        );
-        assert_eq!(
-            render_ascii(glyph(value("1")), 0),
-            ["    ", "   |", "    ", "   |", "    "]
-        );
+        assert_eq!(render_ascii(glyph(value("8")), 0), [" -- ", "|  |", " -- ", "|  |", " -- "]);
+        assert_eq!(render_ascii(glyph(value("1")), 0), ["    ", "   |", "    ", "   |", "    "]);
         let grid = render(glyph(value("1")), 0);
         assert_eq!(grid[1][3], ('|', Cell::Lit));
         assert_eq!(grid[0][1], (' ', Cell::Blank));
@@ -792,19 +729,13 @@ mod tests {
     fn render_marks_added_matchsticks() {
         // 6 plus one matchstick in b reads 8.
         let six = glyph(value("6"));
-        assert_eq!(
-            render_ascii(six, SEG_B),
-            [" -- ", "|  !", " -- ", "|  |", " -- "]
-        );
+        assert_eq!(render_ascii(six, SEG_B), [" -- ", "|  !", " -- ", "|  |", " -- "]);
         let grid = render(six, SEG_B);
         assert_eq!(grid[1][3], ('|', Cell::Added));
         assert_eq!(grid[1][0], ('|', Cell::Lit));
         // A turned 1 plus a and g reads F.
         let turned_one = shape(card("1"), true);
-        assert_eq!(
-            render_ascii(turned_one, SEG_A | SEG_G),
-            [" == ", "|   ", " == ", "|   ", "    "]
-        );
+        assert_eq!(render_ascii(turned_one, SEG_A | SEG_G), [" == ", "|   ", " == ", "|   ", "    "]);
         // A segment given as both lit and added is drawn lit.
         assert_eq!(render(SEG_A, SEG_A)[0][1], ('-', Cell::Lit));
     }
@@ -812,15 +743,9 @@ mod tests {
     #[test]
     fn render_compact() {
         assert_eq!(RenderSize::default(), RenderSize::Normal);
-        assert_eq!(
-            render_ascii_sized(glyph(value("8")), 0, RenderSize::Compact),
-            [" _ ", "|_|", "|_|"]
-        );
+        assert_eq!(render_ascii_sized(glyph(value("8")), 0, RenderSize::Compact), [" _ ", "|_|", "|_|"]);
         let seven = glyph(value("7"));
-        assert_eq!(
-            render_ascii_sized(seven, SEG_D | SEG_G, RenderSize::Compact),
-            [" _ ", " =|", " =|"]
-        );
+        assert_eq!(render_ascii_sized(seven, SEG_D | SEG_G, RenderSize::Compact), [" _ ", " =|", " =|"]);
         let grid = render_sized(seven, SEG_D, RenderSize::Compact);
         assert_eq!(grid[2][1], ('_', Cell::Added));
         assert_eq!(grid[2][2], ('|', Cell::Lit));

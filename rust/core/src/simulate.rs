@@ -46,11 +46,7 @@ pub fn simulate<G: Game>(
     let template = Session::<G>::start(players, seed, options)?;
     let setup = template.game().setup().clone();
     if seats.len() != setup.players {
-        return Err(GameError::BadOptions(format!(
-            "{} seats given for a {}-player game",
-            seats.len(),
-            setup.players
-        )));
+        return Err(GameError::BadOptions(format!("{} seats given for a {}-player game", seats.len(), setup.players)));
     }
     let mut summary = SimSummary {
         games,

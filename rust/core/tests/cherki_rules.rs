@@ -426,7 +426,8 @@ fn r3_7_3_calling_with_the_discard_only_if_the_rest_is_ready() {
     // 7-7-7 9-9-9 RF and a stray coins-1; drawing the second RF allows a call by discarding the stray.
     let hand = cards.many(&[coins(7), strings(7), myriads(7), coins(9), strings(9), myriads(9), RF, coins(1)]);
     let stray = hand[7];
-    let others = [junk(&mut cards), cards.many(&[coins(2), coins(3), strings(4), myriads(5), coins(6), strings(8), WF, OT])];
+    let others =
+        [junk(&mut cards), cards.many(&[coins(2), coins(3), strings(4), myriads(5), coins(6), strings(8), WF, OT])];
     let rf = cards.take(RF);
     let stock = vec![rf, cards.take(coins(4)), cards.take(coins(4))];
     let mut game = Cherki::test_position(&[hand, others[0].clone(), others[1].clone()], &stock, 2, 0, None, 1, 1)
@@ -480,8 +481,8 @@ fn r3_8_d7_a_called_player_may_take_only_a_discard_of_the_pair_kind() {
     let other = junk(&mut cards);
     let wrong = cards.take(coins(3));
     let stock = vec![cards.take(coins(4)), cards.take(coins(4))];
-    let mut game = Cherki::test_position(&[ready.clone(), other.clone()], &stock, 1, 0, Some((wrong, 1)), 1, 1)
-        .expect("position");
+    let mut game =
+        Cherki::test_position(&[ready.clone(), other.clone()], &stock, 1, 0, Some((wrong, 1)), 1, 1).expect("position");
     play(&mut game, 0, json!({"type": "call"})).expect("call");
     assert_eq!(legal(&game, 0), vec![json!({"type": "draw_stock"})]);
     assert_eq!(refused(&mut game, 0, json!({"type": "take_discard"})), "not_pair_kind");
@@ -559,7 +560,8 @@ fn r3_8_calling_before_the_draw_and_winning_with_that_draw() {
     assert_eq!(event_types(&game, None), ["draw_stock", "win"]);
     let win = &game.events(Some(1))[1];
     assert_eq!(win["seat"], json!(0));
-    let mut shown: Vec<u8> = win["hand"].as_array().expect("hand").iter().filter_map(Value::as_u64).map(|c| c as u8).collect();
+    let mut shown: Vec<u8> =
+        win["hand"].as_array().expect("hand").iter().filter_map(Value::as_u64).map(|c| c as u8).collect();
     assert_eq!(shown.len(), 9);
     let mut want = ready;
     want.push(game.events(Some(0))[0]["card"].as_u64().expect("card") as u8);
@@ -619,7 +621,12 @@ fn r3_8_several_called_players_the_first_to_match_wins() {
     play(&mut game, 0, json!({"type": "draw_stock"})).expect("draw");
     play(&mut game, 0, json!({"type": "discard", "card": two})).expect("forced discard");
     play(&mut game, 1, json!({"type": "call"})).expect("seat 1 calls");
-    assert!(game.public_view()["players"].as_array().expect("players").iter().take(2).all(|p| p["called"] == json!(true)));
+    assert!(game.public_view()["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .take(2)
+        .all(|p| p["called"] == json!(true)));
     play(&mut game, 1, json!({"type": "take_discard"})).expect("seat 1 takes its pair kind");
     assert!(game.is_over());
     let outcome = game.outcome().expect("over");
@@ -888,8 +895,12 @@ fn r3_9_the_dealer_moves_clockwise_and_the_new_dealers_left_starts() {
             starts.push(game.to_act().first().expect("to act"));
         }
     }
-    let dealers: Vec<Value> =
-        game.outcome().expect("over").detail["deals"].as_array().expect("deals").iter().map(|d| d["dealer"].clone()).collect();
+    let dealers: Vec<Value> = game.outcome().expect("over").detail["deals"]
+        .as_array()
+        .expect("deals")
+        .iter()
+        .map(|d| d["dealer"].clone())
+        .collect();
     let want: Vec<usize> = (0..3).map(|i| (first_dealer + i) % 3).collect();
     assert_eq!(dealers, want.iter().map(|&d| json!(d)).collect::<Vec<_>>());
     assert_eq!(starts, want.iter().map(|&d| (d + 1) % 3).collect::<Vec<_>>());

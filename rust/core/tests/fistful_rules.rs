@@ -455,7 +455,10 @@ fn r2_5_d2_round_end_discard_choice_then_take_back() {
     assert_eq!(refuse(&*g, 0, json!({"type": "discard", "cards": [7]})), "not_in_hand");
     discard(&mut g, 1, &[2]);
     assert_eq!(g.to_act(), vec![0]);
-    assert_eq!(g.events(None), vec![json!({"type": "discard", "seat": 1, "count": 1, "when": "round_end", "auto": false})]);
+    assert_eq!(
+        g.events(None),
+        vec![json!({"type": "discard", "seat": 1, "count": 1, "when": "round_end", "auto": false})]
+    );
     discard(&mut g, 0, &[5]);
     assert_eq!(types(&g.events(None)), vec!["discard", "take_back", "round_start"]);
     assert_eq!(hand(&*g, 0), vec![1, 2, 3, 4, 6, 7]);
@@ -606,8 +609,14 @@ fn r2_5_d7_the_green8_two_card_discard_is_for_its_round_only() {
     assert_eq!(public(&*g)["phase"], json!("round_end_discard"));
     assert_eq!(hand(&*g, 1), vec![5, 8, 9]);
     let moves = g.legal_moves(1);
-    assert_eq!(moves, vec![json!({"type": "discard", "cards": [5]}), json!({"type": "discard", "cards": [8]}),
-                           json!({"type": "discard", "cards": [9]})]);
+    assert_eq!(
+        moves,
+        vec![
+            json!({"type": "discard", "cards": [5]}),
+            json!({"type": "discard", "cards": [8]}),
+            json!({"type": "discard", "cards": [9]})
+        ]
+    );
 }
 
 #[test]

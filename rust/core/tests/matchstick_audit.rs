@@ -43,14 +43,8 @@ fn r1_8_owner_out_mid_trick_and_a_forced_discard_that_goes_out_count_as_passes()
     // Seat 1 goes out with its play, seat 2 discards its last matchstick (a pass that also takes it out);
     // the trick ends once the two players left have passed, and seat 3 (clockwise from seat 1, skipping the
     // out seat 2) leads.
-    let mut game = pos(
-        4,
-        &[&[c("2", 0), c("5", 0)], &[c("3E", 0)], &[], &[c("4", 0), c("8", 0)]],
-        &[0, 0, 1, 0],
-        None,
-        false,
-        0,
-    );
+    let mut game =
+        pos(4, &[&[c("2", 0), c("5", 0)], &[c("3E", 0)], &[], &[c("4", 0), c("8", 0)]], &[0, 0, 1, 0], None, false, 0);
     play(&mut game, 0, "2", &[c("2", 0)]).expect("lead");
     play(&mut game, 1, "3", &[c("3E", 0)]).expect("seat 1 goes out");
     assert_eq!(event_types(&game), ["play", "went_out"]);
@@ -67,8 +61,7 @@ fn r1_8_owner_out_mid_trick_and_a_forced_discard_that_goes_out_count_as_passes()
 
 #[test]
 fn r1_8_a_forced_discard_alone_does_not_end_the_trick_while_someone_has_not_had_a_turn() {
-    let mut game =
-        pos(3, &[&[c("2", 0), c("5", 0)], &[], &[c("4", 0), c("8", 0)]], &[0, 3, 0], None, false, 0);
+    let mut game = pos(3, &[&[c("2", 0), c("5", 0)], &[], &[c("4", 0), c("8", 0)]], &[0, 3, 0], None, false, 0);
     play(&mut game, 0, "5", &[c("5", 0)]).expect("lead");
     discard(&mut game, 1).expect("forced discard");
     assert_eq!(event_types(&game), ["discard_matchstick"]);
@@ -79,14 +72,8 @@ fn r1_8_a_forced_discard_alone_does_not_end_the_trick_while_someone_has_not_had_
 #[test]
 fn r1_8_leads_falling_to_players_with_only_matchsticks_are_discards_until_someone_can_lead() {
     // Seat 0 wins the trick with its last card but keeps a matchstick; seat 1 holds only matchsticks too.
-    let mut game = pos(
-        4,
-        &[&[c("F", 0)], &[], &[c("4", 0), c("5", 0)], &[c("2", 0), c("7", 0)]],
-        &[1, 2, 0, 0],
-        None,
-        false,
-        0,
-    );
+    let mut game =
+        pos(4, &[&[c("F", 0)], &[], &[c("4", 0), c("5", 0)], &[c("2", 0), c("7", 0)]], &[1, 2, 0, 0], None, false, 0);
     play(&mut game, 0, "F", &[c("F", 0)]).expect("last card");
     discard(&mut game, 1).expect("forced discard counts as a pass");
     pass(&mut game, 2).expect("pass");
@@ -176,7 +163,11 @@ fn r1_7_a_five_card_follow_flips_back_and_the_order_holds_into_the_next_trick() 
     pass(&mut game, 1).expect("pass: the trick ends");
     assert!(game.revolution(), "the revolution outlives the trick");
     play(&mut game, 0, "5", &[c("5", 0)]).expect("lead under the revolution");
-    assert_eq!(legal_values(&game, 1), ["2", "3", "3"], "only weaker values beat 5: the 2, the 3, the 7 + d g (A cannot)");
+    assert_eq!(
+        legal_values(&game, 1),
+        ["2", "3", "3"],
+        "only weaker values beat 5: the 2, the 3, the 7 + d g (A cannot)"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -202,8 +193,7 @@ fn r1_7_play_2_a_turned_1_without_matchsticks_is_refused_even_with_matchsticks_i
 fn r1_7_play_2_an_added_segment_that_is_already_lit_is_refused_with_the_segment_named() {
     let seven = c("7", 0);
     let game = pos(2, &[&[seven, c("2", 0)], &[c("2", 1)]], &[7, 0], None, false, 0);
-    let (code, reason) =
-        refusal(&game, 0, json!({"type": "play", "value": "8", "cards": [seven], "add": ["abcdefg"]}));
+    let (code, reason) = refusal(&game, 0, json!({"type": "play", "value": "8", "cards": [seven], "add": ["abcdefg"]}));
     assert_eq!(code, "bad_detail");
     assert!(reason.contains("already lit") && reason.contains("abc"), "{reason}");
     let (code, reason) = refusal(
@@ -366,8 +356,7 @@ fn explain_says_how_many_cards_a_follow_needs() {
     let single = pos(2, &[&hand, &[c("2", 0)]], &[0, 0], Some((1, "9", &[c("69", 0)])), false, 0);
     let (code, reason) = refusal(&single, 0, json!({"type": "play", "value": "A", "cards": [c("A", 0), c("A", 1)]}));
     assert_eq!((code, reason.as_str()), ("wrong_count", "the table holds 1 card: you must play exactly 1 or pass"));
-    let pair =
-        pos(2, &[&hand, &[c("2", 0)]], &[0, 0], Some((1, "9", &[c("69", 0), c("69", 1)])), false, 0);
+    let pair = pos(2, &[&hand, &[c("2", 0)]], &[0, 0], Some((1, "9", &[c("69", 0), c("69", 1)])), false, 0);
     let (code, reason) = refusal(&pair, 0, json!({"type": "play", "value": "F", "cards": [c("F", 0)]}));
     assert_eq!((code, reason.as_str()), ("wrong_count", "the table holds 2 cards: you must play exactly 2 or pass"));
 }

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use cardnet_core::segments::{
-    cheapest_orientation, cost, glyph, min_cost, rotate, segment_count, segments_from_str, shape,
-    transforms, value_of_shape, CardType, Value, SEG_A, SEG_B, SEG_D, SEG_E, SEG_F, SEG_G,
+    cheapest_orientation, cost, glyph, min_cost, rotate, segment_count, segments_from_str, shape, transforms,
+    value_of_shape, CardType, Value, SEG_A, SEG_B, SEG_D, SEG_E, SEG_F, SEG_G,
 };
 
 /// §1.10, table by card type (rows copied from /work/shared/rules/matchstick.md).
@@ -61,11 +61,7 @@ struct Reach {
 
 /// Splits a markdown table row into its trimmed cells.
 fn cells(row: &str) -> Vec<&str> {
-    let inner = row
-        .trim()
-        .strip_prefix('|')
-        .and_then(|r| r.strip_suffix('|'))
-        .expect("a table row");
+    let inner = row.trim().strip_prefix('|').and_then(|r| r.strip_suffix('|')).expect("a table row");
     inner.split('|').map(str::trim).collect()
 }
 
@@ -95,28 +91,12 @@ fn parse_card(text: &str) -> CardType {
 /// One `name:k orientation` entry; `default_orientation` serves entries written without one (the 8 row).
 fn parse_entry<'a>(entry: &'a str, default_orientation: &'a str) -> (&'a str, Reach) {
     let (name, rest) = entry.split_once(':').expect("name:k");
-    let digits = rest
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(rest.len());
+    let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
     let (k, orientation) = rest.split_at(digits);
-    let orientation = if orientation.is_empty() {
-        default_orientation
-    } else {
-        orientation
-    };
-    assert!(
-        matches!(orientation, "U" | "R" | "UR"),
-        "orientation in {entry:?}"
-    );
+    let orientation = if orientation.is_empty() { default_orientation } else { orientation };
+    assert!(matches!(orientation, "U" | "R" | "UR"), "orientation in {entry:?}");
     let k = k.parse().expect("a matchstick count");
-    (
-        name,
-        Reach {
-            k,
-            upright: orientation.contains('U'),
-            rotated: orientation.contains('R'),
-        },
-    )
+    (name, Reach { k, upright: orientation.contains('U'), rotated: orientation.contains('R') })
 }
 
 fn segs(letters: &str) -> u8 {
@@ -127,9 +107,7 @@ fn segs(letters: &str) -> u8 {
 fn by_card() -> Vec<(CardType, Vec<(Value, Reach)>)> {
     let mut out = Vec::new();
     for row in rows(BY_CARD) {
-        let [name, upright, turned, entries] = row[..] else {
-            panic!("4 cells expected: {row:?}")
-        };
+        let [name, upright, turned, entries] = row[..] else { panic!("4 cells expected: {row:?}") };
         let t = parse_card(name);
         assert_eq!(t.upright(), segs(upright), "upright segments of {name}");
 
@@ -137,18 +115,13 @@ fn by_card() -> Vec<(CardType, Vec<(Value, Reach)>)> {
         // the value's glyph.
         let mut words = turned.split_whitespace();
         let reads = words.next().expect("rotated reading");
-        let turned_value =
-            (reads != "—").then(|| Value::parse(reads).expect("rotated reading names a value"));
+        let turned_value = (reads != "—").then(|| Value::parse(reads).expect("rotated reading names a value"));
         let turned_shape = match words.next() {
             Some(bracketed) => segs(bracketed.trim_start_matches('(').trim_end_matches(')')),
             None => glyph(turned_value.expect("a bare reading names a value")),
         };
         assert_eq!(shape(t, true), turned_shape, "rotated shape of {name}");
-        assert_eq!(
-            value_of_shape(turned_shape, true),
-            turned_value,
-            "rotated reading of {name}"
-        );
+        assert_eq!(value_of_shape(turned_shape, true), turned_value, "rotated reading of {name}");
 
         let entries = entries
             .split_whitespace()
@@ -166,17 +139,11 @@ fn by_card() -> Vec<(CardType, Vec<(Value, Reach)>)> {
 fn by_target() -> Vec<(Value, Vec<(CardType, Reach)>)> {
     let mut out = Vec::new();
     for row in rows(BY_TARGET) {
-        let [name, segments, entries] = row[..] else {
-            panic!("3 cells expected: {row:?}")
-        };
+        let [name, segments, entries] = row[..] else { panic!("3 cells expected: {row:?}") };
         let v = parse_value(name);
         assert_eq!(glyph(v), segs(segments), "segments of {name}");
         let (entries, default_orientation) = match entries.strip_prefix("every card type:") {
-            Some(rest) => (
-                rest.strip_suffix("(all UR)")
-                    .expect("the 8 row ends with (all UR)"),
-                "UR",
-            ),
+            Some(rest) => (rest.strip_suffix("(all UR)").expect("the 8 row ends with (all UR)"), "UR"),
             None => (entries, ""),
         };
         let entries = entries
@@ -193,14 +160,10 @@ fn by_target() -> Vec<(Value, Vec<(CardType, Reach)>)> {
 
 /// Both tables as maps from (card type, value).
 fn oracle_maps() -> [BTreeMap<(CardType, Value), Reach>; 2] {
-    let cards: BTreeMap<_, _> = by_card()
-        .into_iter()
-        .flat_map(|(t, es)| es.into_iter().map(move |(v, r)| ((t, v), r)))
-        .collect();
-    let targets: BTreeMap<_, _> = by_target()
-        .into_iter()
-        .flat_map(|(v, es)| es.into_iter().map(move |(t, r)| ((t, v), r)))
-        .collect();
+    let cards: BTreeMap<_, _> =
+        by_card().into_iter().flat_map(|(t, es)| es.into_iter().map(move |(v, r)| ((t, v), r))).collect();
+    let targets: BTreeMap<_, _> =
+        by_target().into_iter().flat_map(|(v, es)| es.into_iter().map(move |(t, r)| ((t, v), r))).collect();
     [cards, targets]
 }
 
@@ -229,10 +192,8 @@ fn transforms_match_the_by_card_table() {
                 })
                 .collect();
             let listed = transforms(t, expansion);
-            let actual: Vec<(Value, bool, u8)> = listed
-                .iter()
-                .map(|tr| (tr.value, tr.rotated, tr.matchsticks))
-                .collect();
+            let actual: Vec<(Value, bool, u8)> =
+                listed.iter().map(|tr| (tr.value, tr.rotated, tr.matchsticks)).collect();
             assert_eq!(actual, expected, "transforms({t}, expansion={expansion})");
             for tr in listed {
                 assert_eq!(shape(t, tr.rotated) | tr.added, glyph(tr.value));
@@ -249,21 +210,9 @@ fn min_cost_matches_the_tables_for_every_pair() {
             for v in Value::ALL {
                 let reach = oracle.get(&(t, v));
                 assert_eq!(min_cost(t, v), reach.map(|r| r.k), "min_cost({t}, {v})");
-                assert_eq!(
-                    cheapest_orientation(t, v),
-                    reach.map(|r| (!r.upright, r.k)),
-                    "cheapest({t}, {v})"
-                );
-                assert_eq!(
-                    cost(t, v, false),
-                    reach.filter(|r| r.upright).map(|r| r.k),
-                    "cost({t}, {v}, U)"
-                );
-                assert_eq!(
-                    cost(t, v, true),
-                    reach.filter(|r| r.rotated).map(|r| r.k),
-                    "cost({t}, {v}, R)"
-                );
+                assert_eq!(cheapest_orientation(t, v), reach.map(|r| (!r.upright, r.k)), "cheapest({t}, {v})");
+                assert_eq!(cost(t, v, false), reach.filter(|r| r.upright).map(|r| r.k), "cost({t}, {v}, U)");
+                assert_eq!(cost(t, v, true), reach.filter(|r| r.rotated).map(|r| r.k), "cost({t}, {v}, R)");
             }
         }
     }
@@ -276,19 +225,13 @@ fn sources_match_the_by_target_table() {
             if v.is_expansion() && !expansion {
                 continue;
             }
-            let expected: Vec<(CardType, Reach)> = entries
-                .iter()
-                .copied()
-                .filter(|(t, _)| expansion || !t.is_expansion())
-                .collect();
+            let expected: Vec<(CardType, Reach)> =
+                entries.iter().copied().filter(|(t, _)| expansion || !t.is_expansion()).collect();
             let actual: Vec<(CardType, Reach)> = CardType::ALL
                 .into_iter()
                 .filter(|t| expansion || !t.is_expansion())
                 .filter_map(|t| {
-                    let shown: Vec<_> = transforms(t, expansion)
-                        .into_iter()
-                        .filter(|tr| tr.value == v)
-                        .collect();
+                    let shown: Vec<_> = transforms(t, expansion).into_iter().filter(|tr| tr.value == v).collect();
                     let first = shown.first()?;
                     let reach = Reach {
                         k: first.matchsticks,
@@ -307,17 +250,10 @@ fn sources_match_the_by_target_table() {
 fn notes_of_section_1_10() {
     let sources = |v: &str| -> Vec<CardType> {
         let v = Value::parse(v).expect("value");
-        CardType::ALL
-            .into_iter()
-            .filter(|&t| min_cost(t, v).is_some())
-            .collect()
+        CardType::ALL.into_iter().filter(|&t| min_cost(t, v).is_some()).collect()
     };
     for only in ["1", "2", "5"] {
-        assert_eq!(
-            sources(only),
-            [CardType::parse(only).expect("card")],
-            "{only} comes only from its own card"
-        );
+        assert_eq!(sources(only), [CardType::parse(only).expect("card")], "{only} comes only from its own card");
     }
     assert_eq!(sources("8"), CardType::ALL);
     // A card never shows a value in two orientations at different prices: turning keeps the segment count.
@@ -342,41 +278,20 @@ fn value(name: &str) -> Value {
 #[test]
 fn published_examples() {
     // 6 + 1 matchstick = 8.
-    assert_eq!(
-        value_of_shape(shape(card("6/9"), false) | SEG_B, false),
-        Some(value("8"))
-    );
+    assert_eq!(value_of_shape(shape(card("6/9"), false) | SEG_B, false), Some(value("8")));
     assert_eq!(cost(card("69"), value("8"), false), Some(1));
     // 6 rotated = 9.
-    assert_eq!(
-        value_of_shape(shape(card("69"), true), false),
-        Some(value("9"))
-    );
+    assert_eq!(value_of_shape(shape(card("69"), true), false), Some(value("9")));
     // 1 rotated + 2 matchsticks = F; a rotated 1 alone is no value.
-    assert_eq!(
-        value_of_shape(shape(card("1"), true) | SEG_A | SEG_G, false),
-        Some(value("F"))
-    );
+    assert_eq!(value_of_shape(shape(card("1"), true) | SEG_A | SEG_G, false), Some(value("F")));
     assert_eq!(cost(card("1"), value("F"), true), Some(2));
     assert_eq!(value_of_shape(shape(card("1"), true), true), None);
     // 3 -> 9 and 7 -> 3.
-    assert_eq!(
-        value_of_shape(shape(card("3/E"), false) | SEG_F, false),
-        Some(value("9"))
-    );
-    assert_eq!(
-        value_of_shape(shape(card("7"), false) | SEG_D | SEG_G, false),
-        Some(value("3"))
-    );
+    assert_eq!(value_of_shape(shape(card("3/E"), false) | SEG_F, false), Some(value("9")));
+    assert_eq!(value_of_shape(shape(card("7"), false) | SEG_D | SEG_G, false), Some(value("3")));
     // 0 + middle stick = 8; 4 with its three gaps filled = 8.
-    assert_eq!(
-        value_of_shape(shape(card("0"), false) | SEG_G, false),
-        Some(value("8"))
-    );
-    assert_eq!(
-        value_of_shape(shape(card("4"), false) | SEG_A | SEG_D | SEG_E, false),
-        Some(value("8"))
-    );
+    assert_eq!(value_of_shape(shape(card("0"), false) | SEG_G, false), Some(value("8")));
+    assert_eq!(value_of_shape(shape(card("4"), false) | SEG_A | SEG_D | SEG_E, false), Some(value("8")));
     assert_eq!(min_cost(card("4"), value("8")), Some(3));
     // 3/E and 6/9 read their second value when turned; 0, 2, 5, 8 and H turn onto themselves.
     assert_eq!(rotate(glyph(value("3"))), glyph(value("E")));

@@ -45,8 +45,7 @@ fn embedded_file_matches_the_card_table() {
         }
     }
     // The provisional currency split 7/6/6/4/4.
-    let split: Vec<usize> =
-        (1..=5u8).map(|value| count(&|k| *k == TenKind::Currency { value })).collect();
+    let split: Vec<usize> = (1..=5u8).map(|value| count(&|k| *k == TenKind::Currency { value })).collect();
     assert_eq!(split, [7, 6, 6, 4, 4]);
 }
 
@@ -105,9 +104,8 @@ fn smaller_decks_are_nested_and_keep_every_wild() {
         }
     }
     // The 2-player deck of the provisional data: per colour 1 copy of 1-3, 2 of 4-6, 1 of 7-9 (4.13.17).
-    let red = |v: u8| {
-        two.iter().filter(|&&id| d.kind(id) == Some(TenKind::Number { colour: Colour::Red, value: v })).count()
-    };
+    let red =
+        |v: u8| two.iter().filter(|&&id| d.kind(id) == Some(TenKind::Number { colour: Colour::Red, value: v })).count();
     assert_eq!((1..=9).map(red).collect::<Vec<_>>(), [1, 1, 1, 2, 2, 2, 1, 1, 1]);
     let currency: u32 = three
         .iter()
@@ -198,8 +196,11 @@ fn bad_rows_are_refused_with_their_row_number() {
 fn wrong_card_counts_are_refused() {
     let e = load_error(&edited(r#"kind = "any_wild", copies = 1"#, r#"kind = "any_wild", copies = 2"#));
     assert!(e.contains("more than 129 cards"), "{e}");
-    let e = load_error(&edited(r#"kind = "any_wild", copies = 1"#, r#"kind = "any_wild", copies = 1, min_players = 1 },
-  { kind = "currency", value = 2, copies = 1"#));
+    let e = load_error(&edited(
+        r#"kind = "any_wild", copies = 1"#,
+        r#"kind = "any_wild", copies = 1, min_players = 1 },
+  { kind = "currency", value = 2, copies = 1"#,
+    ));
     assert!(e.contains("more than 129 cards"), "{e}");
     let e = load_error(&edited("{ kind = \"any_wild\", copies = 1, min_players = 1 },\n", ""));
     assert!(e.contains("128 cards, TEN has 129"), "{e}");

@@ -831,9 +831,11 @@ fn r4_7_named_payment_shapes() {
     assert_eq!(g.phase(), Phase::Draw);
 
     // Price 7: two bust tokens and one token (exact) in every order.
-    for order in [["pay_bust", "pay_bust", "pay_token"], ["pay_bust", "pay_token", "pay_bust"], [
-        "pay_token", "pay_bust", "pay_bust",
-    ]] {
+    for order in [
+        ["pay_bust", "pay_bust", "pay_token"],
+        ["pay_bust", "pay_token", "pay_bust"],
+        ["pay_token", "pay_bust", "pay_bust"],
+    ] {
         let mut g = paying(7, 1, 2);
         for mv in order {
             ok(&mut g, 0, json!({ "type": mv }));

@@ -34,9 +34,7 @@ pub fn to_pyerr(py: Python<'_>, error: &GameError) -> PyErr {
         GameError::InvalidMove(reason) => class(py, &INVALID_MOVE, "InvalidMove").and_then(|c| c.call1((reason,))),
         GameError::UnknownGame(reason) => class(py, &UNKNOWN_GAME, "UnknownGame").and_then(|c| c.call1((reason,))),
         GameError::BadOptions(reason) => class(py, &BAD_OPTIONS, "BadOptions").and_then(|c| c.call1((reason,))),
-        GameError::CorruptState(reason) => {
-            class(py, &CORRUPT_STATE, "CorruptState").and_then(|c| c.call1((reason,)))
-        }
+        GameError::CorruptState(reason) => class(py, &CORRUPT_STATE, "CorruptState").and_then(|c| c.call1((reason,))),
         GameError::Internal(reason) => {
             class(py, &CARDNET_ERROR, "CardnetError").and_then(|c| c.call1(("internal", reason.as_str())))
         }

@@ -179,7 +179,10 @@ impl Game {
                     py,
                     &GameError::illegal(
                         "no_such_move",
-                        format!("seat {seat} has {} legal moves; index {index} is out of range", game.legal_count(seat)),
+                        format!(
+                            "seat {seat} has {} legal moves; index {index} is out of range",
+                            game.legal_count(seat)
+                        ),
                     ),
                 )),
             }
@@ -355,6 +358,12 @@ impl Game {
             return "<cardnet.Game (unusable after an internal error)>".into();
         }
         let g = self.inner.as_ref();
-        format!("<cardnet.Game {} players={} seed={} to_act={:?}>", g.name(), self.players(), g.setup().seed, g.to_act())
+        format!(
+            "<cardnet.Game {} players={} seed={} to_act={:?}>",
+            g.name(),
+            self.players(),
+            g.setup().seed,
+            g.to_act()
+        )
     }
 }

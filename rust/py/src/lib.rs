@@ -22,8 +22,9 @@ use std::time::Instant;
 fn options_value(py: Python<'_>, options: Option<&Bound<'_, PyAny>>) -> PyResult<Value> {
     match options {
         None => Ok(Value::Null),
-        Some(obj) => from_py(obj)
-            .map_err(|e| to_pyerr(py, &GameError::BadOptions(format!("options: {}", e.message())))),
+        Some(obj) => {
+            from_py(obj).map_err(|e| to_pyerr(py, &GameError::BadOptions(format!("options: {}", e.message()))))
+        }
     }
 }
 

@@ -14,8 +14,9 @@ fn value(text: &str) -> PyResult<Value> {
 }
 
 fn card_type(text: &str) -> PyResult<CardType> {
-    CardType::parse(text)
-        .ok_or_else(|| PyValueError::new_err(format!("{text:?} is not a printed card type (0, 1, 2, 3E, 4, 5, 69, ...)")))
+    CardType::parse(text).ok_or_else(|| {
+        PyValueError::new_err(format!("{text:?} is not a printed card type (0, 1, 2, 3E, 4, 5, 69, ...)"))
+    })
 }
 
 fn segs(text: &str) -> PyResult<Segments> {

@@ -41,7 +41,14 @@ pub fn search<G: Game>(game: &G, seat: Seat, iterations: u32, rng: &mut Rng) -> 
     // The heuristic's move is the root's first child, so it is always among the candidates compared.
     let mut nodes: Vec<Node<G::Move>> = vec![
         Node { actor: seat, mv: None, visits: 0, available: 0, reward: 0.0, children: vec![1] },
-        Node { actor: seat, mv: Some(heuristic_move.clone()), visits: 0, available: 0, reward: 0.0, children: Vec::new() },
+        Node {
+            actor: seat,
+            mv: Some(heuristic_move.clone()),
+            visits: 0,
+            available: 0,
+            reward: 0.0,
+            children: Vec::new(),
+        },
     ];
     let mut path: Vec<usize> = Vec::new();
     let mut compatible: Vec<usize> = Vec::new();
@@ -65,7 +72,14 @@ pub fn search<G: Game>(game: &G, seat: Seat, iterations: u32, rng: &mut Rng) -> 
                 if let Some(mv) = untried_move(&state, actor, count, &nodes, &compatible, rng) {
                     state.apply_legal(actor, &mv);
                     let id = nodes.len();
-                    nodes.push(Node { actor, mv: Some(mv), visits: 0, available: 1, reward: 0.0, children: Vec::new() });
+                    nodes.push(Node {
+                        actor,
+                        mv: Some(mv),
+                        visits: 0,
+                        available: 1,
+                        reward: 0.0,
+                        children: Vec::new(),
+                    });
                     nodes[node].children.push(id);
                     path.push(id);
                     break;

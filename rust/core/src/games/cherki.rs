@@ -83,7 +83,8 @@ const FACE_NAMES: [&str; 30] = [
     "old-thousand",
 ];
 
-const KIND_NAMES: [&str; KINDS] = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "white-flower", "red-flower", "old-thousand"];
+const KIND_NAMES: [&str; KINDS] =
+    ["1", "2", "3", "4", "5", "6", "7", "8", "9", "white-flower", "red-flower", "old-thousand"];
 
 const fn face_kind(face: usize) -> usize {
     if face < 27 {
@@ -299,14 +300,32 @@ impl DealResult {
 /// What the last move caused, redacted per seat by [`Game::events`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Event {
-    DrawStock { seat: u8, card: u8, stock: u8 },
-    TakeDiscard { seat: u8, card: u8, from: u8 },
-    Discard { seat: u8, card: u8 },
-    Call { seat: u8 },
+    DrawStock {
+        seat: u8,
+        card: u8,
+        stock: u8,
+    },
+    TakeDiscard {
+        seat: u8,
+        card: u8,
+        from: u8,
+    },
+    Discard {
+        seat: u8,
+        card: u8,
+    },
+    Call {
+        seat: u8,
+    },
     /// Details come from the last deal result.
     Win,
-    DealDrawn { deal: u8 },
-    NewDeal { deal: u8, dealer: u8 },
+    DealDrawn {
+        deal: u8,
+    },
+    NewDeal {
+        deal: u8,
+        dealer: u8,
+    },
 }
 
 /// A game of Cherki: one deal or a series of deals with cumulative settlements.
@@ -859,7 +878,9 @@ impl Game for Cherki {
                 if index < count {
                     bits(plain).nth(index).map(|card| CherkiMove::Discard { card, call: false })
                 } else {
-                    bits(self.callable_discards(seat)).nth(index - count).map(|card| CherkiMove::Discard { card, call: true })
+                    bits(self.callable_discards(seat))
+                        .nth(index - count)
+                        .map(|card| CherkiMove::Discard { card, call: true })
                 }
             }
             Phase::Over => None,
@@ -873,8 +894,9 @@ impl Game for Cherki {
         match (self.phase, *mv) {
             (Phase::Start, CherkiMove::DrawStock) => Some(0),
             (Phase::Start, CherkiMove::TakeDiscard) => self.can_take(seat).then_some(1),
-            (Phase::Start, CherkiMove::Call) => (!self.called[seat] && self.hand_ready_kind(seat).is_some())
-                .then_some(1 + self.can_take(seat) as usize),
+            (Phase::Start, CherkiMove::Call) => {
+                (!self.called[seat] && self.hand_ready_kind(seat).is_some()).then_some(1 + self.can_take(seat) as usize)
+            }
             (Phase::Drawn, CherkiMove::Discard { card, call }) => {
                 if card as usize >= DECK_SIZE {
                     return None;

@@ -138,14 +138,32 @@ impl Duel {
 /// What the last move caused; rendered per observer by [`Fistful::events`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Event {
-    Discard { seat: u8, cards: u16, setup: bool, auto: bool },
-    Pick { seat: u8, card: u8 },
+    Discard {
+        seat: u8,
+        cards: u16,
+        setup: bool,
+        auto: bool,
+    },
+    Pick {
+        seat: u8,
+        card: u8,
+    },
     Reveal,
     /// Steps `from..to` of `last_duel`.
-    Steps { from: u8, to: u8 },
-    RoundEnd { round: u8, gold: [i32; 2], star: Option<u8>, stars: [u8; 2] },
+    Steps {
+        from: u8,
+        to: u8,
+    },
+    RoundEnd {
+        round: u8,
+        gold: [i32; 2],
+        star: Option<u8>,
+        stars: [u8; 2],
+    },
     TakeBack,
-    RoundStart { round: u8 },
+    RoundStart {
+        round: u8,
+    },
     MatchEnd,
 }
 
@@ -724,9 +742,7 @@ impl Game for Fistful {
             return 0;
         }
         match self.phase {
-            Phase::SetupDiscard | Phase::RoundEndDiscard => {
-                choose(count(self.hand[seat]), self.discard_count(seat))
-            }
+            Phase::SetupDiscard | Phase::RoundEndDiscard => choose(count(self.hand[seat]), self.discard_count(seat)),
             Phase::Pick => count(self.pickable(seat)),
             Phase::Green8Retrieve => count(self.discard[seat]),
             Phase::MatchOver => 0,
@@ -803,18 +819,14 @@ impl Game for Fistful {
                 if self.barred(seat) == Some(card) && self.hand[seat] & bit(card) != 0 {
                     return GameError::illegal(
                         "plus_one",
-                        format!(
-                            "you played the {} in the previous duel, so you may not play the {card} now",
-                            card - 1
-                        ),
+                        format!("you played the {} in the previous duel, so you may not play the {card} now", card - 1),
                     );
                 }
                 GameError::illegal("not_in_hand", format!("{} is not in your hand", card_name(card)))
             }
-            (Phase::Green8Retrieve, FistfulMove::Retrieve(card)) => GameError::illegal(
-                "not_in_discard",
-                format!("{} is not in your discard pile", card_name(card)),
-            ),
+            (Phase::Green8Retrieve, FistfulMove::Retrieve(card)) => {
+                GameError::illegal("not_in_discard", format!("{} is not in your discard pile", card_name(card)))
+            }
             _ => GameError::illegal("wrong_phase", format!("the game waits for a {wanted} move now")),
         }
     }
@@ -890,9 +902,7 @@ impl Game for Fistful {
                 Ok(FistfulMove::Discard(mask))
             }
             "pick" => Ok(FistfulMove::Pick(card_id(Fields::new(value, &["type", "card"])?.uint("card")?)?)),
-            "retrieve" => {
-                Ok(FistfulMove::Retrieve(card_id(Fields::new(value, &["type", "card"])?.uint("card")?)?))
-            }
+            "retrieve" => Ok(FistfulMove::Retrieve(card_id(Fields::new(value, &["type", "card"])?.uint("card")?)?)),
             other => Err(GameError::invalid(format!("unknown move type {other:?} (discard, pick, retrieve)"))),
         }
     }
@@ -910,8 +920,7 @@ impl Game for Fistful {
     }
 
     fn public_view(&self) -> Value {
-        let played: Vec<Vec<u8>> =
-            (0..2).map(|s| self.played[s][..usize::from(self.played_len)].to_vec()).collect();
+        let played: Vec<Vec<u8>> = (0..2).map(|s| self.played[s][..usize::from(self.played_len)].to_vec()).collect();
         let length = if self.target == 3 { "long" } else { "short" };
         json!({
             "phase": self.phase.name(),

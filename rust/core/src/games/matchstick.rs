@@ -1460,7 +1460,8 @@ impl Game for Matchstick {
         let stick_weight = if sticks >= hand { 1 } else { 4 };
         let score = |p: &PlayMove| -> i64 {
             let rank = if self.revolution { 17 - p.value.index() } else { p.value.index() } as i64;
-            let cost: u32 = p.ids().iter().filter_map(|&id| segments::min_cost(card_type(id), p.value)).map(u32::from).sum();
+            let cost: u32 =
+                p.ids().iter().filter_map(|&id| segments::min_cost(card_type(id), p.value)).map(u32::from).sum();
             i64::from(p.count) * 40 - rank * 2 - i64::from(cost) * stick_weight
         };
         // Plays are ordered by size then value, so the head and the tail of a long list hold the

@@ -189,8 +189,7 @@ impl TenData {
         let mut cards = Vec::with_capacity(TOTAL_CARDS);
         for (row_index, row) in raw.cards.iter().enumerate() {
             let row_no = row_index + 1;
-            let (kind, copies, min_players) =
-                row.check().map_err(|e| format!("ten.toml: card row {row_no}: {e}"))?;
+            let (kind, copies, min_players) = row.check().map_err(|e| format!("ten.toml: card row {row_no}: {e}"))?;
             for _ in 0..copies {
                 if cards.len() == TOTAL_CARDS {
                     return Err(format!(

@@ -196,10 +196,8 @@ impl TenData {
 
     /// The best total of the cards with these ids and where each wild goes; `Placement::card` is a card id.
     pub fn score_ids(&self, ids: &[u8]) -> Result<ScoreBreakdown, ScoreError> {
-        let kinds = ids
-            .iter()
-            .map(|&id| self.kind(id).ok_or(ScoreError::UnknownCard(id)))
-            .collect::<Result<Vec<_>, _>>()?;
+        let kinds =
+            ids.iter().map(|&id| self.kind(id).ok_or(ScoreError::UnknownCard(id))).collect::<Result<Vec<_>, _>>()?;
         let mut breakdown = score(&kinds, self.perfect_run_bonus)?;
         for placement in &mut breakdown.placements {
             placement.card = usize::from(ids[placement.card]);
@@ -497,11 +495,8 @@ impl<const N: usize> Search<N> {
                 }
             }
         }
-        let choices = if want_choices {
-            Search { compress, tables, layers }.choices(key, state, all)
-        } else {
-            [NO_CHOICE; 4]
-        };
+        let choices =
+            if want_choices { Search { compress, tables, layers }.choices(key, state, all) } else { [NO_CHOICE; 4] };
         Outcome { key, choices }
     }
 
