@@ -108,6 +108,26 @@ fn check_state<G: Game>(game: &G, rng: &mut Rng, depth: Depth) -> Result<(), Str
         if !text.is_ascii() {
             return Err("a view is not ASCII".into());
         }
+        let built = G::from_view(game.setup(), observer, &view, &mut rng.fork())
+            .map_err(|e| format!("observer {observer:?}: from_view failed: {e}"))?;
+        if built.view(observer) != view {
+            return Err(format!(
+                "observer {observer:?}: from_view changed the view\n  before {}\n  after  {}",
+                canonical(&view),
+                canonical(&built.view(observer))
+            ));
+        }
+        if built.to_act() != to_act {
+            return Err(format!("observer {observer:?}: from_view changed to_act"));
+        }
+        if let Some(seat) = observer {
+            let count = game.legal_count(seat);
+            if built.legal_count(seat) != count
+                || (0..count).any(|i| built.legal_move(seat, i) != game.legal_move(seat, i))
+            {
+                return Err(format!("seat {seat}: from_view changed its legal moves"));
+            }
+        }
         let events = game.events(observer);
         for _ in 0..depth.determinizations {
             let det = game.determinize(observer, &mut rng.fork());

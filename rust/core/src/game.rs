@@ -410,6 +410,16 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// and draw pile order, and the state's own RNG. `view(observer)` and `events(observer)` are unchanged.
     fn determinize(&self, observer: Option<Seat>, rng: &mut Rng) -> Self;
 
+    /// A full state built from what `seat` sees (`view` is exactly `view(seat)`, `None` = a spectator's),
+    /// with every hidden fact dealt from `rng` consistently with that view — the same knowledge
+    /// `determinize` keeps. A network bot has only its view; this lets the built-in players search from it.
+    /// The result's `view(seat)`, `to_act()` and `seat`'s legal moves equal the original's; its events are
+    /// empty. A view that is not one of this game's is `CorruptState`.
+    fn from_view(setup: &Setup, seat: Option<Seat>, view: &Value, rng: &mut Rng) -> Result<Self, GameError> {
+        let _ = (setup, seat, view, rng);
+        Err(GameError::Internal(format!("{} cannot be built from a view yet", Self::info().name)))
+    }
+
     /// The whole state including hidden cards and the RNG, for saves (compared after a replay).
     fn state_json(&self) -> Value;
 
