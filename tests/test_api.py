@@ -267,3 +267,27 @@ def test_segments() -> None:
     assert {kind for row in cells for _, kind in row} == {"blank", "lit", "added"}
     with pytest.raises(ValueError):
         seg.glyph("Z")
+
+
+@pytest.mark.parametrize("name", sorted(cardnet.GAMES))
+def test_game_from_view_keeps_what_the_seat_knows(name: str) -> None:
+    g = cardnet.new_game(name, seed=21)
+    rng = random.Random(4)
+    for _ in range(40):
+        decision = g.decision()
+        if decision is None:
+            break
+        for seat in [None, *range(g.players)]:
+            rebuilt = cardnet.game_from_view(name, g.view(seat), seat, g.players, g.options, seed=rng.getrandbits(64))
+            assert rebuilt.view_json(seat) == g.view_json(seat)
+            assert rebuilt.to_act() == g.to_act()
+            if seat is not None:
+                assert rebuilt.legal_moves(seat) == g.legal_moves(seat)
+        g.apply_index(decision[0], rng.randrange(decision[1]))
+    rebuilt = cardnet.game_from_view(name, g.view(0), 0, g.players, g.options, seed=1)
+    with pytest.raises(cardnet.IllegalMove):
+        rebuilt.to_json()
+    with pytest.raises(cardnet.CorruptState):
+        cardnet.game_from_view(name, {"public": {"nonsense": 1}, "private": None}, 0, g.players, g.options)
+    with pytest.raises(cardnet.UnknownGame):
+        cardnet.game_from_view("chess", g.view(0), 0)

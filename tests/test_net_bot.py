@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardnet.bot import FirstBot, RandomBot, load_bot
+from cardnet.bot import BuiltinBot, FirstBot, RandomBot, load_bot
 
 from nethelpers import ROOT
 
@@ -15,8 +15,9 @@ def test_load_bot_specs() -> None:
     sdk = load_bot(str(ROOT / "examples" / "sdk_bot.py"))
     assert sdk.choose({}, [{"type": "a"}, {"type": "b"}]) in (0, 1)
     assert isinstance(load_bot("cardnet.bot:FirstBot"), FirstBot)
+    for spec in ("builtin:heuristic", "builtin:ismcts", "builtin:ismcts:50", "builtin:easy", "builtin:hard"):
+        assert isinstance(load_bot(spec), BuiltinBot)
     for bad, words in (
-        ("builtin:ismcts", "--bots 1 --bot ismcts"),
         ("builtin:nope", "unknown"),
         ("missing.py", "no such"),
         ("cardnet.bot:Peer", "not a cardnet.bot.Bot"),

@@ -92,7 +92,7 @@ def test_usage_and_runtime_errors_have_their_exit_codes(tmp_path: Path) -> None:
         ["host", "nosuch", "--interface", "127.0.0.1"],
         ["host", "fistful", "--players", "5", "--interface", "127.0.0.1"],
         ["host", "fistful", "--option", "length=forever", "--interface", "127.0.0.1"],
-        ["bot", "builtin:hard", "127.0.0.1:1"],
+        ["bot", "builtin:nope", "127.0.0.1:1"],
         ["join", "no-port"],
     ):
         done = run(args, env)

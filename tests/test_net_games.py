@@ -10,7 +10,7 @@ import pytest
 import trio
 
 import cardnet
-from cardnet.bot import RandomBot, run_bot
+from cardnet.bot import Bot, BuiltinBot, RandomBot, run_bot
 from cardnet.peer import Peer
 from cardnet.protocol import StateMessage
 from cardnet.table import core_engine
@@ -153,3 +153,26 @@ async def test_a_dropped_connection_reconnects_with_the_token_mid_game(game: str
         assert peers[0].state.connects == 2 and peers[0].state.seat == seat
         assert all(r.outcomes == results[0].outcomes for r in results)
         assert not host.table.seats[seat].auto
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_builtin_players_play_over_the_wire_from_their_views(game: str) -> None:
+    """`cardnet bot builtin:PLAYER`: the heuristic and a short ISMCTS search rebuild the game from their view."""
+    players = seats_for(game)
+    specs = [BuiltinBot(player="heuristic", seed=1), BuiltinBot(player="ismcts:20", seed=2)]
+    specs += [RandomBot(i) for i in range(players - len(specs))]
+    async with running_host(core_engine(), game=game, players=players, seed=5) as host:
+        port = host.port or 0
+        results = []
+
+        async def player(bot: Bot, i: int) -> None:
+            results.append(await run_bot(bot, "127.0.0.1", port, name=f"bot{i}"))
+
+        with trio.fail_after(150):
+            async with trio.open_nursery() as nursery:
+                for i, bot in enumerate(specs[:players]):
+                    nursery.start_soon(player, bot, i)
+        assert host.table.game.is_over()
+        for result in results:
+            assert result.errors == []
+            assert result.final_states[0].hash == host.table.game.state_hash()

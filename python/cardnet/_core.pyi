@@ -73,6 +73,14 @@ def new_game(
     name: str, players: int | None = None, seed: int = 0, options: Any = None
 ) -> Game: ...
 def load_game(text: str) -> Game: ...
+def game_from_view(
+    name: str,
+    view: Any,
+    seat: int | None,
+    players: int | None = None,
+    options: Any = None,
+    seed: int = 0,
+) -> Game: ...
 def game_infos() -> list[dict[str, Any]]: ...
 def simulate(
     name: str, seats: list[str], games: int, seed: int, options: Any = None

@@ -58,21 +58,62 @@ class FirstBot(Bot):
         return 0
 
 
+#: Difficulty levels a built-in bot accepts.
+LEVELS = ("easy", "normal", "hard")
+
+
+class BuiltinBot(Bot):
+    """One of the core's built-in players (heuristic, ISMCTS) playing over the wire from its view alone.
+
+    Each decision rebuilds a full game from the bot's view with every hidden fact dealt at random
+    (:func:`cardnet.game_from_view`) and lets the player choose there, so it knows exactly what a person in
+    that seat would know.
+    """
+
+    def __init__(self, player: str = "heuristic", level: str | None = None, seed: int | None = None) -> None:
+        self.player, self.level = player, level
+        self.rng = random.Random(seed)
+        self.game = ""
+        self.players: int | None = None
+        self.options: dict[str, JSONValue] = {}
+        self.seat: int | None = None
+
+    def game_started(self, table: dict[str, JSONValue], seat: int) -> None:
+        """Remember the game, player count and options the table announced."""
+        game, players, options = table.get("game"), table.get("players"), table.get("options")
+        self.game = game if isinstance(game, str) else ""
+        self.players = players if isinstance(players, int) and not isinstance(players, bool) else None
+        self.options = dict(options) if isinstance(options, dict) else {}
+        self.seat = seat if seat >= 0 else None
+
+    def choose(self, view: dict[str, JSONValue], legal: list[JSONValue]) -> JSONValue:
+        """The built-in player's move, searched on a game rebuilt from ``view``."""
+        from . import ai, games
+
+        if len(legal) == 1 or self.seat is None:
+            return 0
+        rebuilt = games.game_from_view(
+            self.game, view, self.seat, self.players, self.options, seed=self.rng.getrandbits(64)
+        )
+        return ai.choose(rebuilt, self.seat, player=self.player, level=self.level, seed=self.rng.getrandbits(64))
+
+
 def load_bot(spec: str) -> Bot:
-    """Build a bot from ``builtin:random``/``builtin:first``, ``FILE.py`` (its Bot subclass) or ``module:Class``."""
+    """Build a bot from ``builtin:NAME`` (``random``, ``first``, ``heuristic``, ``ismcts[:N]``, ``easy``,
+    ``normal``, ``hard``), ``FILE.py`` (its Bot subclass) or ``module:Class``."""
     if spec.startswith("builtin:"):
         name = spec.split(":", 1)[1]
         if name == "random":
             return RandomBot()
         if name == "first":
             return FirstBot()
-        if name in ("heuristic", "ismcts", "easy", "normal", "hard") or name.startswith("ismcts:"):
-            # Those players search the full game through determinize; a network bot holds only its view.
-            raise ValueError(
-                f"builtin:{name} needs the whole game state, which a network bot never sees; "
-                f"let the host seat it instead: cardnet host GAME --bots 1 --bot {name}"
-            )
-        raise ValueError(f"unknown built-in bot {name!r} (network bots: random, first)")
+        if name in LEVELS:
+            return BuiltinBot(level=name)
+        if name in ("heuristic", "ismcts") or name.startswith("ismcts:"):
+            return BuiltinBot(player=name)
+        raise ValueError(
+            f"unknown built-in bot {name!r} (random, first, heuristic, ismcts, ismcts:N, easy, normal, hard)"
+        )
     if spec.endswith(".py"):
         path = Path(spec)
         if not path.is_file():
@@ -167,4 +208,4 @@ async def run_bot(
     return result
 
 
-__all__ = ["Bot", "BotResult", "FirstBot", "RandomBot", "load_bot", "run_bot"]
+__all__ = ["Bot", "BotResult", "BuiltinBot", "FirstBot", "RandomBot", "load_bot", "run_bot"]

@@ -29,6 +29,7 @@ __all__ = [
     "Scores",
     "Settlement",
     "SimResult",
+    "game_from_view",
     "load_game",
     "new_game",
     "simulate",
@@ -311,6 +312,28 @@ def load_game(text: str | bytes) -> Game:
 
             raise CorruptState(f"not UTF-8: {e}") from None
     return _core.load_game(text)
+
+
+def game_from_view(
+    name: str,
+    view: Mapping[str, Any],
+    seat: int | None,
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    seed: int | None = None,
+) -> Game:
+    """A game built from what ``seat`` sees (``view`` as ``Game.view(seat)`` returns it; ``None`` for a
+    spectator), every hidden fact dealt at random from ``seed``.
+
+    This is what a network bot, which only ever holds its own view, hands to :mod:`cardnet.ai`. The
+    result is a determinized copy: it plays on, but cannot be saved. Raises CorruptState for a view that
+    is not one of this game's, UnknownGame or BadOptions.
+    """
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int) or players < 0):
+        raise BadOptions(f"players must be a positive integer, not {players!r}")
+    return _core.game_from_view(
+        name, dict(view), seat, players, dict(options) if options is not None else None, _check_seed(seed)
+    )
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,9 @@ def add_parsers(subparsers: Any) -> None:
     join.set_defaults(func=cmd_join)
 
     bot = subparsers.add_parser("bot", help="play a bot at a table")
-    bot.add_argument("bot", help="builtin:random | builtin:first | FILE.py | module:Class")
+    bot.add_argument(
+        "bot", help="builtin:PLAYER (random, first, heuristic, ismcts[:N], easy, normal, hard) | FILE.py | module:Class"
+    )
     bot.add_argument("target", help="HOST:PORT")
     bot.add_argument("--name", default=None, help="the bot's name at the table")
     bot.add_argument("--games", type=int, default=1, help="games to play (rematches in between)")

@@ -2,7 +2,7 @@
 
 use crate::ai::Player;
 use crate::error::GameError;
-use crate::game::{Game, GameInfo};
+use crate::game::{Game, GameInfo, Seat, Setup};
 use crate::json;
 use crate::session::{replay, AnyGame, Session, SAVE_FORMAT};
 use crate::simulate::{simulate as simulate_typed, SimSummary};
@@ -29,6 +29,15 @@ macro_rules! games {
                 return Ok(Box::new(replay::<$ty>(doc)?));
             })*
             Err(GameError::CorruptState(format!("unknown game {name:?}")))
+        }
+
+        fn from_view_named(name: &str, setup: &Setup, seat: Option<Seat>, view: &Value, seed: u64)
+            -> Result<Box<dyn AnyGame>, GameError> {
+            $(if name == <$ty as Game>::info().name {
+                let mut rng = crate::rng::Rng::new(seed);
+                return Ok(Box::new(Session::from_game(<$ty as Game>::from_view(setup, seat, view, &mut rng)?)));
+            })*
+            Err(unknown(name))
         }
 
         fn simulate_named(name: &str, players: Option<usize>, options: &Value, seats: &[Player],
@@ -82,4 +91,24 @@ pub fn load_game(text: &str) -> Result<Box<dyn AnyGame>, GameError> {
 pub fn simulate(name: &str, seats: &[&str], games: u64, seed: u64, options: &Value) -> Result<SimSummary, GameError> {
     let players: Vec<Player> = seats.iter().map(|s| Player::parse(s)).collect::<Result<_, _>>()?;
     simulate_named(name, Some(seats.len()), options, &players, games, seed)
+}
+
+/// A game of `name` built from what `seat` sees (`view` as returned by `view(seat)`; `None` = a spectator),
+/// every hidden fact dealt from `seed`: what a network bot searches on. The result is a determinized copy
+/// (it cannot be saved). `players` and `options` are the table's.
+pub fn from_view(
+    name: &str,
+    players: Option<usize>,
+    options: &Value,
+    seat: Option<Seat>,
+    view: &Value,
+    seed: u64,
+) -> Result<Box<dyn AnyGame>, GameError> {
+    let info = info(name)?;
+    let players = info.resolve_players(players)?;
+    if let Some(s) = seat.filter(|&s| s >= players) {
+        return Err(GameError::BadOptions(format!("seat {s} does not exist in a {players}-player game")));
+    }
+    let setup = Setup { players, seed: 0, options: info.resolve_options(options)? };
+    from_view_named(name, &setup, seat, view, seed)
 }

@@ -36,6 +36,11 @@ impl<G: Game> Session<G> {
         Ok(Session { game, history: Vec::new(), determinized: false })
     }
 
+    /// A determinized session around a state built elsewhere (from a view): no history, never saved.
+    pub fn from_game(game: G) -> Self {
+        Session { game, history: Vec::new(), determinized: true }
+    }
+
     /// The engine state.
     pub fn game(&self) -> &G {
         &self.game

@@ -50,6 +50,33 @@ fn load_game(py: Python<'_>, text: &str) -> PyResult<Game> {
     guard(py, || Ok(Game::wrap(check(py, registry::load_game(text))?)))
 }
 
+/// A game built from what `seat` sees (`view` as `Game.view(seat)` returns it; `seat=None` a spectator),
+/// every hidden fact dealt from `seed`: what a network bot hands to the built-in players. The result is a
+/// determinized copy and cannot be saved.
+#[pyfunction]
+#[pyo3(signature = (name, view, seat, players = None, options = None, seed = 0))]
+fn game_from_view(
+    py: Python<'_>,
+    name: &str,
+    view: &Bound<'_, PyAny>,
+    seat: Option<i64>,
+    players: Option<usize>,
+    options: Option<&Bound<'_, PyAny>>,
+    seed: u64,
+) -> PyResult<Game> {
+    guard(py, || {
+        let options = options_value(py, options)?;
+        let view = from_py(view)
+            .map_err(|e| to_pyerr(py, &GameError::CorruptState(format!("view: {}", e.message()))))?;
+        let seat = match seat {
+            None => None,
+            Some(s) if s >= 0 => Some(s as usize),
+            Some(s) => return Err(to_pyerr(py, &GameError::BadOptions(format!("seat {s} does not exist")))),
+        };
+        Ok(Game::wrap(check(py, registry::from_view(name, players, &options, seat, &view, seed))?))
+    })
+}
+
 /// Every game's description as canonical-ready dicts, in menu order.
 #[pyfunction]
 fn game_infos(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyAny>>> {
@@ -137,6 +164,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_function(wrap_pyfunction!(new_game, m)?)?;
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
+    m.add_function(wrap_pyfunction!(game_from_view, m)?)?;
     m.add_function(wrap_pyfunction!(game_infos, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(derive, m)?)?;
