@@ -740,3 +740,80 @@ fn built_in_players_finish_games() {
     }
     assert!(game.outcome().is_some());
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Game::from_view: a full state from one seat's view
+
+/// Plays the heuristic player's moves for `moves` turns (or until the game ends).
+fn play_on(game: &mut Matchstick, moves: usize, seed: u64) {
+    let mut rng = Rng::new(seed);
+    for _ in 0..moves {
+        let Some(seat) = game.to_act().iter().next() else { break };
+        let index = game.heuristic_index(seat, &mut rng);
+        game.apply_index(seat, index).expect("a legal index");
+    }
+}
+
+#[test]
+fn from_view_round_trips_a_mid_game_seat_view_and_deals_the_rest_consistently() {
+    let mut game = new_game(4, 2, false, 11);
+    play_on(&mut game, 9, 5);
+    assert!(game.public_view()["table"].is_object(), "a trick is in progress");
+    let seat = game.current_seat();
+    let view = game.view(Some(seat));
+    let built = Matchstick::from_view(game.setup(), Some(seat), &view, &mut Rng::new(99)).expect("from_view");
+    assert_eq!(built.view(Some(seat)), view);
+    assert_eq!(built.to_act(), game.to_act());
+    assert_eq!(legal_json(&built, seat), legal_json(&game, seat));
+    assert_eq!(built.hand_ids(seat), game.hand_ids(seat));
+    assert_eq!(hand_sizes(&built), hand_sizes(&game));
+    let (hands, pile, removed, aside) = built.card_masks();
+    let all = hands.iter().fold(0u64, |m, h| m | h);
+    assert_eq!((all | pile | removed | aside).count_ones(), 60, "every card of the deck is somewhere");
+    assert_eq!(all.count_ones() + pile.count_ones() + removed.count_ones() + aside.count_ones(), 60);
+}
+
+#[test]
+fn from_view_of_a_spectator_at_two_players_deals_the_set_aside_cards_too() {
+    let mut game = new_game(2, 0, false, 4);
+    play_on(&mut game, 6, 8);
+    let view = game.view(None);
+    let built = Matchstick::from_view(game.setup(), None, &view, &mut Rng::new(3)).expect("from_view");
+    assert_eq!(built.view(None), view);
+    assert_eq!(built.to_act(), game.to_act());
+    assert_eq!(hand_sizes(&built), hand_sizes(&game));
+    let aside = built.card_masks().3;
+    assert_eq!(aside.count_ones(), 26, "56 cards less 2 x 15 dealt stay set aside");
+    let other = Matchstick::from_view(game.setup(), None, &view, &mut Rng::new(4)).expect("from_view");
+    assert_ne!(other.hand_ids(0), built.hand_ids(0), "hidden hands are dealt from the rng");
+}
+
+#[test]
+fn from_view_refuses_garbage_and_tampered_views_as_corrupt_state() {
+    let mut game = new_game(3, 0, false, 2);
+    play_on(&mut game, 4, 1);
+    let setup = game.setup().clone();
+    let view = game.view(Some(0));
+    let corrupt = |seat: Option<usize>, v: &Json| match Matchstick::from_view(&setup, seat, v, &mut Rng::new(1)) {
+        Err(e) => e.code(),
+        Ok(_) => "ok",
+    };
+    assert_eq!(corrupt(Some(0), &view), "ok");
+    assert_eq!(corrupt(Some(0), &Json::Null), "corrupt_state");
+    assert_eq!(corrupt(Some(0), &json!({"public": {}, "private": null})), "corrupt_state");
+    assert_eq!(corrupt(None, &view), "corrupt_state", "a seat's view is not a spectator's");
+    assert_eq!(corrupt(Some(1), &view), "corrupt_state", "seat 0's view is not seat 1's");
+    assert_eq!(corrupt(Some(7), &view), "corrupt_state");
+    let mut tampered = view.clone();
+    tampered["public"]["players"][1]["hand_size"] = json!(40);
+    assert_eq!(corrupt(Some(0), &tampered), "corrupt_state", "the counts no longer fit the deck");
+    let mut tampered = view.clone();
+    tampered["public"]["players"][2]["matchsticks"] = json!(-1);
+    assert_eq!(corrupt(Some(0), &tampered), "corrupt_state");
+    let mut tampered = view.clone();
+    tampered["public"]["extra"] = json!(1);
+    assert_eq!(corrupt(Some(0), &tampered), "corrupt_state", "an unknown field");
+    let mut tampered = view;
+    tampered["private"]["hand"][0]["id"] = json!(200);
+    assert_eq!(corrupt(Some(0), &tampered), "corrupt_state");
+}
