@@ -1,7 +1,9 @@
 //! One test per rule section and numbered decision of `shared/rules/fistful.md`, driven through the JSON
 //! API with chosen moves (the `colours` option fixes which seat is Pink).
 
-use cardnet_core::{new_game, AnyGame, OutcomeKind};
+use cardnet_core::games::fistful::Fistful;
+use cardnet_core::rng::Rng;
+use cardnet_core::{new_game, AnyGame, Game, GameError, OutcomeKind, Setup};
 use serde_json::{json, Value};
 
 fn start(colours: &str, length: &str) -> Box<dyn AnyGame> {
@@ -651,4 +653,104 @@ fn r2_5_d9_no_duels_left_the_player_with_more_stars_wins() {
     assert_eq!(outcome.winners, vec![0]);
     assert_eq!(outcome.scores, vec![1, 0]);
     assert_eq!(outcome.detail["reason"], json!("no_duels_left"));
+}
+
+/// Seat 0 Pink, seat 1 Green, by the typed API: round 1 with a Green 8 retrieval (in the public history
+/// afterwards), then round 2 with a tie and seat 0's hidden pick pending.
+fn typed_mid_game() -> Fistful {
+    let options = json!({"colours": "seat0_pink", "length": "short"}).as_object().cloned().unwrap_or_default();
+    let mut g = Fistful::new(&Setup { players: 2, seed: 11, options }).expect("new game");
+    let mut play = |seat: usize, mv: Value| {
+        let typed = g.move_from_json(seat, &mv).expect("a well-formed move");
+        let index = g.index_of(seat, &typed).unwrap_or_else(|| panic!("seat {seat}: {mv} is not legal"));
+        g.apply_index(seat, index).expect("a legal move applies");
+    };
+    play(0, json!({"type": "discard", "cards": [8, 9]}));
+    play(1, json!({"type": "discard", "cards": [4, 7]}));
+    for (i, (a, b)) in [(7, 8), (5, 6), (3, 3), (1, 1), (6, 9), (4, 5)].into_iter().enumerate() {
+        play(0, json!({"type": "pick", "card": a}));
+        play(1, json!({"type": "pick", "card": b}));
+        if i == 0 {
+            play(1, json!({"type": "retrieve", "card": 4}));
+        }
+    }
+    play(0, json!({"type": "pick", "card": 5}));
+    play(1, json!({"type": "pick", "card": 5}));
+    play(0, json!({"type": "pick", "card": 3}));
+    g
+}
+
+fn same_for(original: &Fistful, built: &Fistful, seat: Option<usize>) {
+    assert_eq!(built.view(seat), original.view(seat));
+    assert_eq!(built.to_act(), original.to_act());
+    if let Some(s) = seat {
+        let moves = |g: &Fistful| (0..g.legal_count(s)).map(|i| g.legal_move(s, i)).collect::<Vec<_>>();
+        assert_eq!(moves(built), moves(original));
+    }
+}
+
+#[test]
+fn from_view_a_mid_game_view_round_trips_for_each_seat() {
+    let g = typed_mid_game();
+    let public = g.public_view();
+    assert_eq!(public["round"], json!(2));
+    assert_eq!(public["picked"], json!([true, false]));
+    assert_eq!(
+        public["history"],
+        json!([{"round": 1, "played": [[1, 3, 4, 5, 6, 7], [1, 3, 5, 6, 8, 9]], "retrieved": {"seat": 1, "card": 4}}])
+    );
+    let mut rng = Rng::new(5);
+    for seat in [0, 1] {
+        let built = Fistful::from_view(g.setup(), Some(seat), &g.view(Some(seat)), &mut rng).expect("from_view");
+        same_for(&g, &built, Some(seat));
+        let [hand, discard, played, pick] = built.partition(1 - seat);
+        assert_eq!(hand | discard | played | pick, 0b11_1111_1110, "the opponent's dealt cards make one deck");
+        assert_eq!(pick.count_ones(), u32::from(seat == 1), "seat 0's pick is dealt only when hidden");
+        // Green played 1, 3, 5, 6, 8, 9 in round 1 and retrieved its 4: its setup discard was the 4 and one
+        // of 2 and 7, and the round end forced out the other two, so the history pins its pile to 2, 4, 7.
+        assert_eq!(built.partition(1)[1], (1 << 2) | (1 << 4) | (1 << 7));
+    }
+    let mut built = Fistful::from_view(g.setup(), Some(1), &g.view(Some(1)), &mut rng).expect("from_view");
+    built.apply_index(1, 0).expect("the built state plays on");
+    assert_eq!(built.public_view()["played"][0].as_array().map(Vec::len), Some(2), "the dealt pick is revealed");
+}
+
+#[test]
+fn from_view_a_spectator_view_round_trips() {
+    let g = typed_mid_game();
+    let built = Fistful::from_view(g.setup(), None, &g.view(None), &mut Rng::new(9)).expect("from_view");
+    same_for(&g, &built, None);
+    assert!(built.events(None).is_empty());
+    for seat in [0, 1] {
+        let [hand, discard, played, pick] = built.partition(seat);
+        assert_eq!(hand | discard | played | pick, 0b11_1111_1110);
+    }
+}
+
+#[test]
+fn from_view_a_garbage_or_tampered_view_is_corrupt_state() {
+    let g = typed_mid_game();
+    let corrupt = |seat: Option<usize>, view: &Value| match Fistful::from_view(g.setup(), seat, view, &mut Rng::new(1))
+    {
+        Err(GameError::CorruptState(reason)) => reason,
+        other => panic!("expected CorruptState for {view}, got {other:?}"),
+    };
+    corrupt(None, &json!(null));
+    corrupt(None, &json!({"public": 3, "private": null}));
+    corrupt(None, &json!({"public": {"phase": "bidding"}, "private": null}));
+    let mut view = g.view(Some(0));
+    view["public"]["hand_sizes"] = json!([5, 5]);
+    corrupt(Some(0), &view);
+    let mut view = g.view(Some(0));
+    view["private"]["discard"] = json!([2, 5]);
+    let reason = corrupt(Some(0), &view);
+    assert!(reason.contains("whole deck"), "{reason}");
+    let mut view = g.view(None);
+    view["public"]["history"] = json!([]);
+    corrupt(None, &view);
+    let mut view = g.view(None);
+    view["public"]["played"] = json!([[5, 12], [5, 3]]);
+    corrupt(None, &view);
+    corrupt(Some(0), &g.view(None));
+    corrupt(Some(2), &g.view(None));
 }

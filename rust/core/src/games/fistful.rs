@@ -252,6 +252,119 @@ pub fn base_gold(x: u8, y: u8) -> i32 {
     }
 }
 
+/// The error for a view that is not one of this game's.
+fn corrupt(reason: impl std::fmt::Display) -> GameError {
+    GameError::CorruptState(format!("not a Fistful of Gold view: {reason}"))
+}
+
+/// Strict readers of a view's JSON for [`Fistful::from_view`]; every failure is `CorruptState`.
+mod read {
+    use super::{bit, corrupt, Phase, Step, DYNAMITE};
+    use crate::error::GameError;
+    use serde_json::Value;
+
+    pub fn field<'a>(value: &'a Value, key: &str) -> Result<&'a Value, GameError> {
+        value.get(key).ok_or_else(|| corrupt(format!("{key:?} is missing")))
+    }
+
+    pub fn uint(value: &Value, what: &str, max: u64) -> Result<u8, GameError> {
+        match value.as_u64() {
+            Some(n) if n <= max => Ok(n as u8),
+            _ => Err(corrupt(format!("{what} must be an integer from 0 to {max}, not {value}"))),
+        }
+    }
+
+    pub fn int(value: &Value, what: &str) -> Result<i32, GameError> {
+        value
+            .as_i64()
+            .and_then(|n| i32::try_from(n).ok())
+            .ok_or_else(|| corrupt(format!("{what} must be an integer, not {value}")))
+    }
+
+    pub fn boolean(value: &Value, what: &str) -> Result<bool, GameError> {
+        value.as_bool().ok_or_else(|| corrupt(format!("{what} must be true or false, not {value}")))
+    }
+
+    pub fn card(value: &Value, what: &str) -> Result<u8, GameError> {
+        match value.as_u64() {
+            Some(n) if (1..=u64::from(DYNAMITE)).contains(&n) => Ok(n as u8),
+            _ => Err(corrupt(format!("{what} must be a card id from 1 to 9, not {value}"))),
+        }
+    }
+
+    pub fn opt<T>(
+        value: &Value,
+        what: &str,
+        f: impl Fn(&Value, &str) -> Result<T, GameError>,
+    ) -> Result<Option<T>, GameError> {
+        if value.is_null() {
+            Ok(None)
+        } else {
+            f(value, what).map(Some)
+        }
+    }
+
+    pub fn list<'a>(value: &'a Value, what: &str) -> Result<&'a Vec<Value>, GameError> {
+        value.as_array().ok_or_else(|| corrupt(format!("{what} must be a list, not {value}")))
+    }
+
+    /// A per-seat pair.
+    pub fn pair<T>(
+        value: &Value,
+        what: &str,
+        f: impl Fn(&Value, &str) -> Result<T, GameError>,
+    ) -> Result<[T; 2], GameError> {
+        match list(value, what)?.as_slice() {
+            [a, b] => Ok([f(a, what)?, f(b, what)?]),
+            _ => Err(corrupt(format!("{what} must hold one entry per seat"))),
+        }
+    }
+
+    /// Distinct card ids, in the order given.
+    pub fn cards(value: &Value, what: &str) -> Result<Vec<u8>, GameError> {
+        let mut seen = 0u16;
+        let mut out = Vec::new();
+        for v in list(value, what)? {
+            let c = card(v, what)?;
+            if seen & bit(c) != 0 {
+                return Err(corrupt(format!("{what} lists card {c} twice")));
+            }
+            seen |= bit(c);
+            out.push(c);
+        }
+        Ok(out)
+    }
+
+    pub fn mask(value: &Value, what: &str) -> Result<u16, GameError> {
+        Ok(cards(value, what)?.into_iter().fold(0, |m, c| m | bit(c)))
+    }
+
+    pub fn phase(value: &Value) -> Result<Phase, GameError> {
+        let all = [Phase::SetupDiscard, Phase::Pick, Phase::Green8Retrieve, Phase::RoundEndDiscard, Phase::MatchOver];
+        all.into_iter()
+            .find(|p| value.as_str() == Some(p.name()))
+            .ok_or_else(|| corrupt(format!("unknown phase {value}")))
+    }
+
+    /// A resolution step as `Fistful::step_json` writes it (constant fields are checked by the round trip).
+    pub fn step(value: &Value) -> Result<Step, GameError> {
+        let seat = || uint(field(value, "seat")?, "a step's seat", 1);
+        let gold = || int(field(value, "gold")?, "a step's gold");
+        Ok(match field(value, "step")?.as_str() {
+            Some("tie") => Step::Tie,
+            Some("base") => Step::Win { seat: seat()?, gold: gold()? },
+            Some("pink8") => Step::Pink8 { seat: seat()? },
+            Some("green7_bonus") => Step::Green7 { seat: seat()? },
+            Some("six_takes_pot") => Step::Six { seat: seat()?, gold: gold()? },
+            Some("green8_retrieve") => {
+                Step::Green8 { seat: seat()?, card: card(field(value, "card")?, "a step's card")? }
+            }
+            Some("pink7_end") => Step::Pink7 { seat: seat()? },
+            _ => return Err(corrupt(format!("unknown duel step {value}"))),
+        })
+    }
+}
+
 /// `n` choose `k` for the tiny sizes of this game.
 fn choose(n: usize, k: usize) -> usize {
     match k {
@@ -535,12 +648,24 @@ impl Fistful {
                "gold": duel.gold, "pot": duel.pot})
     }
 
-    fn retrieved_now(&self) -> Value {
+    /// The Green 8's retrieved card of round `round` as the view shows it.
+    fn retrieved_in(&self, round: usize) -> Value {
         let green = self.green_seat();
-        match self.log_retrieved[green][usize::from(self.round).min(LAST_ROUND)] {
+        match self.log_retrieved[green][round.min(LAST_ROUND)] {
             0 => Value::Null,
             card => json!({"seat": green, "card": card}),
         }
+    }
+
+    /// The finished rounds' public log, which `determinize` (and so `from_view`) rebuilds hidden histories from.
+    fn history_json(&self) -> Value {
+        let rounds: Vec<Value> = (1..usize::from(self.round).min(LAST_ROUND + 1))
+            .map(|r| {
+                json!({"round": r, "played": [card_list(self.log_played[0][r]), card_list(self.log_played[1][r])],
+                       "retrieved": self.retrieved_in(r)})
+            })
+            .collect();
+        Value::Array(rounds)
     }
 
     fn outcome_detail(&self) -> Value {
@@ -549,6 +674,109 @@ impl Fistful {
             _ => "stars",
         };
         json!({"reason": reason, "rounds": self.round, "target_stars": self.target})
+    }
+
+    /// Rebuilds the public state from `public` onto `self` (built by `new`), with every hidden card left
+    /// for [`Fistful::from_view`] to deal.
+    fn read_public(&mut self, public: &Value) -> Result<(), GameError> {
+        use read::{boolean, card, cards, field, int, list, mask, opt, pair, uint};
+        if !public.is_object() {
+            return Err(corrupt("`public` must be an object"));
+        }
+        self.phase = read::phase(field(public, "phase")?)?;
+        for seat in list(field(public, "to_act")?, "to_act")? {
+            self.to_act = self.to_act.with(usize::from(uint(seat, "a seat in to_act", 1)?));
+        }
+        let colours = pair(field(public, "colours")?, "colours", |v, _| Ok(v.as_str() == Some("pink")))?;
+        self.pink_seat = match colours {
+            [true, false] => 0,
+            [false, true] => 1,
+            _ => return Err(corrupt("colours must name one pink seat")),
+        };
+        let fixed = match self.setup.str_option("colours") {
+            "seat0_pink" => Some(0),
+            "seat0_green" => Some(1),
+            _ => None,
+        };
+        if fixed.is_some_and(|p| p != self.pink_seat) {
+            return Err(corrupt("the colours contradict the game's options"));
+        }
+        self.stars = pair(field(public, "stars")?, "stars", |v, w| uint(v, w, 3))?;
+        self.round = uint(field(public, "round")?, "round", LAST_ROUND as u64)?;
+        if self.round == 0 {
+            return Err(corrupt("round numbers start at 1"));
+        }
+        self.duel = uint(field(public, "duel")?, "duel", u64::from(Self::duels_in(1)))?;
+        self.gold = pair(field(public, "gold")?, "gold", int)?;
+        self.pot = int(field(public, "pot")?, "pot")?;
+        let played = pair(field(public, "played")?, "played", cards)?;
+        if played[0].len() != played[1].len() || played[0].len() > usize::from(Self::duels_in(1)) {
+            return Err(corrupt("both seats play one card per duel, at most 6 in a round"));
+        }
+        for (seat, cards) in played.iter().enumerate() {
+            self.played[seat][..cards.len()].copy_from_slice(cards);
+        }
+        self.played_len = played[0].len() as u8;
+        let picked = pair(field(public, "picked")?, "picked", boolean)?;
+        // A placeholder until the real or dealt pick replaces it: only its presence is public.
+        self.pending = picked.map(|p| p.then_some(DYNAMITE));
+        self.six_played = boolean(field(public, "six_played")?, "six_played")?;
+        self.green7_at = opt(field(public, "green7_played_at")?, "green7_played_at", |v, w| uint(v, w, 6))?;
+        self.green8_used = boolean(field(public, "green8_played")?, "green8_played")?;
+        let round = usize::from(self.round);
+        for seat in 0..2 {
+            self.log_played[seat][round] = self.played_mask(seat);
+        }
+        self.read_retrieved(field(public, "retrieved")?, round)?;
+        let history = list(field(public, "history")?, "history")?;
+        if history.len() + 1 != round {
+            return Err(corrupt(format!("history must list the {} finished rounds", round - 1)));
+        }
+        for (i, entry) in history.iter().enumerate() {
+            let masks = pair(field(entry, "played")?, "a history round's played cards", mask)?;
+            for (log, played) in self.log_played.iter_mut().zip(masks) {
+                log[i + 1] = played;
+            }
+            self.read_retrieved(field(entry, "retrieved")?, i + 1)?;
+        }
+        self.last_duel = match field(public, "last_duel")? {
+            Value::Null => None,
+            d => {
+                let mut duel = Duel {
+                    round: uint(field(d, "round")?, "last_duel.round", LAST_ROUND as u64)?,
+                    number: uint(field(d, "duel")?, "last_duel.duel", u64::from(Self::duels_in(1)))?,
+                    cards: pair(field(d, "cards")?, "last_duel.cards", card)?,
+                    steps: [None; 6],
+                    gold: pair(field(d, "gold")?, "last_duel.gold", int)?,
+                    pot: int(field(d, "pot")?, "last_duel.pot")?,
+                };
+                let steps = list(field(d, "steps")?, "last_duel.steps")?;
+                if steps.len() > duel.steps.len() {
+                    return Err(corrupt("a duel has at most 6 steps"));
+                }
+                for step in steps {
+                    duel.push(read::step(step)?);
+                }
+                Some(duel)
+            }
+        };
+        if self.phase == Phase::MatchOver {
+            self.end = Some(if self.winner().is_some() { EndReason::Stars } else { EndReason::NoDuelsLeft });
+        }
+        Ok(())
+    }
+
+    /// A `retrieved` entry (`null` or `{"seat","card"}`) of round `round` into the log.
+    fn read_retrieved(&mut self, value: &Value, round: usize) -> Result<(), GameError> {
+        if let Some((seat, card)) = read::opt(value, "retrieved", |v, _| {
+            Ok((
+                read::uint(read::field(v, "seat")?, "retrieved.seat", 1)?,
+                read::card(read::field(v, "card")?, "retrieved.card")?,
+            ))
+        })? {
+            self.log_retrieved[usize::from(seat)][round] = card;
+        }
+        Ok(())
     }
 
     /// One hidden history of `seat` consistent with the public log: its setup and round-end discards,
@@ -942,8 +1170,9 @@ impl Game for Fistful {
             "six_played": self.six_played,
             "green7_played_at": self.green7_at,
             "green8_played": self.green8_used,
-            "retrieved": self.retrieved_now(),
+            "retrieved": self.retrieved_in(usize::from(self.round)),
             "last_duel": self.last_duel.as_ref().map(Self::duel_json),
+            "history": self.history_json(),
         })
     }
 
@@ -1023,6 +1252,50 @@ impl Game for Fistful {
             }
         }
         det
+    }
+
+    fn from_view(setup: &Setup, seat: Option<Seat>, view: &Value, rng: &mut Rng) -> Result<Self, GameError> {
+        if seat.is_some_and(|s| s > 1) {
+            return Err(corrupt(format!("the game has seats 0 and 1, not {seat:?}")));
+        }
+        let mut game = Self::new(setup)?;
+        game.to_act = SeatSet::EMPTY;
+        game.read_public(read::field(view, "public")?)?;
+        let private = read::field(view, "private")?;
+        if let Some(s) = seat {
+            let hand = read::mask(read::field(private, "hand")?, "hand")?;
+            let disc = read::mask(read::field(private, "discard")?, "discard")?;
+            let pick = read::opt(read::field(private, "pick")?, "pick", read::card)?;
+            let parts = [hand, disc, game.played_mask(s), pick.map_or(0, bit)];
+            let disjoint = parts.iter().try_fold(0u16, |seen, &p| (seen & p == 0).then_some(seen | p));
+            if disjoint != Some(FULL_DECK) {
+                return Err(corrupt("the own hand, discard pile, played cards and pick are not one whole deck"));
+            }
+            if pick.is_some() != game.pending[s].is_some() {
+                return Err(corrupt("the own pick contradicts `picked`"));
+            }
+            game.hand[s] = hand;
+            game.discard[s] = disc;
+            game.pending[s] = pick;
+        } else if !private.is_null() {
+            return Err(corrupt("a spectator's view has `private: null`"));
+        }
+        for other in (0..2).filter(|&o| seat != Some(o)) {
+            let (hand, disc, pick) = (0..UNIFORM_TRIES)
+                .find_map(|_| game.sample_hidden(other, rng, false))
+                .or_else(|| game.sample_hidden(other, rng, true))
+                .ok_or_else(|| corrupt(format!("no hidden history of seat {other} fits the public log")))?;
+            game.hand[other] = hand;
+            game.discard[other] = disc;
+            game.pending[other] = pick;
+        }
+        game.rng = rng.fork();
+        // The derived and constant fields (sizes, barred, length, step constants...) are not read back:
+        // the view must come out exactly as it went in.
+        if game.view(seat) != *view {
+            return Err(corrupt("its fields contradict each other or the game's options"));
+        }
+        Ok(game)
     }
 
     fn state_json(&self) -> Value {
