@@ -905,3 +905,74 @@ fn r3_9_the_dealer_moves_clockwise_and_the_new_dealers_left_starts() {
     assert_eq!(dealers, want.iter().map(|&d| json!(d)).collect::<Vec<_>>());
     assert_eq!(starts, want.iter().map(|&d| (d + 1) % 3).collect::<Vec<_>>());
 }
+
+// ---- from_view: a full state from one seat's view ----
+
+/// Seat 0 calls Cherki before drawing, draws, discards; seat 1 takes that discard. Then every observer's
+/// view rebuilds a state with the same view and legal moves, where seat 0 (for the others) holds an
+/// invented ready hand and seat 1 holds the taken card.
+#[test]
+fn from_view_mid_game_round_trips_with_a_called_hand_and_a_taken_card() {
+    let (mut game, _) = example_position(&[coins(1), coins(2), coins(3)], 1);
+    play(&mut game, 0, json!({"type": "call"})).expect("call");
+    play(&mut game, 0, json!({"type": "draw_stock"})).expect("draw");
+    let drawn = game.view(Some(0))["private"]["drawn"].as_u64().expect("drawn") as u8;
+    play(&mut game, 0, json!({"type": "discard", "card": drawn})).expect("discard");
+    play(&mut game, 1, json!({"type": "take_discard"})).expect("take");
+    for observer in [None, Some(0), Some(1), Some(2)] {
+        let view = game.view(observer);
+        for seed in 0..5 {
+            let built = Cherki::from_view(game.setup(), observer, &view, &mut Rng::new(seed)).expect("from_view");
+            assert_eq!(built.view(observer), view);
+            assert_eq!(built.to_act(), game.to_act());
+            if let Some(seat) = observer {
+                assert_eq!(legal(&built, seat), legal(&game, seat));
+            }
+            assert!(built.hand(1).contains(&drawn), "seat 1 keeps the card it took");
+            let hand0 = built.hand(0);
+            let kind = ready_pair_kind(&hand0).expect("seat 0's invented hand is ready");
+            assert_eq!(built.locked_pair_kind(0), Some(kind));
+            assert!(built.events(observer).is_empty());
+        }
+    }
+    assert_eq!(
+        Cherki::from_view(game.setup(), Some(1), &game.view(Some(1)), &mut Rng::new(3)).expect("from_view").hand(1),
+        game.hand(1)
+    );
+}
+
+/// A spectator's view of a fresh deal rebuilds a state with eight cards per hand and the right stock.
+#[test]
+fn from_view_spectator_of_a_new_deal() {
+    let game = Cherki::new(&setup(4, 21, 2)).expect("game");
+    let view = game.view(None);
+    let built = Cherki::from_view(game.setup(), None, &view, &mut Rng::new(9)).expect("from_view");
+    assert_eq!(built.view(None), view);
+    assert_eq!(built.stock().len(), game.stock().len());
+    assert!((0..4).all(|s| built.hand(s).len() == 8));
+    assert_eq!(built.to_act(), game.to_act());
+}
+
+/// Garbage, a missing private part and edited fields are CorruptState, never a panic.
+#[test]
+fn from_view_refuses_garbage_as_corrupt_state() {
+    let game = Cherki::new(&setup(3, 5, 1)).expect("game");
+    let view = game.view(Some(0));
+    let mut bad = vec![json!(null), json!([1, 2]), json!({"public": {}, "private": null})];
+    let mut edited = view.clone();
+    edited["public"]["stock"] = json!(3);
+    bad.push(edited);
+    let mut edited = view.clone();
+    edited["private"]["hand"] = json!([0, 0, 1, 2, 3, 4, 5, 6]);
+    bad.push(edited);
+    let mut edited = view.clone();
+    edited["public"]["extra"] = json!(1);
+    bad.push(edited);
+    for value in bad {
+        match Cherki::from_view(game.setup(), Some(0), &value, &mut Rng::new(1)) {
+            Err(GameError::CorruptState(_)) => {}
+            other => panic!("expected CorruptState for {value}, got {:?}", other.map(|_| ())),
+        }
+    }
+    assert!(matches!(Cherki::from_view(game.setup(), None, &view, &mut Rng::new(1)), Err(GameError::CorruptState(_))));
+}
