@@ -9,6 +9,7 @@ __all__ = [
     "Game",
     "new_game",
     "load_game",
+    "game_from_view",
     "game_infos",
     "simulate",
     "derive",

@@ -415,10 +415,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// `determinize` keeps. A network bot has only its view; this lets the built-in players search from it.
     /// The result's `view(seat)`, `to_act()` and `seat`'s legal moves equal the original's; its events are
     /// empty. A view that is not one of this game's is `CorruptState`.
-    fn from_view(setup: &Setup, seat: Option<Seat>, view: &Value, rng: &mut Rng) -> Result<Self, GameError> {
-        let _ = (setup, seat, view, rng);
-        Err(GameError::Internal(format!("{} cannot be built from a view yet", Self::info().name)))
-    }
+    fn from_view(setup: &Setup, seat: Option<Seat>, view: &Value, rng: &mut Rng) -> Result<Self, GameError>;
 
     /// The whole state including hidden cards and the RNG, for saves (compared after a replay).
     fn state_json(&self) -> Value;

@@ -66,8 +66,8 @@ fn game_from_view(
 ) -> PyResult<Game> {
     guard(py, || {
         let options = options_value(py, options)?;
-        let view = from_py(view)
-            .map_err(|e| to_pyerr(py, &GameError::CorruptState(format!("view: {}", e.message()))))?;
+        let view =
+            from_py(view).map_err(|e| to_pyerr(py, &GameError::CorruptState(format!("view: {}", e.message()))))?;
         let seat = match seat {
             None => None,
             Some(s) if s >= 0 => Some(s as usize),
