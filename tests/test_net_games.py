@@ -159,7 +159,7 @@ async def test_a_dropped_connection_reconnects_with_the_token_mid_game(game: str
 async def test_builtin_players_play_over_the_wire_from_their_views(game: str) -> None:
     """`cardnet bot builtin:PLAYER`: the heuristic and a short ISMCTS search rebuild the game from their view."""
     players = seats_for(game)
-    specs = [BuiltinBot(player="heuristic", seed=1), BuiltinBot(player="ismcts:20", seed=2)]
+    specs: list[Bot] = [BuiltinBot(player="heuristic", seed=1), BuiltinBot(player="ismcts:20", seed=2)]
     specs += [RandomBot(i) for i in range(players - len(specs))]
     async with running_host(core_engine(), game=game, players=players, seed=5) as host:
         port = host.port or 0
