@@ -693,6 +693,20 @@ fn seat_list(map: &serde_json::Map<String, Json>, key: &str, players: usize) -> 
     Ok(seats)
 }
 
+/// A list of distinct card ids of `deck`, as a mask.
+fn id_set(map: &serde_json::Map<String, Json>, key: &str, deck: u64) -> Result<u64, GameError> {
+    let list = field(map, key)?.as_array().ok_or_else(|| corrupt(format!("{key:?} must be a list of card ids")))?;
+    let mut mask = 0u64;
+    for value in list {
+        let bit = value.as_u64().filter(|&id| id < 64).map(|id| 1u64 << id).unwrap_or(0);
+        if bit == 0 || deck & bit == 0 || mask & bit != 0 {
+            return Err(corrupt(format!("{key:?} must list distinct cards of the deck")));
+        }
+        mask |= bit;
+    }
+    Ok(mask)
+}
+
 impl Matchstick {
     fn seat_bit(seat: usize) -> u8 {
         1u8 << seat
@@ -1481,7 +1495,9 @@ impl Game for Matchstick {
             "players": players,
             "table": self.table.map(|t| t.to_json()),
             "pile_size": self.pile.count_ones(),
+            "trick_cards": Self::mask_json(self.pile),
             "removed": self.removed.count_ones(),
+            "removed_cards": Self::mask_json(self.removed),
             "set_aside": self.set_aside.count_ones(),
             "revolution": self.revolution,
             "turn": if over { Json::Null } else { json!(self.current) },
@@ -1591,6 +1607,19 @@ impl Game for Matchstick {
         }
         let removed = uint(public, "removed", 64)?;
         let set_aside = uint(public, "set_aside", 64)?;
+        // Every card played this trick and every card of a cleared trick was played face up.
+        let trick_cards = id_set(public, "trick_cards", deck)?;
+        let removed_cards = id_set(public, "removed_cards", deck)?;
+        if trick_cards & removed_cards != 0
+            || u64::from(trick_cards.count_ones()) != pile_size
+            || u64::from(removed_cards.count_ones()) != removed
+            || top_cards & !trick_cards != 0
+        {
+            return Err(corrupt(
+                "\"trick_cards\" and \"removed_cards\" must list the counted cards, the table's among them",
+            ));
+        }
+        known |= trick_cards | removed_cards;
         game.revolution =
             field(public, "revolution")?.as_bool().ok_or_else(|| corrupt("\"revolution\" must be true or false"))?;
         match optional_seat(public, "turn", n)? {
@@ -1632,12 +1661,10 @@ impl Game for Matchstick {
 
         let hidden: u64 = hidden_seats.iter().map(|&s| sizes[s]).sum();
         let mut pool = ids_of(deck & !known);
-        if pool.len() as u64 != hidden + (pile_size - table_count) + removed + set_aside {
+        if pool.len() as u64 != hidden + set_aside {
             return Err(corrupt(format!(
-                "the counts do not add up to the deck: {} unseen cards, {hidden} in hidden hands, {} in the \
-                 trick, {removed} removed, {set_aside} set aside",
-                pool.len(),
-                pile_size - table_count
+                "the counts do not add up to the deck: {} unseen cards, {hidden} in hidden hands, {set_aside} set aside",
+                pool.len()
             )));
         }
         rng.shuffle(&mut pool);
@@ -1647,8 +1674,8 @@ impl Game for Matchstick {
             let hand = take(sizes[s]);
             game.set_hand(s, hand);
         }
-        game.pile = top_cards | take(pile_size - table_count);
-        game.removed = take(removed);
+        game.pile = trick_cards;
+        game.removed = removed_cards;
         game.set_aside = take(set_aside);
         game.rng = rng.fork();
         game.event_count = 0;
