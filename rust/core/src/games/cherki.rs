@@ -215,6 +215,25 @@ fn hand_list(hand: u128) -> Vec<u8> {
 }
 
 /// A `CorruptState` for a view that cannot come from this game.
+/// Removes and returns a uniformly chosen card of any kind but `kind` from cards sorted by kind (the card a
+/// called seat just drew without winning), or `None` when there is none.
+fn take_card_not_of_kind(by_kind: &mut [Vec<u8>; KINDS], kind: usize, rng: &mut Rng) -> Option<u8> {
+    let others: usize = (0..KINDS).filter(|&k| k != kind).map(|k| by_kind[k].len()).sum();
+    if others == 0 {
+        return None;
+    }
+    let mut pick = rng.index(others);
+    let chosen = (0..KINDS).filter(|&k| k != kind).find(|&k| {
+        if pick < by_kind[k].len() {
+            true
+        } else {
+            pick -= by_kind[k].len();
+            false
+        }
+    })?;
+    Some(by_kind[chosen].swap_remove(pick))
+}
+
 fn bad_view(reason: impl std::fmt::Display) -> GameError {
     GameError::CorruptState(format!("not a Cherki view: {reason}"))
 }
@@ -800,20 +819,7 @@ impl Cherki {
             }
             self.pair_kind[seat] = p as u8;
             if self.phase == Phase::Drawn && self.turn as usize == seat {
-                let others: usize = (0..KINDS).filter(|&k| k != p).map(|k| by_kind[k].len()).sum();
-                if others == 0 {
-                    return None;
-                }
-                let mut pick = rng.index(others);
-                let kind = (0..KINDS).filter(|&k| k != p).find(|&k| {
-                    if pick < by_kind[k].len() {
-                        true
-                    } else {
-                        pick -= by_kind[k].len();
-                        false
-                    }
-                })?;
-                let card = by_kind[kind].swap_remove(pick);
+                let card = take_card_not_of_kind(&mut by_kind, p, rng)?;
                 hand |= bit(card);
                 self.drawn = card;
             }
@@ -909,18 +915,8 @@ impl Cherki {
                 }
             }
             if c.drawn {
-                let others: usize = (0..KINDS).filter(|&k| k != p).map(|k| by_kind[k].len()).sum();
-                let mut pick = rng.index(others.max(1));
-                let kind = (0..KINDS).filter(|&k| k != p).find(|&k| {
-                    if pick < by_kind[k].len() {
-                        true
-                    } else {
-                        pick -= by_kind[k].len();
-                        false
-                    }
-                });
-                let kind = kind.ok_or_else(|| bad_view("no card left to be the drawn one"))?;
-                self.drawn = by_kind[kind].swap_remove(pick);
+                self.drawn = take_card_not_of_kind(&mut by_kind, p, rng)
+                    .ok_or_else(|| bad_view("no card left to be the drawn one"))?;
                 hand |= bit(self.drawn);
             }
             self.hands[c.seat] = hand;
