@@ -12,7 +12,8 @@ import time
 import pytest
 
 import cardnet
-from cardnet.ui.plain import play_plain, renderer_for
+from cardnet.ui.plain import play_plain
+from cardnet.ui.render import renderer_for
 
 HAS_MATCHSTICK = "matchstick" in cardnet.GAMES
 

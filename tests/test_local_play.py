@@ -16,7 +16,8 @@ import cardnet
 from cardnet.journal import read_journal
 from cardnet.table import Table, core_engine
 from cardnet.ui.local import LocalError
-from cardnet.ui.plain import play_plain, renderer_for
+from cardnet.ui.plain import play_plain
+from cardnet.ui.render import renderer_for
 
 needs_matchstick = pytest.mark.skipif("matchstick" not in cardnet.GAMES, reason="Matchstick Tycoon not merged yet")
 

@@ -1,1 +1,1 @@
-"""User interfaces of cardnet: the line-mode game (``plain``) and per-game renderers."""
+"""User interfaces of cardnet: per-game renderers (``render``) and the line-mode front end (``plain``)."""

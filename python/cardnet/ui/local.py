@@ -28,7 +28,7 @@ from ..journal import Journal, JournalError, default_journal_path
 from ..peer import HostError, Peer, PeerError
 from ..protocol import JSONValue, StateMessage
 from ..table import Table, TableConfig, core_engine
-from .plain import LIST_LIMIT, GenericRenderer, Move, View, renderer_for, use_colour
+from .render import LIST_LIMIT, GenericRenderer, Move, View, renderer_for, use_colour
 
 __all__ = ["LocalError", "PlainGame", "play_local"]
 

@@ -8,8 +8,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..games import Outcome
-from .plain import GenericRenderer, Move, View
+from ...games import Outcome
+from . import GenericRenderer, Move, View
 
 __all__ = ["Renderer", "card_kind", "card_name", "pair_kind_of"]
 

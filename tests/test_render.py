@@ -14,8 +14,9 @@ import pytest
 
 import cardnet
 from cardnet.games import Scores
-from cardnet.ui import plain_cherki, plain_fistful, plain_ten
-from cardnet.ui.plain import GenericRenderer, play_plain, renderer_for, use_colour, visible_len
+from cardnet.ui.render import cherki, fistful, ten
+from cardnet.ui.plain import play_plain
+from cardnet.ui.render import GenericRenderer, renderer_for, use_colour, visible_len
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "rust" / "core" / "tests" / "golden"
 GAMES = ("fistful", "cherki", "ten")
@@ -197,7 +198,7 @@ def test_fistful_move_notes() -> None:
 
 @needs_goldens
 def test_fistful_events() -> None:
-    r = plain_fistful.Renderer(["You", "Seat 1"])
+    r = fistful.Renderer(["You", "Seat 1"])
     r.observe({"public": {"colours": ["pink", "green"]}})
     assert r.event_text({"cards": [2, 5], "duel": 1, "round": 1, "type": "reveal"}) == (
         "Duel 1: You Pink 2 vs Seat 1 Green 5"
@@ -215,16 +216,16 @@ def test_fistful_events() -> None:
 
 
 def test_cherki_card_names() -> None:
-    assert plain_cherki.card_name(0) == "1 Coins"
-    assert plain_cherki.card_name(4 * 17) == "9 Strings*"
-    assert plain_cherki.card_name(4 * 18 + 3) == "1 Myriads"
-    assert plain_cherki.card_name(4 * 27) == "White Flower"
-    assert plain_cherki.card_name(4 * 29 + 1) == "Old Thousand*"
-    assert plain_cherki.card_kind(4 * 28) == "red-flower"
+    assert cherki.card_name(0) == "1 Coins"
+    assert cherki.card_name(4 * 17) == "9 Strings*"
+    assert cherki.card_name(4 * 18 + 3) == "1 Myriads"
+    assert cherki.card_name(4 * 27) == "White Flower"
+    assert cherki.card_name(4 * 29 + 1) == "Old Thousand*"
+    assert cherki.card_kind(4 * 28) == "red-flower"
     # Two triples and a pair of 8 (the golden's ready hand), and the same hand with one card swapped.
     ready = [28, 43, 54, 65, 77, 79, 88, 89]
-    assert plain_cherki.pair_kind_of(ready) == "8"
-    assert plain_cherki.pair_kind_of(ready[:-1] + [0]) is None
+    assert cherki.pair_kind_of(ready) == "8"
+    assert cherki.pair_kind_of(ready[:-1] + [0]) is None
 
 
 @needs_goldens
@@ -249,7 +250,7 @@ def test_cherki_win_event_shows_hand_and_payments() -> None:
             break
     else:
         raise AssertionError("no win")
-    r = plain_cherki.Renderer(["You", "Seat 1", "Seat 2"])
+    r = cherki.Renderer(["You", "Seat 1", "Seat 2"])
     text = r.event_text(wins[0]) or ""
     assert "Seat 1 wins deal 1 by taking the discard, completing the 8s:" in text
     assert "Total 45:" in text and "You pay 45" in text and "Seat 1 gets 90" in text
@@ -270,7 +271,7 @@ def test_cherki_call_discard_note() -> None:
 
 
 def test_cherki_private_draw_event() -> None:
-    r = plain_cherki.Renderer(["You", "Seat 1", "Seat 2"])
+    r = cherki.Renderer(["You", "Seat 1", "Seat 2"])
     assert r.event_text({"card": 115, "seat": 0, "stock": 94, "type": "draw_stock"}) == (
         "You draw [115] Red Flower* (94 left in the stock)."
     )
@@ -299,15 +300,15 @@ def test_ten_payment_view() -> None:
 
 
 def test_ten_bust_margin() -> None:
-    assert plain_ten.Renderer.margin(8, 4) == "a number up to 6, any currency"
-    assert plain_ten.Renderer.margin(0, 7) == "any number, a currency up to 3"
-    assert plain_ten.Renderer.margin(10, 0) == "no number, any currency"
+    assert ten.Renderer.margin(8, 4) == "a number up to 6, any currency"
+    assert ten.Renderer.margin(0, 7) == "any number, a currency up to 3"
+    assert ten.Renderer.margin(10, 0) == "no number, any currency"
 
 
 def test_ten_events_and_cards() -> None:
-    r = plain_ten.Renderer(["Seat 0", "Seat 1", "You"])
-    assert plain_ten.card_text({"type": "colour_wild", "colour": "red"}) == "red wild #"
-    assert plain_ten.card_text({"type": "any_wild"}) == "wild #"
+    r = ten.Renderer(["Seat 0", "Seat 1", "You"])
+    assert ten.card_text({"type": "colour_wild", "colour": "red"}) == "red wild #"
+    assert ten.card_text({"type": "any_wild"}) == "wild #"
     won = {"amount": 6, "card": {"id": 99, "type": "number_wild", "value": 8}, "seat": 2, "type": "auction_won"}
     assert r.event_text(won) == "You win wild 8 for 6."
     pay = {"card": {"colour": "green", "id": 73, "type": "number", "value": 4}, "owed": 5, "piece": "card", "seat": 2, "type": "pay"}
@@ -326,7 +327,7 @@ def test_ten_outcome_lines() -> None:
         order=tuple(outcome["order"]),
         detail=outcome["detail"],
     )
-    lines = plain_ten.Renderer(["You", "Seat 1", "Seat 2"]).outcome_lines(result)
+    lines = ten.Renderer(["You", "Seat 1", "Seat 2"]).outcome_lines(result)
     assert lines[0] == "  1. You: 3 points, 1 token, 3 cards - winner"
     assert any("blue 8-9 = 2" in line and "#86 as blue 8" in line for line in lines)
 
@@ -356,7 +357,7 @@ def test_colour_names_always_paint_only_when_on() -> None:
     r.colour = True
     painted = "\n".join(r.table(record["view"], 2))
     assert "\x1b[32mgreen 4\x1b[0m" in painted
-    f = plain_fistful.Renderer(["You", "Seat 1"])
+    f = fistful.Renderer(["You", "Seat 1"])
     f.colour = True
     f.observe({"public": {"colours": ["pink", "green"]}})
     assert f.card(0, 7) == "\x1b[35mPink 7\x1b[0m"

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..games import Outcome
-from .plain import GenericRenderer, Move, View
+from ...games import Outcome
+from . import GenericRenderer, Move, View
 
 __all__ = ["COLOURS", "Renderer", "card_text"]
 

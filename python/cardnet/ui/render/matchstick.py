@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .. import segments
-from .plain import GenericRenderer, Move, View
+from ... import segments
+from . import GenericRenderer, Move, View
 
 __all__ = ["Renderer"]
 

@@ -1,0 +1,185 @@
+"""Per-game renderers: they turn a view, a decision's moves and events into text lines for any front end.
+
+:class:`GenericRenderer` shows any game as compact JSON; each game's module here (``cardnet.ui.render.<game>``)
+subclasses it to draw the game's cards and explain its moves. Renderers only read views, events and moves as
+the protocol carries them, do no I/O and import no terminal library.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import re
+import shutil
+from collections.abc import Mapping, Sequence
+from typing import Any, TextIO
+
+from ..._core import json_dumps, json_loads
+from ...games import Outcome
+
+__all__ = ["ANSI", "LIST_LIMIT", "GenericRenderer", "Move", "View", "renderer_for", "use_colour", "visible_len"]
+
+Move = dict[str, Any]
+View = dict[str, Any]
+
+#: Lists longer than this are collapsed into groups.
+LIST_LIMIT = 40
+
+#: ANSI foreground codes for the colour names renderers use.
+ANSI = {"red": "31", "green": "32", "yellow": "33", "blue": "34", "magenta": "35", "cyan": "36", "bold": "1"}
+_ANSI_RE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def visible_len(text: str) -> int:
+    """Length of ``text`` on screen (ANSI colour codes take no room)."""
+    return len(_ANSI_RE.sub("", text))
+
+
+def use_colour(stream: TextIO) -> bool:
+    """True when ``stream`` is a terminal and ``NO_COLOR`` is unset or empty."""
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and not os.environ.get("NO_COLOR")
+
+
+class GenericRenderer:
+    """Draws any game as JSON-ish text; per-game renderers subclass it."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = list(names)
+        #: Whether :meth:`paint` may emit ANSI colour codes (set by the caller from its output stream).
+        self.colour = False
+
+    def width(self) -> int:
+        """Terminal width (80 when unknown)."""
+        return shutil.get_terminal_size((80, 24)).columns
+
+    def paint(self, text: str, colour: str | None) -> str:
+        """``text`` in ``colour`` (a key of :data:`ANSI`) when colour is on, else unchanged."""
+        code = ANSI.get(colour or "")
+        if not self.colour or code is None:
+            return text
+        return f"\x1b[{code}m{text}\x1b[0m"
+
+    def wrap(self, head: str, items: Sequence[str], indent: str = "    ", sep: str = "  ") -> list[str]:
+        """``head`` followed by ``items`` separated by ``sep``, wrapped to the terminal width; an item is
+        never split and continuation lines start with ``indent``."""
+        limit = max(40, self.width() - 1)
+        lines: list[str] = []
+        line = head
+        fresh = True
+        for item in items:
+            joiner = sep if not fresh else ("" if not head or head.endswith(" ") else " ")
+            if not fresh and visible_len(line) + len(joiner) + visible_len(item) > limit:
+                lines.append(line)
+                line, joiner = indent, ""
+            line += joiner + item
+            fresh = False
+        lines.append(line)
+        return [text.rstrip() for text in lines]
+
+    def observe(self, view: View) -> None:
+        """Called with the player's latest view before its events are shown, for renderers whose event
+        lines need the table's static facts (such as which seat plays which colour)."""
+
+    def table(self, view: View, me: int) -> list[str]:
+        """Lines describing the table as ``me`` sees it."""
+        lines = ["Table:"]
+        lines += _json_lines(view.get("public"), "  ")
+        private = view.get("private")
+        if private is not None:
+            lines.append("You:")
+            lines += _json_lines(private, "  ")
+        return lines
+
+    def move_text(self, move: Move) -> str:
+        """The move as one could type it."""
+        # The same `TYPE key=value ...` form parse_move reads, so any listed move can be typed back.
+        fields = " ".join(f"{k}={json_dumps(v)}" for k, v in move.items() if k != "type")
+        return f"{move.get('type', '?')} {fields}".rstrip()
+
+    def move_note(self, move: Move, view: View) -> str:
+        """A short explanation shown after the move in the list (empty for none)."""
+        return ""
+
+    def group_key(self, move: Move) -> str:
+        """Moves with the same key are collapsed together in long lists."""
+        return str(move.get("type", "?"))
+
+    def parse_move(self, text: str, view: View) -> Move | None:
+        """A typed move: JSON text, ``TYPE``, or ``TYPE key=value ...``; None when not understood."""
+        text = text.strip()
+        if text.startswith("{"):
+            try:
+                value = json_loads(text)
+            except ValueError:
+                return None
+            return value if isinstance(value, dict) else None
+        words = text.split()
+        if not words or not words[0].replace("_", "").isalpha():
+            return None
+        move: Move = {"type": words[0]}
+        for word in words[1:]:
+            key, sep, raw = word.partition("=")
+            if not sep:
+                return None
+            try:
+                move[key] = json_loads(raw)
+            except ValueError:
+                move[key] = raw
+        return move
+
+    def event_text(self, event: Mapping[str, Any]) -> str | None:
+        """One line for an event (None to stay silent)."""
+        kind = event.get("type", "event")
+        rest = {k: v for k, v in event.items() if k != "type"}
+        if "seat" in rest and isinstance(rest["seat"], int):
+            who = self.name(rest.pop("seat"))
+            return f"{who}: {kind} {json_dumps(rest) if rest else ''}".rstrip()
+        return f"{kind} {json_dumps(rest) if rest else ''}".rstrip()
+
+    def name(self, seat: int) -> str:
+        """How a seat is called on screen."""
+        return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat}"
+
+    def does(self, seat: int, third_person: str, base: str) -> str:
+        """``"Seat 2 plays"`` or ``"You play"``: the seat's name with the verb agreeing."""
+        name = self.name(seat)
+        return f"{name} {base if name == 'You' else third_person}"
+
+    def outcome_lines(self, outcome: Outcome) -> list[str]:
+        """The final standings, one line per seat from best to worst."""
+        lines = []
+        for place, seat in enumerate(outcome.order, start=1):
+            won = " - winner" if seat in outcome.winners else ""
+            lines.append(f"  {place}. {self.name(seat)} (score {outcome.scores[seat]}){won}")
+        return lines
+
+    def help(self) -> list[str]:
+        """Game-specific help lines about typing moves."""
+        return [
+            "Type a move as listed (TYPE key=value ..., values in JSON) or as one JSON object.",
+        ]
+
+
+def _json_lines(value: Any, indent: str) -> list[str]:
+    if isinstance(value, dict):
+        lines = []
+        for key, item in value.items():
+            if isinstance(item, dict) and item and len(json_dumps(item)) > 60:
+                lines.append(f"{indent}{key}:")
+                lines += _json_lines(item, indent + "  ")
+            else:
+                lines.append(f"{indent}{key}: {json_dumps(item)}")
+        return lines
+    return [indent + json_dumps(value)]
+
+
+def renderer_for(game: str, names: Sequence[str]) -> GenericRenderer:
+    """The game's own renderer (``cardnet.ui.render.<game>.Renderer``) or the generic one."""
+    module_name = f"cardnet.ui.render.{game}"
+    if importlib.util.find_spec(module_name) is not None:
+        module = importlib.import_module(module_name)
+        cls: type[GenericRenderer] = module.Renderer
+        return cls(names)
+    return GenericRenderer(names)
