@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 import trio
 
+from .ai import LEVELS
 from .peer import HostError, Peer
 from .protocol import JSONValue, StateMessage
 
@@ -58,8 +59,6 @@ class FirstBot(Bot):
         return 0
 
 
-#: Difficulty levels a built-in bot accepts.
-LEVELS = ("easy", "normal", "hard")
 
 
 class BuiltinBot(Bot):

@@ -16,12 +16,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+# Importing the package (which this module is part of) already loaded cardnet.ai; this costs nothing.
+from .ai import LEVELS
+
 EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
 
 DEFAULT_GAME = "matchstick"
-LEVELS = ("easy", "normal", "hard")
 
 
 def _version() -> str:
@@ -136,12 +138,26 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     return run_arena(
         args.game,
         seats,
-        games=args.games,
+        args.games,
         jobs=args.jobs,
         seed=args.seed,
         options=_parse_options(args.option, args.game),
         as_json=args.json,
+        sprt_elo=args.sprt,
+        ray=args.ray is not None,
+        ray_address=args.ray or None,
     )
+
+
+def _elo_pair(text: str) -> tuple[float, float]:
+    parts = text.split(",")
+    try:
+        elo0, elo1 = (float(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected ELO0,ELO1 (two numbers), not {text!r}") from None
+    if not elo0 < elo1:
+        raise argparse.ArgumentTypeError("ELO0 must be below ELO1")
+    return elo0, elo1
 
 
 def _game_names() -> list[str]:
@@ -206,14 +222,47 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("game", type=_check_game)
     rules.set_defaults(func=_cmd_rules)
 
-    arena = sub.add_parser("arena", help="pit built-in players against each other (batch self-play)")
+    arena = sub.add_parser(
+        "arena",
+        help="pit built-in players against each other: rotated seats, intervals, Elo",
+        description="Plays a match between built-in players. Each deal is played once per rotation of the "
+        "seats (twice, swapped, for two players), so every player plays every seat equally. Reports win share "
+        "and mean reward with 95%% intervals, the Elo difference (two players) or a Bradley-Terry fit (more), "
+        "and think time per move. Players: random, heuristic, ismcts, ismcts:N, %s." % ", ".join(LEVELS),
+    )
     arena.add_argument("game", type=_check_game)
-    arena.add_argument("--seats", required=True, help="one player per seat, comma-separated (e.g. ismcts,random)")
-    arena.add_argument("--games", type=_positive, required=True)
-    arena.add_argument("--jobs", type=_positive, default=1, help="threads to spread the games over")
-    arena.add_argument("--seed", type=_seed, default=1)
-    arena.add_argument("--option", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
-    arena.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
+    arena.add_argument(
+        "--seats", required=True, metavar="P1,P2,...", help="the players, one per seat, comma-separated (e.g. hard,easy)"
+    )
+    arena.add_argument(
+        "--games",
+        type=_positive,
+        required=True,
+        help="games to play, rounded up to whole deals (a multiple of the player count); the most with --sprt",
+    )
+    arena.add_argument(
+        "--jobs",
+        type=_positive,
+        help="games played at once (default 1 thread; with --ray, one task per CPU of the cluster)",
+    )
+    arena.add_argument("--seed", type=_seed, default=1, help="the match's seed; deal d is dealt from derive(seed, d) (default 1)")
+    arena.add_argument("--option", action="append", metavar="KEY=VALUE", help="game option (repeatable; default: the game's)")
+    arena.add_argument(
+        "--sprt",
+        type=_elo_pair,
+        metavar="ELO0,ELO1",
+        help="two players: stop when the sequential test (pentanomial GSPRT, alpha=beta=0.05) decides between "
+        "the first player being ELO0 and ELO1 Elo stronger (default: play every game)",
+    )
+    arena.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="run the games as Ray tasks on the cluster at ADDRESS (no ADDRESS: $RAY_ADDRESS, else a new local "
+        "one); same results as a local run of the same seed (default: local threads; needs cardnet[cluster])",
+    )
+    arena.add_argument("--json", action="store_true", help="print one JSON document and nothing else (default: a table)")
     arena.set_defaults(func=_cmd_arena)
 
     # Another part of the project provides host, join, list, bot and replay; its module must stay cheap to
