@@ -20,6 +20,7 @@ eight buckets per octave (about 9 % wide), whose medians give the p50 and p95 re
 from __future__ import annotations
 
 import json
+import logging
 import math
 import sys
 import time
@@ -27,6 +28,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, TextIO
 
 from . import _core
@@ -399,13 +401,7 @@ def _runner(
 ) -> Iterator[tuple[Callable[[int, int], Future[Batch]], str]]:
     """Where batches run: ``(submit, engine)``, ``submit(first, count)`` returning the batch's future."""
     if use_ray:
-        try:
-            import ray
-        except ImportError:
-            raise BadOptions("--ray needs Ray: pip install 'cardnet[cluster]'") from None
-        if not ray.is_initialized():
-            ray.init(address=address or None, logging_level="ERROR", log_to_driver=False)
-        remote = ray.remote(num_cpus=1)(play_batch)
+        remote = _connect_ray(address).remote(num_cpus=1)(play_batch)
 
         def submit_ray(first: int, count: int) -> Future[Batch]:
             future: Future[Batch] = remote.remote(game, players, options, seed, first, count).future()
@@ -507,14 +503,23 @@ def run_arena(
     return 0
 
 
-def _ray_cpus(address: str | None) -> int:
+def _connect_ray(address: str | None) -> ModuleType:
+    """The ``ray`` module, connected: to the cluster ``ray.init`` already joined, else to ``address``
+    (``None``: ``$RAY_ADDRESS``, else a new local cluster)."""
     try:
         import ray
     except ImportError:
         raise BadOptions("--ray needs Ray: pip install 'cardnet[cluster]'") from None
     if not ray.is_initialized():
-        ray.init(address=address or None, logging_level="ERROR", log_to_driver=False)
-    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+        ray.init(address=address or None, logging_level=logging.ERROR, log_to_driver=False)
+    return ray
+
+
+def _ray_cpus(address: str | None) -> int:
+    ray = _connect_ray(address)
+    # Ray leaves this function unannotated; it returns resource name -> amount.
+    resources: dict[str, float] = ray.cluster_resources()
+    return max(1, int(resources.get("CPU", 1)))
 
 
 def format_match(match: Match) -> str:

@@ -60,7 +60,7 @@ def mean_interval(samples: Sequence[float], low: float = 0.0, high: float = 1.0)
 
 def score_from_elo(elo: float) -> float:
     """The expected score of a player ``elo`` points stronger than its opponent."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
 def elo_from_score(score: float) -> float:
