@@ -26,6 +26,7 @@ from cardnet.rating import (
     score_from_elo,
     sprt,
     sprt_bounds,
+    t95,
 )
 
 
@@ -45,12 +46,15 @@ def test_elo_and_score_are_inverse_with_known_values() -> None:
 
 
 def test_mean_interval_known_values() -> None:
-    # Mean 3, sample variance 2.5, standard error sqrt(0.5).
+    # Mean 3, sample variance 2.5, standard error sqrt(0.5), t with 4 degrees of freedom 2.776.
     e = mean_interval([1, 2, 3, 4, 5], low=-math.inf, high=math.inf)
     assert e.value == 3
-    assert e.low == pytest.approx(3 - 1.959964 * math.sqrt(0.5), abs=1e-6)
-    assert e.high == pytest.approx(3 + 1.959964 * math.sqrt(0.5), abs=1e-6)
-    clipped = mean_interval([0.0, 1.0, 1.0])
+    assert e.low == pytest.approx(3 - 2.776 * math.sqrt(0.5), abs=1e-6)
+    assert e.high == pytest.approx(3 + 2.776 * math.sqrt(0.5), abs=1e-6)
+    # Past the table the expansion takes over smoothly, and tends to the normal quantile.
+    assert t95(31) == pytest.approx(2.0395, abs=1e-3) and t95(120) == pytest.approx(1.9799, abs=1e-3)
+    assert t95(10**9) == pytest.approx(1.959964, abs=1e-6)
+    clipped = mean_interval([0.0] + [1.0] * 9)
     assert clipped.high == 1.0 and 0 < clipped.low < clipped.value
     single = mean_interval([0.3])
     assert (single.value, single.low, single.high) == (0.3, 0.0, 1.0)
