@@ -12,6 +12,7 @@ use crate::game::{Game, Setup};
 use crate::rng::{derive, Rng};
 use crate::session::Session;
 use serde_json::{json, Value};
+#[cfg(not(unix))]
 use std::time::Instant;
 
 /// A game that has not ended after this many decisions is a bug in its engine, not a long game.
@@ -85,13 +86,36 @@ pub struct GameRecord {
     pub rewards: Vec<f64>,
     /// Seats that won (outright or shared).
     pub winners: Vec<usize>,
-    /// Per seat: nanoseconds each of its decisions took (empty lists unless timed).
+    /// Per seat: CPU nanoseconds each of its decisions took (empty lists unless timed).
     pub think_ns: Vec<Vec<u64>>,
 }
 
+/// Nanoseconds of CPU time the calling thread has used: what a decision costs on one core, however loaded
+/// the machine is (the built-in players are single-threaded).
+#[cfg(unix)]
+fn thread_cpu_ns() -> u64 {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid, writable timespec and the clock id is a constant the platform defines.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    if rc != 0 {
+        return 0;
+    }
+    u64::try_from(t.tv_sec)
+        .unwrap_or(0)
+        .saturating_mul(1_000_000_000)
+        .saturating_add(u64::try_from(t.tv_nsec).unwrap_or(0))
+}
+
+/// Elsewhere, wall-clock time since the first call stands in for it.
+#[cfg(not(unix))]
+fn thread_cpu_ns() -> u64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    u64::try_from(START.get_or_init(Instant::now).elapsed().as_nanos()).unwrap_or(u64::MAX)
+}
+
 /// Plays one game from `setup` (dealt exactly as `new_game(seed = setup.seed)`), `seats[s]` choosing for
-/// seat `s` with choices drawn from `derive(setup.seed, 1)`. With `timed`, every decision is timed; that
-/// costs two clock reads per decision, which is why plain batches do without.
+/// seat `s` with choices drawn from `derive(setup.seed, 1)`. With `timed`, every decision's CPU time is
+/// measured; that costs two clock reads per decision, which is why plain batches do without.
 pub fn play_one<G: Game>(setup: &Setup, seats: &[Player], timed: bool) -> Result<GameRecord, GameError> {
     let mut game = G::new(setup)?;
     let mut rng = Rng::new(derive(setup.seed, 1));
@@ -99,9 +123,9 @@ pub fn play_one<G: Game>(setup: &Setup, seats: &[Player], timed: bool) -> Result
     let mut think_ns = vec![Vec::new(); setup.players];
     while let Some(seat) = game.to_act().first() {
         let index = if timed {
-            let start = Instant::now();
+            let start = thread_cpu_ns();
             let index = seats[seat].choose(&game, seat, &mut rng)?;
-            think_ns[seat].push(u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX));
+            think_ns[seat].push(thread_cpu_ns().saturating_sub(start));
             index
         } else {
             seats[seat].choose(&game, seat, &mut rng)?
@@ -124,7 +148,7 @@ pub struct Seating {
     pub players: Vec<usize>,
 }
 
-/// Plays each game of `games` in order, timing every decision: game `g` is dealt with `g.seed` for
+/// Plays each game of `games` in order, timing every decision (CPU time): game `g` is dealt with `g.seed` for
 /// `players.len()` seats and seat `s` is played by `players[g.players[s]]`. Options and seatings are
 /// checked before any game is played.
 pub fn play_games<G: Game>(
