@@ -10,10 +10,11 @@ import trio
 
 from cardnet import protocol as P
 from cardnet.bot import FirstBot, RandomBot, run_bot
-from cardnet.host import Host, HostOptions
+from cardnet.net.host import Host, HostOptions
 from cardnet.journal import Journal, read_journal
-from cardnet.peer import Peer
+from cardnet.net.peer import Peer
 from cardnet.protocol import StateMessage
+from cardnet.protocol.host import Commit
 from cardnet.table import Table, TableConfig
 
 from nethelpers import RawClient, running_host, watch
@@ -241,7 +242,7 @@ async def test_moves_journalled_during_an_fsync_share_the_next_one(tmp_path: tri
     async with trio.open_nursery() as nursery:
         # Three batches committed back to back (as when several moves arrive together) ...
         for n in range(3):
-            host._commit([{"kind": "probe", "n": n}], kind="update")
+            host._commit(Commit(({"kind": "probe", "n": n},), (), game_over=False))
         assert not host._committed.is_set() and calls == []
         nursery.start_soon(host._committer)
         with trio.fail_after(5):
@@ -249,42 +250,6 @@ async def test_moves_journalled_during_an_fsync_share_the_next_one(tmp_path: tri
         nursery.cancel_scope.cancel()
     # ... are made durable by a single fsync covering all three records.
     assert calls == [3]
-
-
-async def test_peer_asks_for_a_snapshot_on_a_gap_or_a_bad_hash() -> None:
-    peer = Peer("127.0.0.1", 1, name="p")
-    asked: list[int] = []
-
-    async def fake_request() -> None:
-        asked.append(1)
-
-    peer.request_snapshot = fake_request  # type: ignore[method-assign]
-    public: dict[str, P.JSONValue] = {"round": 0}
-
-    def state(state_id: int, good: bool = True, kind: str = "update") -> StateMessage:
-        return StateMessage(
-            kind=kind,
-            game_no=0,
-            state_id=state_id,
-            hash=P.state_hash_of(public) if good else "0" * 64,
-            view={"public": public, "private": None},
-            to_act=[],
-            decision_id=None,
-            legal=[],
-            count=0,
-            paged=False,
-            deadline_ms=None,
-            over=False,
-            outcome=None,
-        )
-
-    await peer._on_state(state(1, kind="snapshot"))
-    await peer._on_state(state(2))
-    assert asked == [] and peer.state.last is not None and peer.state.last.state_id == 2
-    await peer._on_state(state(4))
-    assert asked == [1] and peer.state.gaps == 1 and peer.state.last.state_id == 4
-    await peer._on_state(state(5, good=False))
-    assert asked == [1, 1] and peer.state.hash_mismatches == 1 and peer.state.last.state_id == 4
 
 
 async def test_peer_reconnects_when_the_host_goes_silent() -> None:
@@ -318,8 +283,8 @@ async def test_long_legal_lists_are_paged() -> None:
         engine,
         clock=trio.current_time,
     )
-    table.legal_inline_limit = 10  # every list of moves is "too long" here
-    async with running_host(engine, table=table) as host:
+    # Every list of moves is "too long" here.
+    async with running_host(engine, table=table, host_options=HostOptions(legal_inline_limit=10)) as host:
         port = host.port or 0
         raw = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
         await raw.join("raw")
@@ -357,7 +322,7 @@ async def test_long_legal_lists_are_paged() -> None:
 
 
 async def test_bye_hands_the_seat_to_a_builtin_player_at_once_and_chat_via_open_peer() -> None:
-    from cardnet.peer import ChatMessage, open_peer
+    from cardnet.net.peer import ChatMessage, open_peer
 
     engine = fake_engine()
     async with running_host(engine, players=2, bots={1: "random"}, host_options=HostOptions(seat_timeout=60)) as host:
@@ -376,7 +341,7 @@ async def test_bye_hands_the_seat_to_a_builtin_player_at_once_and_chat_via_open_
 
 
 async def test_sending_after_the_session_ended_fails_instead_of_hanging() -> None:
-    from cardnet.peer import PeerError
+    from cardnet.net.peer import PeerError
 
     async with running_host(fake_engine(), bots={1: "random"}) as host:
         peer = Peer("127.0.0.1", host.port or 0, name="solo", reconnect=False)

@@ -224,7 +224,7 @@ def test_unknown_type_is_its_own_error() -> None:
     ],
 )
 def test_client_messages_round_trip(message: P.ClientMessage) -> None:
-    wire = P.decode_line(P.encode(P.client_message_dict(message))[:-1])
+    wire = P.decode_line(P.encode(message.to_wire())[:-1])
     assert P.parse_client_message(wire) == message
 
 
@@ -252,7 +252,7 @@ def test_auth_mac_is_bound_to_table_and_challenge() -> None:
 def test_state_message_round_trip_and_hash() -> None:
     public: dict[str, P.Encodable] = {"round": 1, "name": "Zoë"}
     view = Raw(P.canonical({"public": public, "private": {"hand": [1]}}))
-    msg = P.state_message(
+    msg = P.StateMessage.wire(
         "update",
         game_no=0,
         state_id=7,
@@ -266,7 +266,7 @@ def test_state_message_round_trip_and_hash() -> None:
         ack={"decision_id": 2, "ref": 1},
     )
     line = P.encode(msg)
-    parsed = P.parse_state_message(json.loads(line))
+    parsed = P.StateMessage.parse(json.loads(line))
     assert parsed.hash_ok()
     assert (parsed.state_id, parsed.decision_id, parsed.legal, parsed.ack) == (
         7,
@@ -278,7 +278,7 @@ def test_state_message_round_trip_and_hash() -> None:
 
 
 def test_error_message_shape() -> None:
-    msg = P.error_message("stale_decision", "gone", state_id=4, decision_id=None, ref=2)
+    msg = P.HostError("stale_decision", "gone", state_id=4, decision_id=None, ref=2).to_wire()
     assert msg == {
         "type": "error",
         "code": "stale_decision",
@@ -332,7 +332,7 @@ def test_messages_with_arbitrary_fields_are_typed_or_refused(kind: str, fields: 
     except ProtocolError as exc:
         assert exc.code == "bad_message"
     else:
-        assert P.parse_client_message(P.client_message_dict(msg)) == msg  # type: ignore[arg-type]
+        assert P.parse_client_message(msg.to_wire()) == msg  # type: ignore[arg-type]
 
 
 def test_line_buffer_splits_and_limits() -> None:

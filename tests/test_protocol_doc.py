@@ -25,7 +25,7 @@ def test_every_line_the_bot_sends_is_a_valid_message() -> None:
 def test_unelided_states_in_the_session_have_correct_hashes_and_answered_decisions() -> None:
     lines = session_lines()
     states = [msg for arrow, msg in lines if arrow == "<" and msg["type"] in ("update", "snapshot")]
-    full = [P.parse_state_message(m) for m in states if isinstance(m["view"], dict)]  # type: ignore[arg-type]
+    full = [P.StateMessage.parse(m) for m in states if isinstance(m["view"], dict)]  # type: ignore[arg-type]
     assert len(full) == 3 and all(s.hash_ok() for s in full)
     # Every move quotes a decision the bot was shown, and is acknowledged by a later update.
     shown: set[object] = set()

@@ -266,8 +266,8 @@ _OUTCOME_KINDS: dict[str, type[Outcome]] = {
 }
 
 
-def _outcome_from_dict(d: Mapping[str, Any]) -> Outcome:
-    """Builds the dataclass for the core's outcome JSON (called by ``Game.outcome``)."""
+def outcome_from_dict(d: Mapping[str, Any]) -> Outcome:
+    """Builds the dataclass for an outcome's JSON (as ``Game.outcome_json`` and the protocol carry it)."""
     cls = _OUTCOME_KINDS[d["kind"]]
     return cls(
         winners=tuple(d["winners"]),
@@ -275,6 +275,38 @@ def _outcome_from_dict(d: Mapping[str, Any]) -> Outcome:
         order=tuple(d["order"]),
         detail=dict(d["detail"] or {}),
     )
+
+
+#: The name the binding looks up to build ``Game.outcome()`` (it imports nothing else from this package).
+_outcome_from_dict = outcome_from_dict
+
+
+def parse_seed(text: str) -> int:
+    """A seed typed on a command line (decimal, or ``0x``/``0o``/``0b``); raises BadOptions outside 0..2**64-1."""
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise BadOptions(f"not an integer: {text!r}") from None
+    return _check_seed(value)
+
+
+def parse_options(game: str, pairs: Sequence[str] | None) -> dict[str, int | bool | str]:
+    """``KEY=VALUE`` strings (``--option``) typed against the game's option specs; raises BadOptions or
+    UnknownGame."""
+    options: dict[str, int | bool | str] = {}
+    if not pairs:
+        return options
+    info = GAMES.get(game)
+    if info is None:
+        from .errors import UnknownGame
+
+        raise UnknownGame(f"unknown game {game!r} (games: {', '.join(GAMES)})")
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or not key:
+            raise BadOptions(f"--option expects KEY=VALUE, not {pair!r}")
+        options[key] = info.option(key).parse(text)
+    return options
 
 
 def _check_seed(seed: int | None) -> int:

@@ -8,13 +8,13 @@ subcommand runs, so ``cardnet --help`` stays fast.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import secrets
 import signal
 import sys
 from pathlib import Path
 from typing import Any, TextIO
+
+from ..cli import seed_arg
 
 
 def add_parsers(subparsers: Any) -> None:
@@ -36,7 +36,7 @@ def add_parsers(subparsers: Any) -> None:
     group.add_argument("--journal", type=Path, help="journal file (default: under the user's state directory)")
     group.add_argument("--resume", type=Path, metavar="JOURNAL", help="continue the table recorded in JOURNAL")
     host.add_argument("--fsync", action="store_true", help="fsync the journal before acknowledging (group-committed)")
-    host.add_argument("--seed", type=int, help="deal seed (marks the table 'seeded')")
+    host.add_argument("--seed", type=seed_arg, help="deal seed (marks the table 'seeded')")
     host.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (repeatable)")
     host.add_argument(
         "--turn-timer", type=float, metavar="SECONDS", help="a built-in player moves when a turn runs out"
@@ -95,20 +95,6 @@ def parse_target(target: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
-def parse_options(pairs: list[str]) -> dict[str, Any]:
-    """``KEY=VALUE`` pairs; a value that reads as JSON (numbers, true/false) is taken as such."""
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key:
-            raise UsageError(f"--option {pair!r}: use KEY=VALUE")
-        try:
-            options[key] = json.loads(raw)
-        except ValueError:
-            options[key] = raw
-    return options
-
-
 def read_password(path: Path | None) -> str | None:
     """The password from a file, else from ``CARDNET_PASSWORD``; None when neither is set."""
     if path is not None:
@@ -136,7 +122,7 @@ def default_interfaces() -> list[str]:
 
 def _peer_error(exc: BaseException) -> BaseException:
     """The PeerError inside what trio raised (nurseries wrap errors in groups); re-raise anything else."""
-    from ..peer import PeerError
+    from ..net.peer import PeerError
 
     if isinstance(exc, PeerError):
         return exc
@@ -170,9 +156,12 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     import trio
 
     from .. import protocol as P
-    from ..host import Host, HostOptions, JournalFailure
-    from ..journal import Journal, JournalError, default_journal_path
-    from ..table import Table, TableConfig, core_engine
+    from ..errors import CardnetError
+    from ..games import parse_options
+    from ..journal import Journal, JournalError
+    from ..net.factory import create_table, resume_table, table_config
+    from ..net.host import Host, HostOptions, JournalFailure
+    from ..table import Table
 
     if (os.environ.get("CI") or os.environ.get("CARDNET_TEST")) and not args.interface:
         raise UsageError("--interface is required when CI or CARDNET_TEST is set")
@@ -180,15 +169,13 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
     password = read_password(args.password_file)
-    engine = core_engine()
 
     def build() -> tuple[Table, Journal]:
         if args.resume is not None:
-            journal, contents = Journal.open_resume(args.resume, fsync=args.fsync)
-            if contents.torn is not None:
-                print(f"warning: {contents.torn.describe()}", file=sys.stderr)
-            table = Table.from_records(contents.records, engine, clock=trio.current_time)
-            return table, journal
+            resumed = resume_table(args.resume, fsync=args.fsync)
+            if resumed.torn is not None:
+                print(f"warning: {resumed.torn.describe()}", file=sys.stderr)
+            return resumed.table, resumed.journal
         import cardnet
 
         if args.game is None:
@@ -199,28 +186,25 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         players = args.players if args.players is not None else int(info.default_players)
         if not 0 <= args.bots <= players:
             raise UsageError(f"--bots must be between 0 and {players}")
-        seeded = args.seed is not None
-        seed = args.seed if seeded else secrets.randbits(63)
-        table_id = secrets.token_hex(8)
-        config = TableConfig(
-            game=args.game,
+        try:
+            options = parse_options(args.game, args.option)
+        except CardnetError as exc:
+            raise UsageError(exc.reason) from None
+        config = table_config(
+            args.game,
             players=players,
-            seed=seed,
-            options=parse_options(args.option),
-            seeded=seeded,
-            name=args.name or f"{os.environ.get('USER', 'cardnet')}'s {args.game}",
-            table_id=table_id,
-            turn_timer=args.turn_timer,
+            seed=args.seed,
+            options=options,
             bots={seat: args.bot for seat in range(players - args.bots, players)},
+            name=args.name,
+            turn_timer=args.turn_timer,
         )
         try:
-            table = Table(config, engine, clock=trio.current_time)
+            return create_table(config, journal=args.journal, fsync=args.fsync)
+        except JournalError:
+            raise
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-        path = args.journal if args.journal is not None else default_journal_path(table_id)
-        journal = Journal.create(path, fsync=args.fsync)
-        journal.append(config.record())
-        return table, journal
 
     async def main() -> int:
         try:
@@ -300,7 +284,7 @@ def cmd_join(args: argparse.Namespace) -> int:
 def _join(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sys.stdin) -> int:
     import trio
 
-    from ..peer import ChatMessage, HostError, Peer, PeerError, SeatsChanged
+    from ..net.peer import ChatMessage, HostError, Peer, PeerError, SeatsChanged
     from ..protocol import StateMessage, canonical
 
     host, port = parse_target(args.target)
@@ -382,7 +366,7 @@ def _bot(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     import trio
 
     from ..bot import load_bot, run_bot
-    from ..peer import PeerError
+    from ..net.peer import PeerError
     from ..protocol import canonical
 
     host, port = parse_target(args.target)
