@@ -42,8 +42,14 @@ def open_session(**kwargs: object) -> PeerSession:
     return session
 
 
-def state_line(state_id: int, *, kind: str = "update", decision: P.Decision | None = None, to_act: list[int] | None = None,
-               ack: dict[str, P.Encodable] | None = None) -> bytes:
+def state_line(
+    state_id: int,
+    *,
+    kind: str = "update",
+    decision: P.Decision | None = None,
+    to_act: list[int] | None = None,
+    ack: dict[str, P.Encodable] | None = None,
+) -> bytes:
     public: dict[str, P.Encodable] = {"round": state_id}
     return line(
         P.StateMessage.wire(

@@ -369,7 +369,9 @@ class Table:
         self._refresh_decisions(mover=None)
         return {"kind": "game", "game_no": self.game_no, "seed": seed, "state_id": self.state_id}
 
-    def legal_slice(self, seat: int | None, decision_id: int, offset: int, limit: int) -> tuple[OpenDecision, list[Any]]:
+    def legal_slice(
+        self, seat: int | None, decision_id: int, offset: int, limit: int
+    ) -> tuple[OpenDecision, list[Any]]:
         """Moves ``offset`` up to ``offset + limit`` of an open decision of ``seat`` (for paging a long list)."""
         if seat is None:
             raise ProtocolError("spectator", "spectators have no decisions")

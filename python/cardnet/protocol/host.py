@@ -461,7 +461,8 @@ class HostSession:
             if not link.chat_bucket.take(now):
                 raise ProtocolError("chat_rate", "slow down")
             data = encode(ChatMessage(link.seat, link.name, link.spectator, text).to_wire())
-            return [Send(other, "chat", data) for other in self.links.values() if other.ready and "chat" in other.capabilities]
+            listeners = [other for other in self.links.values() if other.ready and "chat" in other.capabilities]
+            return [Send(other, "chat", data) for other in listeners]
         if isinstance(msg, LegalRequest):
             decision, moves = self.table.legal_slice(link.seat, msg.decision_id, msg.offset, msg.limit)
             page = LegalPage(decision.id, msg.offset, decision.count, [Raw(canonical(m)) for m in moves])

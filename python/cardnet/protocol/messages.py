@@ -620,10 +620,8 @@ class ChatMessage:
     def parse(cls, obj: Mapping[str, JSONValue]) -> ChatMessage:
         """Validate a relayed ``chat`` line."""
         f = Fields(obj)
-        return cls(
-            f.opt_int("seat", required=False, hi=255), f.string("name") or "", obj.get("spectator") is True,
-            f.string("text") or "",
-        )
+        seat = f.opt_int("seat", required=False, hi=255)
+        return cls(seat, f.string("name") or "", obj.get("spectator") is True, f.string("text") or "")
 
 
 @dataclass

@@ -292,7 +292,8 @@ class PeerSession:
             self._paging = state
             step.send.append(self.encode(LegalRequest(state.decision_id, 0)))
             return
-        if state.decision_id is not None or state.kind == "snapshot" or state.game_no != (self._paging or state).game_no:
+        paging_game = (self._paging or state).game_no
+        if state.decision_id is not None or state.kind == "snapshot" or state.game_no != paging_game:
             self._paging = None
         step.events.append(state)
 
