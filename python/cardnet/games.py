@@ -287,7 +287,7 @@ def parse_seed(text: str) -> int:
         value = int(text, 0)
     except ValueError:
         raise BadOptions(f"not an integer: {text!r}") from None
-    return _check_seed(value)
+    return check_seed(value)
 
 
 def parse_options(game: str, pairs: Sequence[str] | None) -> dict[str, int | bool | str]:
@@ -309,7 +309,9 @@ def parse_options(game: str, pairs: Sequence[str] | None) -> dict[str, int | boo
     return options
 
 
-def _check_seed(seed: int | None) -> int:
+def check_seed(seed: int | None) -> int:
+    """The one seed check: ``seed`` itself when it is an integer 0 to 2**64-1, a fresh random seed for None;
+    raises BadOptions otherwise."""
     if seed is None:
         return secrets.randbits(64)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _SEED_LIMIT:
@@ -331,7 +333,7 @@ def new_game(
     """
     if players is not None and (isinstance(players, bool) or not isinstance(players, int) or players < 0):
         raise BadOptions(f"players must be a positive integer, not {players!r}")
-    return _core.new_game(name, players, _check_seed(seed), dict(options) if options is not None else None)
+    return _core.new_game(name, players, check_seed(seed), dict(options) if options is not None else None)
 
 
 def load_game(text: str | bytes) -> Game:
@@ -364,7 +366,7 @@ def game_from_view(
     if players is not None and (isinstance(players, bool) or not isinstance(players, int) or players < 0):
         raise BadOptions(f"players must be a positive integer, not {players!r}")
     return _core.game_from_view(
-        name, dict(view), seat, players, dict(options) if options is not None else None, _check_seed(seed)
+        name, dict(view), seat, players, dict(options) if options is not None else None, check_seed(seed)
     )
 
 
@@ -412,7 +414,7 @@ def simulate(
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise BadOptions(f"games must be a non-negative integer, not {games!r}")
     raw = _core.simulate(
-        game, list(seats), games, _check_seed(seed), dict(options) if options is not None else None
+        game, list(seats), games, check_seed(seed), dict(options) if options is not None else None
     )
     return SimResult(
         games=raw["games"],
