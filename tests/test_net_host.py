@@ -12,6 +12,7 @@ from cardnet import protocol as P
 from cardnet.bot import FirstBot, RandomBot, run_bot
 from cardnet.net.host import Host, HostOptions
 from cardnet.journal import Journal, read_journal
+from cardnet.net.factory import create_table, resume_table
 from cardnet.net.peer import Peer
 from cardnet.protocol import StateMessage
 from cardnet.protocol.host import Commit
@@ -133,11 +134,8 @@ async def test_rematch_starts_a_new_game_with_the_same_seats() -> None:
 async def test_journal_resume_continues_the_table_exactly(tmp_path: trio.Path) -> None:
     engine = fake_engine()
     path = tmp_path / "t.journal"
-    journal = Journal.create(path)
-    table = Table(
-        TableConfig("callpick", 2, 5, seeded=True, table_id="j", bots={1: "random"}), engine, clock=trio.current_time
-    )
-    journal.append(table.config.record())
+    config = TableConfig("callpick", 2, 5, seeded=True, table_id="j", bots={1: "random"})
+    table, journal = create_table(config, journal=path, engine=engine)
     async with running_host(engine, table=table, journal=journal) as host:
         client = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
         welcome = await client.join("alice")
@@ -197,7 +195,8 @@ async def test_fsync_journal_acknowledges_after_a_group_commit(tmp_path: trio.Pa
     import time
 
     engine = fake_engine()
-    journal = Journal.create(tmp_path / "f.journal", fsync=True)
+    config = TableConfig("callpick", 3, 4, options={"rounds": 4}, seeded=True, table_id="f")
+    table, journal = create_table(config, journal=tmp_path / "f.journal", fsync=True, engine=engine)
     synced: list[int] = []
     real_fsync = journal.fsync
 
@@ -207,10 +206,6 @@ async def test_fsync_journal_acknowledges_after_a_group_commit(tmp_path: trio.Pa
         synced.append(journal.records_written)
 
     journal.fsync = slow_fsync  # type: ignore[method-assign]
-    table = Table(
-        TableConfig("callpick", 3, 4, options={"rounds": 4}, seeded=True, table_id="f"), engine, clock=trio.current_time
-    )
-    journal.append(table.config.record())
     async with running_host(engine, table=table, journal=journal) as host:
         port = host.port or 0
         results = []
@@ -357,10 +352,8 @@ async def test_sending_after_the_session_ended_fails_instead_of_hanging() -> Non
 
 async def _finished_table_with_a_vote(engine: Any, path: Any) -> tuple[Table, dict[str, Any], dict[str, Any]]:
     """A two-seat table played to its end by two raw clients, seat 0 voting for a rematch; returns the welcomes."""
-    journal = Journal.create(path)
     config = TableConfig("callpick", 2, 3, options={"rounds": 1}, seeded=True, table_id="votes")
-    table = Table(config, engine, clock=trio.current_time)
-    journal.append(config.record())
+    table, journal = create_table(config, journal=path, engine=engine)
     async with running_host(engine, table=table, journal=journal) as host:
         a = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
         b = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
@@ -386,8 +379,8 @@ async def test_rematch_votes_are_journalled_and_stand_after_a_host_restart(tmp_p
     _, welcome_a, welcome_b = await _finished_table_with_a_vote(engine, path)
     votes = [r for r in read_journal(path).records if r["kind"] == "vote"]
     assert votes == [{"kind": "vote", "game_no": 0, "seat": 0}]
-    journal, contents = Journal.open_resume(path)
-    resumed = Table.from_records(contents.records, engine, clock=trio.current_time)
+    back = resume_table(path, engine=engine)
+    resumed, journal = back.table, back.journal
     assert resumed.game.is_over() and resumed.rematch_votes == {0}
     async with running_host(engine, table=resumed, journal=journal) as host:
         a = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
@@ -412,8 +405,8 @@ async def test_a_journalled_vote_starts_the_rematch_once_the_absent_player_times
     engine = fake_engine()
     path = tmp_path / "votes.journal"
     _, welcome_a, _ = await _finished_table_with_a_vote(engine, path)
-    journal, contents = Journal.open_resume(path)
-    resumed = Table.from_records(contents.records, engine, clock=trio.current_time)
+    back = resume_table(path, engine=engine)
+    resumed, journal = back.table, back.journal
     opts = HostOptions(seat_timeout=0.3)
     async with running_host(engine, table=resumed, journal=journal, host_options=opts) as host:
         a = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))

@@ -12,7 +12,6 @@ import os
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import trio
@@ -55,7 +54,7 @@ def table_config(
 def create_table(
     config: TableConfig,
     *,
-    journal: Path | None = None,
+    journal: str | os.PathLike[str] | None = None,
     fsync: bool = False,
     engine: Engine | None = None,
     clock: Callable[[], float] = trio.current_time,
@@ -79,7 +78,7 @@ class Resumed:
 
 
 def resume_table(
-    path: Path,
+    path: str | os.PathLike[str],
     *,
     fsync: bool = False,
     engine: Engine | None = None,
