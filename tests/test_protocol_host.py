@@ -142,7 +142,7 @@ def test_a_durable_token_is_welcomed_only_after_the_journal() -> None:
     link, effects = join(session, "ann")
     assert isinstance(effects[0], Journal) and effects[-1] == Durable(link) and not link.ready
     assert sent(effects, link) == []
-    welcome = session.welcome(link, 0.5)
+    welcome = session.welcome(link)
     assert sent(welcome, link)[0]["type"] == "welcome" and link.ready
 
 
@@ -169,3 +169,13 @@ def test_an_absent_player_is_replaced_by_a_builtin_after_the_seat_timeout() -> N
     effects, deadlines = session.check_absent(15.0)
     assert deadlines == [] and session.table.seats[0].auto
     assert sent(effects, b)[0]["seats"][0]["auto"] is True
+
+
+def test_a_connected_player_that_goes_silent_times_out_after_its_last_line() -> None:
+    session = make_session(idle_timeout=30.0)
+    link, _ = join(session, "ann", now=100.0)
+    session.receive_line(link, P.encode(P.Ping(1).to_wire())[:-1], 110.0)
+    assert session.read_deadline(link) == 140.0
+    assert session.timed_out(link, 139.0) == [] and link.closing is None
+    effects = session.timed_out(link, 140.0)
+    assert sent(effects, link)[0]["code"] == "idle_timeout" and Close(link, "idle_timeout") in effects

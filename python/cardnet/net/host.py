@@ -219,14 +219,14 @@ class Host:
             now = trio.current_time()
             if timeout.cancelled_caught:
                 self._apply(self.session.timed_out(link, now))
-                return
+                continue
             if line is None:
                 return
             durable = self._apply(self.session.receive_line(link, line, now))
             if durable is not None:
                 assert self.journal is not None
                 await trio.to_thread.run_sync(self.journal.fsync)
-                self._apply(self.session.welcome(link, trio.current_time()))
+                self._apply(self.session.welcome(link))
 
     # -- carrying out what the session decided ----------------------------------------------------------------
 

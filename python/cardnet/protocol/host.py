@@ -132,7 +132,7 @@ class Link:
     strikes: int = 0
     #: Admitted and welcomed: only now does the connection receive broadcasts.
     ready: bool = False
-    #: Admitted, waiting for its seat token to be durable before the welcome.
+    #: The hello of an admitted connection (before its welcome, the seat token may still wait for the journal).
     hello: Hello | None = None
     #: Set once the protocol is done with the connection (the reason); no further line is read.
     closing: str | None = None
@@ -278,7 +278,9 @@ class HostSession:
         return link.opened + self.opts.handshake_timeout
 
     def timed_out(self, link: Link, now: float) -> list[Effect]:
-        """The read deadline passed without a line."""
+        """The read deadline passed without a line (nothing happens if ``now`` is still before it)."""
+        if now < self.read_deadline(link) or link.closing is not None:
+            return []
         if link.ready or link.hello is not None:
             return self._fail(link, ProtocolError("idle_timeout", "nothing received within the idle timeout"))
         return self._fail(link, ProtocolError("handshake_timeout", "no hello within the handshake timeout"))
@@ -294,7 +296,7 @@ class HostSession:
         link.last_heard = now
         if not link.ready:
             if link.hello is None:
-                return self._handshake(link, line, now)
+                return self._handshake(link, line)
             # A line that arrives while the welcome waits for the journal: the peer may not talk yet.
             return self._fail(link, ProtocolError("handshake_required", "wait for the welcome"))
         if self.stopping:
@@ -359,7 +361,7 @@ class HostSession:
 
     # -- handshake and admission ------------------------------------------------------------------------------
 
-    def _handshake(self, link: Link, line: bytes, now: float) -> list[Effect]:
+    def _handshake(self, link: Link, line: bytes) -> list[Effect]:
         try:
             msg = parse_client_message(decode_line(line))
         except ProtocolError as exc:
@@ -379,7 +381,7 @@ class HostSession:
             return [*effects, Durable(link)]
         return effects + self._welcome(link, token, started)
 
-    def welcome(self, link: Link, now: float) -> list[Effect]:
+    def welcome(self, link: Link) -> list[Effect]:
         """Finish admitting ``link`` once its token is durable (after :class:`Durable`)."""
         token, started = self._pending_welcome.pop(link.id, (None, False))
         if link.closing is not None or link.id not in self.links:
