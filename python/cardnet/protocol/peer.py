@@ -159,6 +159,8 @@ class PeerSession:
         """A new connection is open: the host speaks first (its ``table`` message)."""
         self.phase = "table"
         self._fresh_connection = True
+        # A refusal of a move sent on an earlier connection can no longer arrive.
+        self._moves.clear()
 
     def connection_lost(self) -> None:
         """The connection ended (for any reason)."""
