@@ -13,7 +13,7 @@ from cardnet.bot import FirstBot, RandomBot, run_bot
 from cardnet.net.host import Host, HostOptions
 from cardnet.journal import Journal, read_journal
 from cardnet.net.factory import create_table, resume_table
-from cardnet.net.peer import Peer
+from cardnet.net.peer import ConnectionLost, Peer, Reconnected, Reconnecting, SeatsChanged
 from cardnet.protocol import StateMessage
 from cardnet.protocol.host import Commit
 from cardnet.table import Table, TableConfig
@@ -189,6 +189,46 @@ async def test_peers_reconnect_with_their_tokens_after_a_host_restart() -> None:
     assert table.game.is_over()
     assert all(peer.state.connects >= 2 for _, peer in results)
     assert results[0][0].outcomes == results[1][0].outcomes == [table.game.outcome()]
+
+
+async def test_a_peer_reports_the_lost_host_its_reconnect_attempts_and_the_return() -> None:
+    engine = fake_engine()
+    bots = {0: "random", 1: "random"}
+    table = Table(TableConfig("callpick", 2, 9, seeded=True, table_id="rr", bots=bots), engine, clock=trio.current_time)
+    opts = HostOptions(bot_delay=0.05)
+    seen: list[object] = []
+    async with trio.open_nursery() as outer:
+        async with trio.open_nursery() as host_nursery:
+            first = Host(table, options=opts)
+            port = await host_nursery.start(first.serve, "127.0.0.1", 0)
+            peer = Peer("127.0.0.1", port, name="eve", spectate=True, max_backoff=0.05)
+            await outer.start(peer.run)
+            with trio.fail_after(10):
+                async for event in peer.events:
+                    if isinstance(event, StateMessage):
+                        break
+            await first.shutdown()
+            host_nursery.cancel_scope.cancel()
+        with trio.fail_after(10):
+            async for event in peer.events:
+                seen.append(event)
+                if len([e for e in seen if isinstance(e, Reconnecting)]) >= 2:
+                    break
+            async with trio.open_nursery() as host_nursery:
+                await host_nursery.start(Host(table, options=opts).serve, "127.0.0.1", port)
+                async for event in peer.events:
+                    seen.append(event)
+                    if isinstance(event, Reconnected):
+                        break
+                host_nursery.cancel_scope.cancel()
+        outer.cancel_scope.cancel()
+    kinds = [type(e).__name__ for e in seen if not isinstance(e, (StateMessage, SeatsChanged))]
+    assert kinds[0] == "ConnectionLost" and kinds[-1] == "Reconnected" and "Reconnecting" in kinds
+    assert seen[[type(e).__name__ for e in seen].index("ConnectionLost")] == ConnectionLost("the host is stopping")
+    attempts = [e.attempt for e in seen if isinstance(e, Reconnecting)]
+    assert attempts == list(range(1, len(attempts) + 1))
+    back = seen[-1]
+    assert isinstance(back, Reconnected) and back.attempts == len(attempts) and peer.state.connects == 2
 
 
 async def test_fsync_journal_acknowledges_after_a_group_commit(tmp_path: trio.Path) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from cardnet import protocol as P
 from cardnet.protocol import StateMessage
-from cardnet.protocol.peer import PeerError, PeerSession, Step
+from cardnet.protocol.peer import ConnectionLost, PeerError, PeerSession, Reconnected, Step
 
 
 def line(message: dict[str, P.Encodable]) -> bytes:
@@ -144,13 +144,27 @@ def test_a_long_legal_list_is_paged_before_the_state_is_delivered() -> None:
 
 def test_reconnect_backoff_grows_and_gives_up() -> None:
     session = PeerSession(name="ann", max_backoff=0.4, give_up_after=10)
-    delays = [session.reconnect_delay(float(t), OSError("down")) for t in range(4)]
+    assert session.connected() is None  # the first connection is no reconnection
+    attempts = [session.reconnect_delay(float(t), OSError("down")) for t in range(4)]
+    delays = [a.delay for a in attempts]
+    assert [a.attempt for a in attempts] == [1, 2, 3, 4] and attempts[0].reason == "down"
     assert delays[0] < 0.15 + 1e-9 and all(d <= 0.4 * 1.5 for d in delays) and delays[2] > delays[0]
     with pytest.raises(PeerError) as info:
         session.reconnect_delay(11.0, OSError("down"))
     assert info.value.code == "connect_failed"
-    session.connected()
-    assert session.reconnect_delay(20.0, OSError("down")) < 0.15 + 1e-9
+    assert session.connected() == Reconnected(4)
+    assert session.reconnect_delay(20.0, OSError("down")).delay < 0.15 + 1e-9
+
+
+def test_a_lost_connection_says_why() -> None:
+    session = open_session()
+    assert session.connection_lost() == ConnectionLost("the host closed the connection")
+    session = open_session()
+    session.receive_line(line(P.HostError("shutting_down", "the host is stopping", 3, None).to_wire()))
+    assert session.connection_lost() == ConnectionLost("the host is stopping")
+    session = open_session()
+    session.host_silent(30.0)
+    assert session.connection_lost() == ConnectionLost("no word from the host for 30 s")
 
 
 def test_peer_asks_for_a_snapshot_on_a_gap_or_a_bad_hash() -> None:

@@ -30,18 +30,32 @@ from ..protocol import (
     StateMessage,
     check_chat_text,
 )
-from ..protocol.peer import CLIENT_NAME, PERMANENT_REFUSALS, PeerError, PeerEvent, PeerSession, PeerState, Step
+from ..protocol.peer import (
+    CLIENT_NAME,
+    PERMANENT_REFUSALS,
+    ConnectionLost,
+    PeerError,
+    PeerEvent,
+    PeerSession,
+    PeerState,
+    Reconnected,
+    Reconnecting,
+    Step,
+)
 from .lines import LineReader
 
 __all__ = [
     "CLIENT_NAME",
     "PERMANENT_REFUSALS",
     "ChatMessage",
+    "ConnectionLost",
     "HostError",
     "Peer",
     "PeerError",
     "PeerEvent",
     "PeerState",
+    "Reconnected",
+    "Reconnecting",
     "RematchVotes",
     "SeatsChanged",
     "StateMessage",
@@ -100,6 +114,8 @@ class Peer:
         self._connected = trio.Event()
         self._closed = False
         self._finished = False
+        #: Why :meth:`run` ended with an error (set before the event stream closes), else None.
+        self.failure: PeerError | None = None
 
     @property
     def state(self) -> PeerState:
@@ -169,22 +185,31 @@ class Peer:
                         raise
                     if not (self.reconnect and started):
                         raise PeerError("connect_failed", str(exc)) from exc
-                    await trio.sleep(self.session.reconnect_delay(trio.current_time(), exc))
+                    attempt = self.session.reconnect_delay(trio.current_time(), exc)
+                    await self._send_events.send(attempt)
+                    await trio.sleep(attempt.delay)
                     continue
-                self.session.connected()
+                back = self.session.connected()
                 if not started:
                     started = True
                     task_status.started()
+                elif back is not None:
+                    await self._send_events.send(back)
                 try:
                     await self._read_loop(reader)
                 finally:
-                    self.session.connection_lost()
+                    lost = self.session.connection_lost()
                     self._connected = trio.Event()
                     self._stream = None
                     with trio.CancelScope(shield=True):
                         await trio.aclose_forcefully(stream)
                 if not self.reconnect:
                     return
+                if not self._closed:
+                    await self._send_events.send(lost)
+        except PeerError as exc:
+            self.failure = exc
+            raise
         finally:
             self._finished = True
             self._stream = None
@@ -224,6 +249,9 @@ class Peer:
                 if line is None:
                     return
                 step = self.session.receive_line(line)
+            except trio.TooSlowError:
+                self.session.host_silent(idle)
+                return
             except _LOST:
                 return
             except PeerError:

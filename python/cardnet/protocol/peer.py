@@ -63,7 +63,35 @@ class PeerError(Exception):
         self.reason = reason
 
 
-PeerEvent = Union[StateMessage, ChatMessage, HostError, SeatsChanged, RematchVotes]
+@dataclass
+class ConnectionLost:
+    """The connection to the host dropped; the peer reconnects (when ``reconnect`` is on) with its token."""
+
+    reason: str
+
+
+@dataclass
+class Reconnecting:
+    """A reconnect attempt failed; the next one follows after ``delay`` seconds (exponential backoff)."""
+
+    attempt: int
+    delay: float
+    reason: str
+
+
+@dataclass
+class Reconnected:
+    """The connection is back (same seat, through the token); a snapshot follows."""
+
+    attempts: int
+
+
+PeerEvent = Union[
+    StateMessage, ChatMessage, HostError, SeatsChanged, RematchVotes, ConnectionLost, Reconnecting, Reconnected
+]
+
+#: Why a connection ended when the host gave no reason.
+_CLOSED_BY_HOST = "the host closed the connection"
 
 
 @dataclass
@@ -126,6 +154,9 @@ class PeerSession:
         self._ref = 0
         self._backoff = 0.1
         self._lost_at: float | None = None
+        self._attempts = 0
+        self._handshakes = 0
+        self._lost_reason = _CLOSED_BY_HOST
 
     # -- sending ----------------------------------------------------------------------------------------------
 
@@ -158,27 +189,38 @@ class PeerSession:
     def connection_made(self) -> None:
         """A new connection is open: the host speaks first (its ``table`` message)."""
         self.phase = "table"
+        self._lost_reason = _CLOSED_BY_HOST
         self._fresh_connection = True
         # A refusal of a move sent on an earlier connection can no longer arrive.
         self._moves.clear()
 
-    def connection_lost(self) -> None:
-        """The connection ended (for any reason)."""
+    def connection_lost(self) -> ConnectionLost:
+        """The connection ended (for any reason); the event says why, as far as the peer knows."""
         self.phase = "closed"
+        return ConnectionLost(self._lost_reason)
 
-    def connected(self) -> None:
-        """The handshake succeeded: the reconnect backoff starts over."""
+    def host_silent(self, seconds: float) -> None:
+        """The host sent nothing for ``seconds``: the connection is given up as lost."""
+        self._lost_reason = f"no word from the host for {seconds:g} s"
+
+    def connected(self) -> Reconnected | None:
+        """The handshake succeeded: the reconnect backoff starts over. Returns the event of a reconnection
+        (None for the first connection)."""
         self._backoff, self._lost_at = 0.1, None
+        self._handshakes += 1
+        attempts, self._attempts = self._attempts, 0
+        return Reconnected(attempts) if self._handshakes > 1 else None
 
-    def reconnect_delay(self, now: float, why: Exception) -> float:
-        """How long to wait before the next attempt (exponential backoff with jitter); raises PeerError once
-        ``give_up_after`` seconds have passed without a connection."""
+    def reconnect_delay(self, now: float, why: Exception) -> Reconnecting:
+        """The next attempt and how long to wait for it (exponential backoff with jitter); raises PeerError
+        once ``give_up_after`` seconds have passed without a connection."""
         self._lost_at = self._lost_at if self._lost_at is not None else now
         if now - self._lost_at > self.give_up_after:
             raise PeerError("connect_failed", f"gave up reconnecting: {why}") from why
         delay = self._backoff * (0.5 + random.random())
         self._backoff = min(self.max_backoff, self._backoff * 2)
-        return delay
+        self._attempts += 1
+        return Reconnecting(self._attempts, delay, str(why))
 
     def idle_timeout(self, default: float | None) -> float:
         """How long a silent host is given: ``default``, else three of its keepalive intervals."""
@@ -250,6 +292,7 @@ class PeerSession:
                 if msg.code in _FINAL_ERRORS:
                     self.phase = "closed"
                     raise PeerError(msg.code, msg.reason)
+                self._lost_reason = msg.reason
                 step.lost = True
                 return
             if isinstance(msg.ref, (int, str)) and not isinstance(msg.ref, bool):
