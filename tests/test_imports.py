@@ -4,6 +4,7 @@ imports across packages; ``protocol/`` works with trio blocked; ``import cardnet
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -116,6 +117,23 @@ def test_the_import_graph_has_no_cycles() -> None:
         if node not in state:
             visit(node, [node])
     assert cycles == []
+
+
+def test_the_binding_crate_imports_only_public_modules_of_the_api() -> None:
+    """The extension reaches back into the package only for its own module, errors and games."""
+    sources = Path(__file__).resolve().parent.parent / "rust" / "py" / "src"
+    named = {
+        m
+        for path in sources.rglob("*.rs")
+        for m in re.findall(r'"(cardnet(?:\.\w+)*)"', path.read_text(encoding="utf-8"))
+    }
+    assert {"cardnet._core", "cardnet.errors", "cardnet.games"} <= named, named
+    api = layer_of("cardnet.games")
+    for module in named:
+        assert layer_of(module) <= api, f"the binding imports {module}, above the API"
+        private = [part for part in module.split(".")[1:] if part.startswith("_")]
+        assert module == "cardnet._core" or not private, f"the binding imports the private module {module}"
+        assert module in modules() or module == "cardnet._core", f"the binding names a missing module {module}"
 
 
 def run(code: str) -> subprocess.CompletedProcess[str]:

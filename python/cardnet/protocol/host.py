@@ -3,9 +3,9 @@
 The session knows every connection (a :class:`Link`) and decides everything the protocol decides: the
 handshake and its timeout, admission (password proof, seat claim or token, spectator room, replacing a
 connection that holds the same seat), capabilities, strikes for malformed input, rate limits, and what each
-message a peer sends does to the table. Lines and the current time go in; each call returns the
-:data:`Effect`\\ s the I/O layer must carry out, in order: bytes to queue for a connection, journal records
-to write, a commit (records plus each seat's state message, released once durable), a connection to close.
+message a peer sends does to the table. Lines and the current time go in; each call returns the effects
+(:data:`Effect`) the I/O layer must carry out, in order: bytes to queue for a connection, journal records to
+write, a commit (records plus each seat's state message, released once durable), a connection to close.
 
 The trio layer (:mod:`cardnet.net.host`) owns the sockets, outboxes, the journal file, built-in players and
 timers; it never builds or parses a message itself.
