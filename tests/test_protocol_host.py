@@ -7,6 +7,7 @@ from typing import Any
 
 from cardnet import protocol as P
 from cardnet.protocol.host import (
+    Append,
     Changed,
     Close,
     Commit,
@@ -14,7 +15,6 @@ from cardnet.protocol.host import (
     Effect,
     HostOptions,
     HostSession,
-    Journal,
     Link,
     Resync,
     Send,
@@ -54,7 +54,7 @@ def join(session: HostSession, name: str, now: float = 0.0, **fields: Any) -> tu
 def test_the_handshake_seats_a_player_and_the_full_table_starts() -> None:
     session = make_session()
     a, effects = join(session, "ann")
-    assert [type(e) for e in effects][:1] == [Journal]
+    assert [type(e) for e in effects][:1] == [Append]
     assert [m["type"] for m in sent(effects, a)] == ["welcome", "seats"]
     assert Resync(a) in effects and a.ready and a.seat == 0
     b, effects = join(session, "bob")
@@ -140,7 +140,7 @@ def test_a_token_resumes_the_seat_and_replaces_the_old_connection() -> None:
 def test_a_durable_token_is_welcomed_only_after_the_journal() -> None:
     session = make_session(durable=True)
     link, effects = join(session, "ann")
-    assert isinstance(effects[0], Journal) and effects[-1] == Durable(link) and not link.ready
+    assert isinstance(effects[0], Append) and effects[-1] == Durable(link) and not link.ready
     assert sent(effects, link) == []
     welcome = session.welcome(link)
     assert sent(welcome, link)[0]["type"] == "welcome" and link.ready

@@ -22,6 +22,7 @@ from ..journal import Journal
 from ..protocol import MAX_PEER_LINE, Move, ProtocolError
 from ..protocol.host import (
     Ack,
+    Append,
     Changed,
     Close,
     Commit,
@@ -33,7 +34,6 @@ from ..protocol.host import (
     Resync,
     Send,
 )
-from ..protocol.host import Journal as JournalRecord
 from ..table import Table
 from .lines import LineReader
 
@@ -240,7 +240,7 @@ class Host:
                     self._queue(conn, effect.kind, effect.data)
             elif isinstance(effect, Commit):
                 self._commit(effect)
-            elif isinstance(effect, JournalRecord):
+            elif isinstance(effect, Append):
                 self._journal(effect.record)
             elif isinstance(effect, Resync):
                 conn = self.conns.get(effect.link.id)

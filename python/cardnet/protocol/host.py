@@ -148,8 +148,8 @@ class Send:
 
 
 @dataclass(frozen=True)
-class Journal:
-    """Write this record to the journal now."""
+class Append:
+    """Append this record to the journal now."""
 
     record: Record
 
@@ -200,7 +200,7 @@ class Changed:
     """The table changed: reconsider built-in players and timers."""
 
 
-Effect = Union[Send, Journal, Commit, Durable, Resync, Close, Changed]
+Effect = Union[Send, Append, Commit, Durable, Resync, Close, Changed]
 
 
 class HostSession:
@@ -426,7 +426,7 @@ class HostSession:
         claimed, token, record, started = self.table.claim_seat(hello.seat, hello.name)
         link.seat = claimed.index
         log.info("seat %d taken by %r", claimed.index, hello.name)
-        return [Journal(record)], token, started
+        return [Append(record)], token, started
 
     def _welcome(self, link: Link, token: str | None, started: bool) -> list[Effect]:
         # Only now does the connection receive broadcasts: the welcome must be its first message after "table".
@@ -477,7 +477,7 @@ class HostSession:
             records = self.table.vote_rematch(link.seat, self.present_humans())
             if records and records[-1]["kind"] == "game":
                 return [self._commit(records, kind="snapshot")]
-            effects: list[Effect] = [Journal(record) for record in records]
+            effects: list[Effect] = [Append(record) for record in records]
             return effects + self._broadcast(self.rematch_votes().to_wire())
         if isinstance(msg, Ping):
             return [self._ctl(link, Pong(msg.id))]
