@@ -179,3 +179,56 @@ def test_a_connected_player_that_goes_silent_times_out_after_its_last_line() -> 
     assert session.timed_out(link, 139.0) == [] and link.closing is None
     effects = session.timed_out(link, 140.0)
     assert sent(effects, link)[0]["code"] == "idle_timeout" and Close(link, "idle_timeout") in effects
+
+
+def test_legal_pages_slice_the_open_decision() -> None:
+    session = make_session()
+    a, _ = join(session, "ann")
+    b, _ = join(session, "bob")
+    decision = session.table.decisions[0]
+    request = P.LegalRequest(decision.id, 1, 1, ref="p")
+    (page,) = sent(session.receive_line(a, P.encode(request.to_wire())[:-1], 1.0), a)
+    assert page == {
+        "type": "legal",
+        "decision_id": decision.id,
+        "offset": 1,
+        "count": decision.count,
+        "moves": json.loads(decision.legal_json)[1:2],
+    }
+    refused = sent(session.receive_line(b, P.encode(request.to_wire())[:-1], 1.0), b)
+    assert refused[0]["code"] == "wrong_seat" and refused[0]["ref"] == "p"
+
+
+def test_spectators_watch_within_their_room_and_cannot_vote_or_move() -> None:
+    session = make_session(max_spectators=1)
+    eve, effects = join(session, "eve", role="spectator")
+    assert eve.spectator and eve.seat is None and sent(effects, eve)[0]["seat"] is None
+    full, effects = join(session, "zed", role="spectator")
+    assert sent(effects, full)[0]["code"] == "table_full"
+    rematch = P.encode(P.Rematch().to_wire())[:-1]
+    assert sent(session.receive_line(eve, rematch, 1.0), eve)[0]["code"] == "spectator"
+    move = P.encode(P.Move(16, index=0).to_wire())[:-1]
+    assert sent(session.receive_line(eve, move, 1.0), eve)[0]["code"] == "spectator"
+
+
+def test_a_player_saying_bye_is_replaced_at_once() -> None:
+    session = make_session(seat_timeout=60.0)
+    a, _ = join(session, "ann")
+    b, _ = join(session, "bob")
+    effects = session.receive_line(a, P.encode(P.Bye().to_wire())[:-1], 5.0)
+    assert Close(a, "bye") in effects
+    session.disconnected(a, 5.0)
+    effects, deadlines = session.check_absent(5.0)
+    assert session.table.seats[0].auto and deadlines == []
+    assert sent(effects, b)[0]["type"] == "seats"
+
+
+def test_shutdown_tells_everyone_and_closes_every_connection() -> None:
+    session = make_session()
+    a, _ = join(session, "ann")
+    waiting, _ = session.connect(0.0)
+    effects = session.shutdown()
+    for link in (a, waiting):
+        assert sent(effects, link)[0]["code"] == "shutting_down" and Close(link, "shutting_down") in effects
+    late, _ = session.connect(1.0)
+    assert sent(session.receive_line(late, hello("bob"), 1.0), late)[0]["code"] == "shutting_down"
