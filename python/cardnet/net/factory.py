@@ -16,6 +16,7 @@ from typing import Any
 
 import trio
 
+from ..errors import UnknownGame
 from ..games import GAMES
 from ..journal import Journal, TornTail, default_journal_path
 from ..table import Engine, Table, TableConfig, core_engine
@@ -34,13 +35,17 @@ def table_config(
     turn_timer: float | None = None,
 ) -> TableConfig:
     """A new table's configuration: the game's default player count, a random seed unless one is given (a
-    given seed marks the table "seeded"), a fresh table id, and a name from the user's login."""
-    info = GAMES.get(game)
-    count = players if players is not None else (int(info.default_players) if info is not None else 2)
+    given seed marks the table "seeded"), a fresh table id, and a name from the user's login. Raises UnknownGame
+    when the player count must come from a game the core does not know."""
+    if players is None:
+        info = GAMES.get(game)
+        if info is None:
+            raise UnknownGame(f"unknown game {game!r} (games: {', '.join(GAMES)})")
+        players = int(info.default_players)
     user = os.environ.get("USER") or "cardnet"
     return TableConfig(
         game=game,
-        players=count,
+        players=players,
         seed=seed if seed is not None else secrets.randbits(63),
         options=dict(options or {}),
         seeded=seed is not None,
