@@ -477,6 +477,9 @@ class Table:
         for n, rec in enumerate(records[1:], start=2):
             kind = rec.get("kind")
             if kind == "seat":
+                if not P.is_unicode(str(rec["name"])):
+                    # Written by a host from before lone surrogates were refused: it could never be sent again.
+                    raise ValueError(f"journal record {n}: the seat's name is not valid Unicode")
                 table.apply_seat_record(int(rec["seat"]), str(rec["name"]), str(rec["token_hash"]))
                 table._maybe_start()
             elif kind == "move":
