@@ -105,6 +105,30 @@ async def test_moves_that_must_be_refused() -> None:
             await still_alive(client)
 
 
+async def test_a_move_repeated_after_a_reconnect_gets_the_ack_its_lost_connection_had() -> None:
+    async with running_host(fake_engine()) as host:
+        port = host.port or 0
+        a, welcome, _ = await seated(port, "a")
+        b, _, _ = await seated(port, "b")
+        decision = host.table.decisions[0].id
+        await a.send({"type": "move", "decision_id": decision, "index": 0, "ref": 1})
+        await a.aclose()  # gone before reading the update that carried the ack
+        with trio.fail_after(5):
+            while host.table.seats[0].connected:
+                await trio.sleep(0.01)
+        state = host.table.state_id
+        back = await RawClient.connect(port)
+        assert (await back.join("a", token=welcome["token"]))["seat"] == 0
+        await back.recv_type("snapshot")
+        await back.send({"type": "move", "decision_id": decision, "index": 0, "ref": 2})
+        reply = await back.recv_type_in(("snapshot", "update", "error"))
+        assert reply["type"] == "snapshot" and reply["ack"] == {"decision_id": decision, "ref": 2}, reply
+        assert host.table.state_id == state == 2
+        # Another seat cannot collect it.
+        await b.send({"type": "move", "decision_id": decision, "index": 0})
+        await expect_error(b, "stale_decision")
+
+
 async def test_simultaneous_decisions_do_not_collide() -> None:
     async with running_host(fake_engine(), players=2) as host:
         a, b, _ = await two_seats(host)
