@@ -142,6 +142,7 @@ async def test_a_move_journalled_just_before_a_kill_is_acknowledged_after_the_re
     path = tmp_path / "t.journal"
     config = TableConfig("callpick", 2, 5, options={"rounds": 1}, seeded=True, table_id="tk")
     journal = JournalThenDie.create(path)
+    assert isinstance(journal, JournalThenDie)
     journal.append(config.record())
     # One round: seat 0 calls (state 2), then both pick; seat 0's pick ends the game when seat 1 picked first.
     journal.die_at_state = 4 if last else 3
