@@ -164,6 +164,8 @@ class Peer:
         self._finished = False
         self._ref = 0
         self._lost_reason = "the host closed the connection"
+        #: Why :meth:`run` ended with an error (set before the event stream closes), else None.
+        self.failure: PeerError | None = None
 
     # -- sending ----------------------------------------------------------------------------------------------
 
@@ -273,6 +275,9 @@ class Peer:
                     return
                 if not self._closed:
                     await self._emit(ConnectionLost(self._lost_reason))
+        except PeerError as exc:
+            self.failure = exc
+            raise
         finally:
             self._finished = True
             self._stream = None

@@ -23,13 +23,12 @@ from ..peer import (
     ConnectionLost,
     HostError,
     Peer,
-    PeerError,
     PeerEvent,
     Reconnected,
     Reconnecting,
     SeatsChanged,
 )
-from ..protocol import JSONValue, StateMessage
+from ..protocol import JSONValue, StateMessage, canonical
 from .render import LIST_LIMIT, GenericRenderer, Move, View, renderer_for, use_colour
 
 __all__ = ["EXIT_SIGNAL_BASE", "PlainGame", "refusal_text", "seat_names"]
@@ -132,8 +131,9 @@ class PlainGame:
     ``solo`` is for local play, where the player is the only person at the table: input is read only at the
     prompt (so scripted input replays a game exactly), the player is asked only once the built-in players have
     committed their simultaneous choices, and Ctrl-C exits with 128 + the signal number. Otherwise (a LAN
-    table) input is read all the time, the player is asked as soon as a decision is theirs, seat changes are
-    shown, and Ctrl-C leaves with exit code 0. ``leave_lines`` are printed when the player leaves.
+    table) a terminal's input is read all the time (chat and commands work while others think), the player
+    is asked as soon as a decision is theirs, seat changes are shown, and Ctrl-C leaves with exit code 0. ``leave_lines`` are printed when the player leaves (quit,
+    Ctrl-D, Ctrl-C).
     """
 
     def __init__(
@@ -146,16 +146,20 @@ class PlainGame:
         stdout: TextIO,
         *,
         solo: bool = True,
-        leave_lines: Sequence[str] = (),
+        leave_lines: Sequence[str] = ("Bye.",),
         seats: Sequence[JSONValue] = (),
         renderer: GenericRenderer | None = None,
     ) -> None:
         self.peer = peer
         self.seat = seat
         self.solo = solo
+        isatty = getattr(stdin, "isatty", None)
+        #: Read a line only when the prompt asks for one: in local play, and whenever the input is a script
+        #: rather than a terminal (so its lines answer the decisions in order, however fast they arrive).
+        self.on_demand = solo or not (isatty and isatty())
         self.input = _Input(stdin)
         self.stdout = stdout
-        self.leave_lines = [*leave_lines, "Bye."]
+        self.leave_lines = list(leave_lines)
         names = seat_names(seats, seat) if seats else [("You" if s == seat else f"Seat {s}") for s in range(players)]
         self.renderer = renderer or renderer_for(game, names)
         self.renderer.colour = use_colour(stdout)
@@ -166,31 +170,19 @@ class PlainGame:
         self.open: StateMessage | None = None
         self.latest: StateMessage | None = None
         self.connected = True
-        #: Why the session with the host ended for good (set by :meth:`run_peer`).
-        self.failure: PeerError | None = None
-        self._peer_done: trio.Event | None = None
         self._asking = False
+        self._at_prompt = False
         self._line_wanted = trio.Event()
 
     def say(self, line: str = "") -> None:
-        """Prints one line."""
+        """Prints one line (below the prompt, when one is waiting for input)."""
+        if self._at_prompt:
+            self._at_prompt = False
+            self.stdout.write("\n")
         self.stdout.write(line + "\n")
         self.stdout.flush()
 
     # -- running ----------------------------------------------------------------------------------------------
-
-    async def run_peer(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Runs the peer; once connected, a final error (the host gone for good) is kept in :attr:`failure`
-        for :meth:`run` to report instead of being raised."""
-        self._peer_done = trio.Event()
-        try:
-            await self.peer.run(task_status=task_status)
-        except PeerError as exc:
-            if self.peer.state.connects == 0:
-                raise
-            self.failure = exc
-        finally:
-            self._peer_done.set()
 
     async def run(self) -> int:
         """Plays until the game ends, the player leaves or the host is gone; returns the exit code."""
@@ -209,15 +201,12 @@ class PlainGame:
         async with send:
             async for event in self.peer.events:
                 await send.send(event)
-            if self._peer_done is not None:
-                # The stream closes just before run_peer records why; wait for it so the reason is known.
-                await self._peer_done.wait()
             await send.send(_PeerEnded())
 
     async def _pump_input(self, send: trio.MemorySendChannel[_Item]) -> None:
         async with send:
             while True:
-                if self.solo:
+                if self.on_demand:
                     await self._line_wanted.wait()
                     self._line_wanted = trio.Event()
                 line = await self.input.readline()
@@ -229,7 +218,7 @@ class PlainGame:
         """Ctrl-C or SIGTERM leaves cleanly: every acknowledged move is already in the host's journal."""
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async for signum in signals:
-                self.stdout.write("\n")
+                self._at_prompt = True
                 self.leave()
                 signalled.append(EXIT_SIGNAL_BASE + signum if self.solo else 0)
                 scope.cancel()
@@ -243,18 +232,21 @@ class PlainGame:
 
     def _prompt(self) -> None:
         """Shows the prompt when a decision is open and no answer is on its way, and asks for a line."""
-        if self.open is None or self.pending is not None:
+        if self.open is None or self.pending is not None or self._at_prompt:
             return
         self.stdout.write("> ")
         self.stdout.flush()
-        if self.solo and not self._asking:
+        self._at_prompt = True
+        if self.on_demand and not self._asking:
             self._asking = True
             self._line_wanted.set()
 
     async def _loop(self, items: trio.MemoryReceiveChannel[_Item]) -> int:
         async for item in items:
             if isinstance(item, _Line):
+                # The player ended the line with Enter: output continues below it.
                 self._asking = False
+                self._at_prompt = False
                 code = await self.on_line(item.text)
                 if code is not None:
                     return code
@@ -271,12 +263,8 @@ class PlainGame:
 
     async def on_event(self, event: PeerEvent) -> int | None:
         """Shows one event from the peer; an exit code when the session is over."""
-        prompting = self.open is not None and self.pending is None
         if isinstance(event, StateMessage):
             return await self.on_state(event)
-        if prompting:
-            # A line arrives while the prompt waits: start it on a fresh line.
-            self.say()
         if isinstance(event, HostError):
             await self.on_error(event)
         elif isinstance(event, ChatMessage):
@@ -342,8 +330,9 @@ class PlainGame:
 
     def on_closed(self) -> int:
         """The peer stopped: the host is gone (after the reconnect attempts) or closed the table."""
-        if self.failure is not None:
-            self.say(f"The host is gone: {self.failure.reason}.")
+        failure = self.peer.failure
+        if failure is not None:
+            self.say(f"The host is gone: {failure.reason}.")
         else:
             self.say("The table closed before the game ended.")
         return 1
@@ -546,7 +535,12 @@ class PlainGame:
         if not isinstance(outcome, dict):
             self.say("The game stopped without a result.")
             return
-        result = _outcome_from_dict(outcome)
+        try:
+            result = _outcome_from_dict(outcome)
+        except (KeyError, TypeError, ValueError):
+            # A game this client does not know the outcome shape of: show the host's result as it came.
+            self.say(f"Game over: {canonical(outcome)}")
+            return
         self.say(f"Game over ({result.kind}).")
         for line in self.renderer.outcome_lines(result):
             self.say(line)

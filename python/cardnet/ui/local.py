@@ -138,7 +138,7 @@ async def _play(build: Callable[[], _Setup], stdin: TextIO, stdout: TextIO) -> i
             peer = local_peer(host, _player_name(), seat=setup.seat if setup.token is None else None, token=setup.token)
             await nursery.start(peer.run)
             cfg = table.config
-            ui = PlainGame(peer, cfg.game, setup.seat, cfg.players, stdin, stdout, leave_lines=[hint])
+            ui = PlainGame(peer, cfg.game, setup.seat, cfg.players, stdin, stdout, leave_lines=[hint, "Bye."])
             code = await ui.run()
             nursery.cancel_scope.cancel()
     finally:
