@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 if TYPE_CHECKING:
     import trio
 
+    from ..host import Host
     from ..peer import Peer
     from ..ui.line import PlainGame
 
@@ -179,7 +180,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     return _run(_host, args)
 
 
-def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def _host(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sys.stdin) -> int:
     import trio
 
     from .. import protocol as P
@@ -191,7 +192,9 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         raise UsageError("--interface is required when CI or CARDNET_TEST is set")
     import logging
 
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
+    # A seated host plays in this terminal: only warnings may interrupt the game there.
+    level = logging.INFO if args.headless else logging.WARNING
+    logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
     password = read_password(args.password_file)
     engine = core_engine()
 
@@ -212,6 +215,8 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         players = args.players if args.players is not None else int(info.default_players)
         if not 0 <= args.bots <= players:
             raise UsageError(f"--bots must be between 0 and {players}")
+        if args.bots == players and not args.headless:
+            raise UsageError("--bots fills every seat, leaving none for you: add --headless to only serve")
         seeded = args.seed is not None
         seed = args.seed if seeded else secrets.randbits(63)
         table_id = secrets.token_hex(8)
@@ -267,6 +272,11 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                     print(f"join with: cardnet join {shown}:{port}   (spectate: add --spectate)", file=out)
                     print(f"journal: {journal.path}", file=out)
                     out.flush()
+                    if not args.headless:
+                        code = await play_at_own_table(server, journal.path, stdin, out)
+                        await server.shutdown()
+                        nursery.cancel_scope.cancel()
+                        return code
 
                     async def stop_on_signal() -> None:
                         async for _ in signals:
@@ -300,6 +310,49 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     except JournalFailure as exc:
         print(f"cardnet host: {exc}; stopping", file=sys.stderr)
         return 1
+
+
+async def play_at_own_table(server: Host, journal: Path, stdin: TextIO, out: TextIO) -> int:
+    """The host's own seat (0), played in this terminal through an in-process peer like local play; returns
+    the exit code once the game is over or the host leaves (which closes the table)."""
+    import trio
+
+    from .. import protocol as P
+    from ..ui.line import PlainGame
+    from ..ui.local import local_peer, player_name
+
+    table = server.table
+    mine = table.seats[0]
+    name = player_name()
+    token: str | None = None
+    if mine.kind == "bot":
+        print("cardnet host: seat 0 is a built-in player's; continue this table with --headless", file=sys.stderr)
+        return 1
+    if mine.kind == "human":
+        # Resumed: the journal keeps only token hashes, so the host re-keys its own seat.
+        token = secrets.token_urlsafe(32)
+        assert server.journal is not None
+        server.journal.append(table.apply_seat_record(0, mine.name or name, P.token_hash(token)))
+    peer = local_peer(server, name, seat=0 if token is None else None, token=token)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(peer.run)
+        seats = peer.state.table.get("seats")
+        cfg = table.config
+        ui = PlainGame(
+            peer,
+            cfg.game,
+            0,
+            cfg.players,
+            stdin,
+            out,
+            solo=False,
+            leave_lines=[f"Table closed; continue it with: cardnet host --resume {journal}"],
+            seats=seats if isinstance(seats, list) else [],
+        )
+        ui.say("You sit at seat 0; the game starts when every seat is taken. Type 'help' for commands.")
+        code = await ui.run()
+        nursery.cancel_scope.cancel()
+    return code
 
 
 # -- join ---------------------------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from ..peer import Peer, PeerError
 from ..table import Table, TableConfig, core_engine
 from .line import PlainGame
 
-__all__ = ["LocalError", "local_peer", "play_local"]
+__all__ = ["LocalError", "local_peer", "play_local", "player_name"]
 
 class LocalError(Exception):
     """The local table cannot be set up or resumed (bad journal, unusable path); exit code 1."""
@@ -44,7 +44,8 @@ class _Setup:
     header: str
 
 
-def _player_name() -> str:
+def player_name() -> str:
+    """The local player's name at a table: the login name, or ``player``."""
     name = os.environ.get("USER") or "player"
     return name[:32] if name.isprintable() else "player"
 
@@ -70,7 +71,7 @@ def _new_table(
         seed=seed if seed is not None else secrets.randbits(63),
         options=dict(options or {}),
         seeded=seeded,
-        name=f"{_player_name()}'s {game}",
+        name=f"{player_name()}'s {game}",
         table_id=table_id,
         bots={s: player for s in range(count) if s != seat},
     )
@@ -110,7 +111,7 @@ def _resume_table(path: Path) -> _Setup:
     if mine.kind == "human":
         # We are the host, so we may re-key our own seat: the journal keeps only token hashes.
         token = secrets.token_urlsafe(32)
-        journal.append(table.apply_seat_record(mine.index, mine.name or _player_name(), P.token_hash(token)))
+        journal.append(table.apply_seat_record(mine.index, mine.name or player_name(), P.token_hash(token)))
     info = GAMES.get(table.config.game)
     title = info.title if info else table.config.game
     torn = "" if contents.torn is None else f" ({contents.torn.describe()})"
@@ -135,7 +136,7 @@ async def _play(build: Callable[[], _Setup], stdin: TextIO, stdout: TextIO) -> i
     try:
         async with trio.open_nursery() as nursery:
             await nursery.start(host.serve_in_process)
-            peer = local_peer(host, _player_name(), seat=setup.seat if setup.token is None else None, token=setup.token)
+            peer = local_peer(host, player_name(), seat=setup.seat if setup.token is None else None, token=setup.token)
             await nursery.start(peer.run)
             cfg = table.config
             ui = PlainGame(peer, cfg.game, setup.seat, cfg.players, stdin, stdout, leave_lines=[hint, "Bye."])
