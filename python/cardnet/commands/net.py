@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 def add_parsers(subparsers: Any) -> None:
     """Register the network subcommands on an ``argparse`` subparsers object."""
-    host = subparsers.add_parser("host", help="host a table others can join")
+    host = subparsers.add_parser("host", help="host a table others can join (you sit at seat 0 unless --headless)")
     host.add_argument("game", nargs="?", help="game name (matchstick, fistful, cherki, ten); not with --resume")
     host.add_argument("--players", type=int, help="number of seats (default: the game's default)")
     host.add_argument("--bots", type=int, default=0, help="seats filled by built-in players")
@@ -57,7 +57,7 @@ def add_parsers(subparsers: Any) -> None:
     )
     host.add_argument("--bot-delay", type=float, default=0.0, metavar="SECONDS", help="pause before each built-in move")
     host.add_argument("--games", type=int, default=0, help="stop after this many finished games (0: run until stopped)")
-    host.add_argument("--headless", action="store_true", help="no user interface: print the address and serve")
+    host.add_argument("--headless", action="store_true", help="do not sit at the table: print the address, log and serve")
     host.set_defaults(func=cmd_host)
 
     join = subparsers.add_parser("join", help="join a table (line mode)")
@@ -176,7 +176,8 @@ def _run(func: Any, args: argparse.Namespace) -> int:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    """Run a table until stopped (SIGINT/SIGTERM) or ``--games`` games have finished."""
+    """Run a table: the host plays seat 0 in this terminal until the game ends or it leaves; with
+    ``--headless``, serve until stopped (SIGINT/SIGTERM) or ``--games`` games have finished."""
     return _run(_host, args)
 
 
@@ -359,7 +360,7 @@ async def play_at_own_table(server: Host, journal: Path, stdin: TextIO, out: Tex
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    """Join a table in line mode: print each state; a player types the number of a legal move."""
+    """Join a table in line mode: the game drawn as in local play, moves typed by number or as text."""
     return _run(_join, args)
 
 
