@@ -318,23 +318,16 @@ async def play_at_own_table(server: Host, journal: Path, stdin: TextIO, out: Tex
     the exit code once the game is over or the host leaves (which closes the table)."""
     import trio
 
-    from .. import protocol as P
     from ..ui.line import PlainGame
-    from ..ui.local import local_peer, player_name
+    from ..ui.local import local_peer, player_name, rekey_own_seat
 
     table = server.table
-    mine = table.seats[0]
-    name = player_name()
-    token: str | None = None
-    if mine.kind == "bot":
+    if table.seats[0].kind == "bot":
         print("cardnet host: seat 0 is a built-in player's; continue this table with --headless", file=sys.stderr)
         return 1
-    if mine.kind == "human":
-        # Resumed: the journal keeps only token hashes, so the host re-keys its own seat.
-        token = secrets.token_urlsafe(32)
-        assert server.journal is not None
-        server.journal.append(table.apply_seat_record(0, mine.name or name, P.token_hash(token)))
-    peer = local_peer(server, name, seat=0 if token is None else None, token=token)
+    assert server.journal is not None
+    token = rekey_own_seat(table, server.journal, 0)
+    peer = local_peer(server, player_name(), seat=0 if token is None else None, token=token)
     async with trio.open_nursery() as nursery:
         await nursery.start(peer.run)
         seats = peer.state.table.get("seats")
@@ -350,7 +343,8 @@ async def play_at_own_table(server: Host, journal: Path, stdin: TextIO, out: Tex
             leave_lines=[f"Table closed; continue it with: cardnet host --resume {journal}"],
             seats=seats if isinstance(seats, list) else [],
         )
-        ui.say("You sit at seat 0; the game starts when every seat is taken. Type 'help' for commands.")
+        waiting = "" if table.started else "; the game starts when every seat is taken"
+        ui.say(f"You sit at seat 0{waiting}. Type 'help' for commands.")
         code = await ui.run()
         nursery.cancel_scope.cancel()
     return code

@@ -27,7 +27,7 @@ from ..peer import Peer, PeerError
 from ..table import Table, TableConfig, core_engine
 from .line import PlainGame
 
-__all__ = ["LocalError", "local_peer", "play_local", "player_name"]
+__all__ = ["LocalError", "local_peer", "play_local", "player_name", "rekey_own_seat"]
 
 class LocalError(Exception):
     """The local table cannot be set up or resumed (bad journal, unusable path); exit code 1."""
@@ -107,11 +107,7 @@ def _resume_table(path: Path) -> _Setup:
             f"{path} has {len(people)} seats for people, not one; continue it with: cardnet host --resume {path}"
         )
     mine = people[0]
-    token: str | None = None
-    if mine.kind == "human":
-        # We are the host, so we may re-key our own seat: the journal keeps only token hashes.
-        token = secrets.token_urlsafe(32)
-        journal.append(table.apply_seat_record(mine.index, mine.name or player_name(), P.token_hash(token)))
+    token = rekey_own_seat(table, journal, mine.index)
     info = GAMES.get(table.config.game)
     title = info.title if info else table.config.game
     torn = "" if contents.torn is None else f" ({contents.torn.describe()})"
@@ -145,6 +141,19 @@ async def _play(build: Callable[[], _Setup], stdin: TextIO, stdout: TextIO) -> i
     finally:
         setup.journal.close()
     return code
+
+
+def rekey_own_seat(table: Table, journal: Journal, index: int) -> str | None:
+    """A fresh token for the host's own resumed seat (None when nobody sat there yet, so it is simply taken).
+
+    The host may re-key its own seat because the journal keeps only token hashes; the new hash is journalled.
+    """
+    seat = table.seats[index]
+    if seat.kind != "human":
+        return None
+    token = secrets.token_urlsafe(32)
+    journal.append(table.apply_seat_record(index, seat.name or player_name(), P.token_hash(token)))
+    return token
 
 
 def local_peer(host: Host, name: str, *, seat: int | None, token: str | None) -> Peer:
