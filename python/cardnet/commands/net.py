@@ -388,7 +388,10 @@ def _join(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sy
             ui.say(f"Joined {table.get('name')!r} ({table.get('game')}), {role}.")
             if peer.state.token:
                 ui.say(f"Seat token (rejoin with --token): {peer.state.token}")
-            ui.say("Type a number or a move when asked; 'help' for commands, 'say TEXT' to chat.")
+            if args.spectate:
+                ui.say("You are watching; 'say TEXT' chats, 'help' lists the commands.")
+            else:
+                ui.say("Type a number or a move when asked; 'help' for commands, 'say TEXT' to chat.")
             code = await ui.run()
             if peer.failure is None:
                 # Leaving on purpose: the host hands the seat to a built-in player at once.

@@ -55,11 +55,17 @@ def refusal_text(error: HostError) -> str:
 
 
 def seat_names(seats: Sequence[JSONValue], me: int | None) -> list[str]:
-    """Names for the renderer from a ``seats`` list: ``You`` for ``me``, else the player's name or ``Seat N``."""
+    """Names for the renderer from a ``seats`` list: ``You`` for ``me``, else the player's name or ``Seat N``
+    (a name several seats share gets its seat number, so two ``random bot`` seats stay apart)."""
+    given = [seat.get("name") if isinstance(seat, dict) else None for seat in seats]
     names = []
-    for i, seat in enumerate(seats):
-        name = seat.get("name") if isinstance(seat, dict) else None
-        names.append("You" if i == me else name if isinstance(name, str) and name else f"Seat {i}")
+    for i, name in enumerate(given):
+        if i == me:
+            names.append("You")
+        elif not isinstance(name, str) or not name:
+            names.append(f"Seat {i}")
+        else:
+            names.append(name if given.count(name) == 1 else f"{name} (seat {i})")
     return names
 
 
