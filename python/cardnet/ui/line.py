@@ -56,7 +56,7 @@ def refusal_text(error: HostError) -> str:
 
 def seat_names(seats: Sequence[JSONValue], me: int | None) -> list[str]:
     """Names for the renderer from a ``seats`` list: ``You`` for ``me``, else the player's name or ``Seat N``
-    (a name several seats share gets its seat number, so two ``random bot`` seats stay apart)."""
+    (a name several seats share gets its seat number, ``random bot #1``, so such seats stay apart)."""
     given = [seat.get("name") if isinstance(seat, dict) else None for seat in seats]
     names = []
     for i, name in enumerate(given):
@@ -65,7 +65,7 @@ def seat_names(seats: Sequence[JSONValue], me: int | None) -> list[str]:
         elif not isinstance(name, str) or not name:
             names.append(f"Seat {i}")
         else:
-            names.append(name if given.count(name) == 1 else f"{name} (seat {i})")
+            names.append(name if given.count(name) == 1 else f"{name} #{i}")
     return names
 
 
@@ -278,8 +278,9 @@ class PlainGame:
             self.say(f"<{who}> {event.text}")
         elif isinstance(event, SeatsChanged):
             self.seats = list(event.seats)
-            self.renderer.names = seat_names(self.seats, self.seat)
             if not self.solo:
+                # In local play the other seats keep their numbers ("Seat 2"): they are all built-in players.
+                self.renderer.names = seat_names(self.seats, self.seat)
                 self.show_seats()
         elif isinstance(event, ConnectionLost):
             self.connected = False
@@ -528,7 +529,7 @@ class PlainGame:
         self.say("containing TEXT); 'table' shows the table again; 'say TEXT' chats; 'seats'")
         self.say("shows who sits where; 'quit' (or Ctrl-D, Ctrl-C) leaves.")
         if self.solo:
-            self.say("The game is kept in its journal: continue it with 'cardnet play --resume JOURNAL'.")
+            self.say("The game is kept in its journal; 'cardnet play --resume JOURNAL' continues it.")
             self.say("Built-in players move on their own; a forced move is played for you.")
         else:
             self.say("A forced move is played for you; while you are away a built-in player stands in.")
