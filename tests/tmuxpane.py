@@ -27,7 +27,10 @@ class Pane:
         assert tmux is not None, "tmux is required for the terminal tests (apt-get install tmux)"
         self.tmux = tmux
         self.socket = f"cardnet-{name}-{os.getpid()}"
-        exports = " ".join(f"{key}={shlex.quote(value)}" for key, value in env.items() if key.isidentifier())
+        # The tmux server starts with this process's environment; only what differs goes on the command line,
+        # which tmux limits in size.
+        changed = {key: value for key, value in env.items() if os.environ.get(key) != value and key.isidentifier()}
+        exports = " ".join(f"{key}={shlex.quote(value)}" for key, value in changed.items())
         # The shell stays after the program so its exit code and last screen can be read.
         script = f"env {exports} {shlex.join(argv)}; echo {EXIT_MARK}$?; sleep 600"
         self._tmux("new-session", "-d", "-s", "t", "-x", "100", "-y", "30", script)
