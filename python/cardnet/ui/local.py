@@ -29,6 +29,7 @@ from .line import PlainGame
 
 __all__ = ["LocalError", "local_peer", "play_local", "player_name", "rekey_own_seat"]
 
+
 class LocalError(Exception):
     """The local table cannot be set up or resumed (bad journal, unusable path); exit code 1."""
 
