@@ -246,6 +246,7 @@ class Host:
                 conn = self.conns.get(effect.link.id)
                 if conn is not None:
                     conn.needs_snapshot = True
+                    self._owe_ack(conn, effect.ack)
                     conn.wake.set()
             elif isinstance(effect, Close):
                 conn = self.conns.get(effect.link.id)

@@ -38,6 +38,7 @@ from .codec import (
     check_chat_text,
     decode_line,
     encode,
+    is_unicode,
     state_hash_of,
     token_hash,
 )
@@ -111,6 +112,7 @@ __all__ = [
     "check_chat_text",
     "decode_line",
     "encode",
+    "is_unicode",
     "parse_client_message",
     "parse_host_message",
     "seat_entry",

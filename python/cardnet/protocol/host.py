@@ -136,6 +136,8 @@ class Link:
     hello: Hello | None = None
     #: Set once the protocol is done with the connection (the reason); no further line is read.
     closing: str | None = None
+    #: The table's state_id at this connection's welcome.
+    admitted_at: int = 0
 
 
 @dataclass(frozen=True)
@@ -182,9 +184,11 @@ class Durable:
 
 @dataclass(frozen=True)
 class Resync:
-    """``link`` needs a fresh snapshot (built by :meth:`HostSession.snapshot` when its writer is ready)."""
+    """``link`` needs a fresh snapshot (built by :meth:`HostSession.snapshot` when its writer is ready), carrying
+    ``ack`` when given."""
 
     link: Link
+    ack: Ack | None = None
 
 
 @dataclass(frozen=True)
@@ -431,6 +435,7 @@ class HostSession:
     def _welcome(self, link: Link, token: str | None, started: bool) -> list[Effect]:
         # Only now does the connection receive broadcasts: the welcome must be its first message after "table".
         link.ready = True
+        link.admitted_at = self.table.state_id
         assert link.hello is not None
         timer = self.table.config.turn_timer
         welcome = Welcome(
@@ -455,7 +460,7 @@ class HostSession:
 
     def _dispatch(self, link: Link, msg: ClientMessage, now: float) -> list[Effect]:
         if isinstance(msg, Move):
-            return self.move(link.seat, msg)
+            return self._ack_repeated_move(link, msg) or self.move(link.seat, msg)
         if isinstance(msg, Chat):
             if "chat" not in link.capabilities:
                 raise ProtocolError("chat_disabled", "ask for the 'chat' capability in your hello")
@@ -497,6 +502,18 @@ class HostSession:
         applied = table.apply_move(seat, decision, msg.move, msg.index)
         ack: Ack = {"decision_id": applied.decision_id, "ref": msg.ref}
         return [self._commit([applied.record], kind="update", ack_seat=seat, ack=ack)]
+
+    def _ack_repeated_move(self, link: Link, msg: Move) -> list[Effect]:
+        """Answer a move repeating one this seat made before this connection's welcome with a snapshot carrying its
+        ack, changing nothing; empty when it is no such repeat.
+
+        That ack went to a connection that is gone, or was never sent by a host that died right after journalling
+        the move: PROTOCOL.md section 7. A repeat of a move acknowledged on this very connection stays stale.
+        """
+        answered_at = None if link.seat is None else self.table.answered_at(link.seat, msg.decision_id)
+        if answered_at is None or answered_at > link.admitted_at:
+            return []
+        return [Resync(link, {"decision_id": msg.decision_id, "ref": msg.ref})]
 
     # -- absent seats -----------------------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from .codec import (
     LEGAL_PAGE,
     MAX_CHAT_CHARS,
     MAX_HOST_LINE,
+    MAX_INT,
     MAX_PEER_LINE,
     PROTOCOL_VERSION,
     SUPPORTED_VERSIONS,
@@ -198,7 +199,8 @@ def parse_client_message(obj: Mapping[str, JSONValue]) -> ClientMessage:
     if kind == "move":
         decision_id = f.req_int("decision_id")
         move = obj.get("move")
-        index = f.opt_int("index", required=False)
+        # Any integer parses: whether it is in 0..count-1 is the table's check (invalid_move, section 5).
+        index = f.opt_int("index", required=False, lo=-MAX_INT)
         if (move is None) == (index is None):
             raise ProtocolError("bad_message", "a move carries exactly one of 'move' and 'index'")
         if move is not None and not isinstance(move, dict):
