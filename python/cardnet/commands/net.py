@@ -314,7 +314,6 @@ async def play_at_own_table(server: Host, journal: Path, stdin: TextIO, out: Tex
     peer = local_peer(server, player_name(), seat=0 if token is None else None, token=token)
     async with trio.open_nursery() as nursery:
         await nursery.start(peer.run)
-        seats = peer.state.table.get("seats")
         cfg = table.config
         ui = PlainGame(
             peer,
@@ -325,7 +324,7 @@ async def play_at_own_table(server: Host, journal: Path, stdin: TextIO, out: Tex
             out,
             solo=False,
             leave_lines=[f"Table closed; continue it with: cardnet host --resume {journal}"],
-            seats=seats if isinstance(seats, list) else [],
+            seats=peer.state.table_info.seats,
         )
         waiting = "" if table.started else "; the game starts when every seat is taken"
         ui.say(f"You sit at seat 0{waiting}. Type 'help' for commands.")
@@ -368,8 +367,8 @@ def _join(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sy
                 return 1
             ui = seat_ui(peer, stdin, out, rejoin=f"cardnet join {args.target}")
             role = "spectating" if args.spectate else f"seat {peer.state.seat}"
-            table = peer.state.table
-            ui.say(f"Joined {table.get('name')!r} ({table.get('game')}), {role}.")
+            info = peer.state.table_info
+            ui.say(f"Joined {info.name!r} ({info.game}), {role}.")
             if peer.state.token:
                 ui.say(f"Seat token (rejoin with --token): {peer.state.token}")
             if args.spectate:
@@ -415,22 +414,20 @@ def seat_ui(peer: Peer, stdin: TextIO, out: TextIO, *, rejoin: str) -> PlainGame
     """The line-mode UI (:class:`~cardnet.ui.line.PlainGame`) of a connected peer at a shared table."""
     from ..ui.line import PlainGame
 
-    table = peer.state.table
-    seats = table.get("seats")
-    players = table.get("players")
+    info = peer.state.table_info
     leave = ["Left the table."]
     if peer.state.token and peer.state.seat is not None:
         leave = [f"Left the table; rejoin seat {peer.state.seat} with: {rejoin} --token {peer.state.token}"]
     return PlainGame(
         peer,
-        str(table.get("game")),
+        info.game,
         peer.state.seat,
-        players if isinstance(players, int) else 0,
+        info.players,
         stdin,
         out,
         solo=False,
         leave_lines=leave,
-        seats=seats if isinstance(seats, list) else [],
+        seats=info.seats,
     )
 
 
