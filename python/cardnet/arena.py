@@ -341,7 +341,7 @@ def play_match(
     with _runner(ray, ray_address, jobs, game, players, opts, seed) as (submit, engine):
         match.engine = engine
         pending: dict[Future[Batch], int] = {}
-        done: dict[int, list[GameRecord]] = {}
+        done: dict[int, Batch] = {}
         next_first = 0
         stopped = False
         last_report = 0.0
@@ -352,11 +352,7 @@ def play_match(
                 next_first += count
             finished, _ = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
             for future in finished:
-                first = pending.pop(future)
-                records, think = future.result()
-                done[first] = records
-                for mine, theirs in zip(match.think, think):
-                    mine.merge(theirs)
+                done[pending.pop(future)] = future.result()
             stopped = _take_in_order(match, done, counts)
             match.seconds = time.perf_counter() - start
             if progress is not None and (stopped or time.perf_counter() - last_report >= 0.25):
@@ -368,12 +364,16 @@ def play_match(
     return match
 
 
-def _take_in_order(match: Match, done: dict[int, list[GameRecord]], counts: list[int]) -> bool:
+def _take_in_order(match: Match, done: dict[int, Batch], counts: list[int]) -> bool:
     """Moves finished batches into the match in game order, keeping the pentanomial ``counts`` of a
-    sequential test up to date; True when that test has decided (the match then ends on that deal)."""
+    sequential test up to date; True when that test has decided (the match then ends on that deal, and
+    only the think times of the batch that decided count games past it)."""
     n = len(match.players)
     while len(match.records) in done:
-        for record in done.pop(len(match.records)):
+        records, think = done.pop(len(match.records))
+        for mine, theirs in zip(match.think, think):
+            mine.merge(theirs)
+        for record in records:
             match.records.append(record)
             if match.sprt_hypotheses is None or len(match.records) % n:
                 continue
