@@ -530,7 +530,8 @@ def format_match(match: Match) -> str:
     lines.append(
         f"{match.game}: {games} games ({match.deals} deals x {len(match.players)} seatings), "
         f"{sum(r.decisions for r in match.records)} decisions in {match.seconds:.2f} s "
-        f"({rate:,.1f} games/s, {match.jobs} {match.engine} job(s), seed {match.seed})"
+        f"({rate:,.1f} games/s, {match.jobs} {'job' if match.jobs == 1 else 'jobs'} on {match.engine}, "
+        f"seed {match.seed})"
     )
     names = labels(match.players)
     width = max(6, *(len(p) for p in names))
