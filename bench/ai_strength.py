@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
@@ -56,7 +57,8 @@ def row(match: Match, hero: str, opponent: str) -> dict[str, Any]:
         "games": len(match.records),
         "win_share": [round(share.value, 3), round(share.low, 3), round(share.high, 3)],
         "mean_reward": [round(reward.value, 3), round(reward.low, 3), round(reward.high, 3)],
-        "elo": [round(x, 0) if abs(x) != float("inf") else None for x in (elo.value, elo.low, elo.high)],
+        # JSON has no infinity: an unbounded Elo (a clean sweep) is written as the string "+inf" or "-inf".
+        "elo": [round(x) if math.isfinite(x) else ("+inf" if x > 0 else "-inf") for x in (elo.value, elo.low, elo.high)],
         "think_ms_p50": float(f"{think.quantile(0.5) * 1000:.3g}"),
         "think_ms_p95": float(f"{p95 * 1000:.3g}"),
         "goals": goals,
@@ -71,7 +73,7 @@ def markdown(r: dict[str, Any]) -> str:
         return f"{100 * v[0]:.0f} % [{100 * v[1]:.0f}, {100 * v[2]:.0f}]"
 
     elo = r["elo"]
-    elo_text = "-" if elo[0] is None else f"{elo[0]:+.0f} [{_e(elo[1])}, {_e(elo[2])}]"
+    elo_text = f"{_e(elo[0])} [{_e(elo[1])}, {_e(elo[2])}]"
     goals = ", ".join(f"{k} {'met' if ok else 'NOT met'}" for k, ok in r["goals"].items()) or "-"
     return (
         f"| {r['game']} | {r['players']} | {r['hero']} vs {r['opponent']} | {r['games']} "
@@ -80,8 +82,8 @@ def markdown(r: dict[str, Any]) -> str:
     )
 
 
-def _e(x: float | None) -> str:
-    return "inf" if x is None else f"{x:+.0f}"
+def _e(x: float | str) -> str:
+    return x if isinstance(x, str) else f"{x:+.0f}"
 
 
 HEADER = (

@@ -27,6 +27,7 @@ from cardnet.rating import (
     sprt,
     sprt_bounds,
     t95,
+    wilson,
 )
 
 
@@ -58,6 +59,18 @@ def test_mean_interval_known_values() -> None:
     assert clipped.high == 1.0 and 0 < clipped.low < clipped.value
     single = mean_interval([0.3])
     assert (single.value, single.low, single.high) == (0.3, 0.0, 1.0)
+
+
+def test_wilson_known_values() -> None:
+    # 24 of 24: the lower bound is n / (n + z^2).
+    sweep = wilson(24, 24)
+    assert sweep.value == 1.0 and sweep.high == 1.0
+    assert sweep.low == pytest.approx(24 / (24 + 1.959964**2), abs=1e-6)
+    # 5 of 10: centred on one half, half-width z sqrt(1/40 + z^2/400) / (1 + z^2/10).
+    half = wilson(5, 10)
+    z = 1.959964
+    assert half.low == pytest.approx(0.5 - z * math.sqrt(0.025 + z * z / 400) / (1 + z * z / 10), abs=1e-6)
+    assert half.low + half.high == pytest.approx(1.0)
 
 
 def test_bradley_terry_recovers_known_strengths() -> None:
@@ -193,7 +206,13 @@ def test_head_to_head_elo_and_ratings() -> None:
     m = play_match("matchstick", ["heuristic", "random"], 200, seed=2, jobs=2)
     elo = m.elo()
     assert elo.low < elo.value < elo.high and elo.low > 0
-    assert elo.value == pytest.approx(elo_from_score(m.mean_reward(0).value))
+    reward = m.mean_reward(0)
+    assert elo.value == pytest.approx(elo_from_score(reward.value))
+    assert elo.low == pytest.approx(elo_from_score(reward.low))
+    sweep = play_match("fistful", ["hard", "easy"], 4, seed=1)
+    # Seed 1 is a clean sweep, every deal the same: the interval keeps Wilson's width over the four games.
+    assert sweep.win_share(0).value == 1.0
+    assert sweep.win_share(0).low == pytest.approx(4 / (4 + 1.959964**2), abs=1e-6)
     many = play_match("matchstick", ["heuristic", "random", "random"], 60, seed=2)
     ratings = many.ratings()
     assert sum(r.value for r in ratings) == pytest.approx(0, abs=1e-6)

@@ -7,7 +7,9 @@ a match is rotation ``i % n`` of deal ``i // n``, and everything about it follow
 alone, so a match gives the same games whatever the number of threads or Ray tasks it was spread over.
 
 **Statistics.** The games of one deal share cards, so a deal (all its rotations) is the unit of every
-interval: a player's win share and mean reward are means over deals with a 95 % normal interval. Two
+interval: a player's win share and mean reward are means over deals with a 95 % Student's t interval,
+widened where needed to the Wilson interval over games (which keeps a width when every deal came out the
+same). Two
 players get a head-to-head Elo difference from the first player's mean score (pairs of games, i.e. the
 pentanomial model); more players get a Bradley–Terry fit over every pair of seats in every game (ties count
 half), with a percentile bootstrap over deals for the intervals. ``sprt`` (two players) stops the match as
@@ -41,6 +43,7 @@ from .rating import (
     mean_interval,
     pentanomial,
     sprt,
+    wilson,
 )
 
 __all__ = ["GameRecord", "Match", "ThinkTimes", "play_batch", "play_match", "run_arena", "seating"]
@@ -188,13 +191,20 @@ class Match:
             math.fsum(value(r) for r in self.records[d * n : (d + 1) * n]) / n for d in range(self.deals)
         ]
 
+    def _share(self, value: Callable[[GameRecord], float]) -> Estimate:
+        # Deals are the independent units (Student's t over them), but when every deal came out the same
+        # that interval has no width; Wilson's over games keeps one, so the wider of the two is reported.
+        by_deal = mean_interval(self._per_deal(value))
+        by_game = wilson(math.fsum(value(r) for r in self.records), len(self.records))
+        return Estimate(by_deal.value, min(by_deal.low, by_game.low), max(by_deal.high, by_game.high))
+
     def win_share(self, player: int) -> Estimate:
         """The share of games ``player`` won, with its 95 % interval."""
-        return mean_interval(self._per_deal(lambda r: float(r.won[player])))
+        return self._share(lambda r: float(r.won[player]))
 
     def mean_reward(self, player: int) -> Estimate:
         """``player``'s mean reward (0..1), with its 95 % interval."""
-        return mean_interval(self._per_deal(lambda r: r.rewards[player]))
+        return self._share(lambda r: r.rewards[player])
 
     def pair_scores(self) -> list[float]:
         """Two players: the first player's mean reward over each deal's two games."""
@@ -202,7 +212,7 @@ class Match:
 
     def elo(self) -> Estimate:
         """Two players: how many Elo the first is stronger than the second, with its 95 % interval."""
-        score = mean_interval(self.pair_scores())
+        score = self.mean_reward(0)
         return Estimate(elo_from_score(score.value), elo_from_score(score.low), elo_from_score(score.high))
 
     def ratings(self) -> list[Estimate]:

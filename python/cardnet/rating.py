@@ -25,6 +25,7 @@ __all__ = [
     "sprt",
     "sprt_bounds",
     "t95",
+    "wilson",
 ]
 
 #: The two-sided 95 % quantile of the normal distribution.
@@ -74,6 +75,17 @@ def mean_interval(samples: Sequence[float], low: float = 0.0, high: float = 1.0)
     variance = math.fsum((x - mean) ** 2 for x in samples) / (n - 1)
     margin = t95(n - 1) * math.sqrt(variance / n)
     return Estimate(mean, max(low, mean - margin), min(high, mean + margin))
+
+
+def wilson(successes: float, n: int) -> Estimate:
+    """The share ``successes / n`` with its 95 % Wilson score interval (which, unlike the normal one, keeps
+    a width at 0 % and 100 %); a fractional count (half a win for a tie) is allowed."""
+    if n <= 0:
+        return Estimate(math.nan, 0.0, 1.0)
+    p, z2 = successes / n, Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    margin = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return Estimate(p, max(0.0, centre - margin), min(1.0, centre + margin))
 
 
 def score_from_elo(elo: float) -> float:
