@@ -10,8 +10,9 @@ Goals checked on every row they apply to:
   - think time: p95 <= 200 ms/move for ``normal``, <= 1 s for ``hard``;
   - ``hard`` beats ``easy``: the 95 % lower bound of its win share is above an even share (1/players).
 
-Prints a Markdown table (rows as they finish) and, with ``--json``, one JSON document instead. The
-machine's load changes think times; the win figures depend only on the seed.
+Prints a Markdown table (rows as they finish) and, with ``--json``, one JSON document instead. Think time
+is the deciding thread's CPU time, so a busy machine slows the run but barely moves the figures; the win
+figures depend only on the seed.
 
     python bench/ai_strength.py [--games 200] [--search-games 12] [--seed 1] [--game NAME ...] [--json]
 """
