@@ -1,22 +1,23 @@
 """``cardnet arena``: fair matches between built-in players, with confidence intervals and ratings.
 
 **Fair seating.** With ``n`` players, deal ``d`` (dealt from ``cardnet.derive(seed, d)``) is played ``n``
-times, once per cyclic rotation of the seats, so every player plays every seat equally often and meets the
-same cards from each seat; with two players each deal is played twice with the seats swapped. Game ``i`` of
-a match is rotation ``i % n`` of deal ``i // n``, and everything about it follows from the seed and ``i``
+times, once per rotation of the seats, so every player plays every seat equally often and meets the same
+cards from each seat; with two players each deal is played twice with the seats swapped. With three or more
+the deals also cycle through every circular order of the players (see :func:`seating`). Game ``i`` of a
+match is rotation ``i % n`` of deal ``i // n``, and everything about it follows from the seed and ``i``
 alone, so a match gives the same games whatever the number of threads or Ray tasks it was spread over.
 
 **Statistics.** The games of one deal share cards, so a deal (all its rotations) is the unit of every
 interval: a player's win share and mean reward are means over deals with a 95 % Student's t interval,
 widened where needed to the Wilson interval over games (which keeps a width when every deal came out the
-same). Two
-players get a head-to-head Elo difference from the first player's mean score (pairs of games, i.e. the
-pentanomial model); more players get a Bradley–Terry fit over every pair of seats in every game (ties count
-half), with a percentile bootstrap over deals for the intervals. ``sprt`` (two players) stops the match as
-soon as the sequential test decides; see :func:`cardnet.rating.sprt`.
+same). Two players get a head-to-head Elo difference from the first player's mean score (pairs of games,
+i.e. the pentanomial model); more players get a Bradley–Terry fit over every pair of seats in every game
+(ties count half), with a percentile bootstrap over deals for the intervals. ``sprt`` (two players) stops
+the match as soon as the sequential test decides; see :func:`cardnet.rating.sprt`.
 
-**Think time.** The core times every decision; each player's times are kept in a histogram with
-eight buckets per octave (about 9 % wide), whose medians give the p50 and p95 reported.
+**Think time.** The core measures the CPU time of every decision (the deciding thread's clock, so a busy
+machine does not inflate it); each player's times are kept in a histogram with eight buckets per octave
+(about 9 % wide), whose middles give the p50 and p95 reported.
 """
 
 from __future__ import annotations
