@@ -1,0 +1,1 @@
+"""cardnet's network layer (LAN discovery lives in :mod:`cardnet.net.discovery`)."""
