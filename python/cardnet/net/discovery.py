@@ -187,7 +187,8 @@ def instance_label(name: str) -> str:
     python-zeroconf splits names at dots, so a dot would break the label in two; the full name still reaches
     every browser in the host's ``table`` line.
     """
-    cleaned = "".join("_" if ch == "." or not ch.isprintable() else ch for ch in name).strip() or "cardnet table"
+    cleaned = "".join("_" if ch == "." else ch if ch.isprintable() else " " for ch in name)
+    cleaned = " ".join(cleaned.split()) or "cardnet table"
     encoded = cleaned.encode("utf-8")[:MAX_INSTANCE_BYTES]
     return encoded.decode("utf-8", errors="ignore")
 
