@@ -33,14 +33,22 @@ def env() -> dict[str, str]:
 class Lines:
     """A child process whose stdout lines are read in a thread (with arrival times), so tests wait with bounds."""
 
-    def __init__(self, argv: Sequence[str], *, stdin: str | None = None, extra_env: dict[str, str] | None = None):
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        stdin: str | None = None,
+        extra_env: dict[str, str] | None = None,
+        drop_env: Sequence[str] = (),
+    ):
+        child = {k: v for k, v in env().items() if k not in drop_env} | (extra_env or {})
         self.proc = subprocess.Popen(
             list(argv),
             stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-            env=env() | (extra_env or {}),
+            env=child,
         )
         self.lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
         self.seen: list[str] = []
