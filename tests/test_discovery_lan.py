@@ -210,8 +210,8 @@ def test_dig_and_avahi_see_our_table_and_we_see_avahis(lan: Lan, tmp_path: Path)
         # Avahi lists our table with its TXT.
         fields = avahi.browse(name, 15)
         assert fields[2] == "IPv4" and fields[7] == lan.address(HOST) and fields[8] == str(port)
-        txt = {item.strip('"') for item in fields[9].split(" ")}
-        assert {"txtvers=1", "proto=1", "game=fistful", "seats=1/2", "pw=no", "seeded=no", "started=no"} <= txt
+        entries = {item.strip('"') for item in fields[9].split(" ")}
+        assert {"txtvers=1", "proto=1", "game=fistful", "seats=1/2", "pw=no", "seeded=no", "started=no"} <= entries
 
         # A table Avahi publishes (its cardnet host announces nothing itself) is found by our browser.
         published = unique("avahi")
