@@ -2,7 +2,7 @@
 
 A host announces its table in one; `cardnet list`, `cardnet join NAME` and a bot by name find it from the
 others and play a whole game across the LAN; a second table of the same name is renamed by mDNS probing; the
-killed host leaves the others' lists. Interop: `dig` and Avahi (an independent mDNS implementation, with its
+killed host and a machine that drops off the LAN leave the others' lists. Interop: `dig` and Avahi (an independent mDNS implementation, with its
 own D-Bus daemon inside a namespace) see our table, and our browser sees a table Avahi publishes.
 
 Needs root: skipped on a developer's machine without it, failed under CI (which runs as root).
@@ -62,7 +62,7 @@ def start_host(lan: Lan, index: int, name: str, *extra: str) -> Lines:
     return table
 
 
-def test_a_table_is_found_and_played_across_the_lan_then_leaves_when_killed(lan: Lan) -> None:
+def test_a_table_is_found_and_played_across_the_lan_then_leaves_when_killed_or_unplugged(lan: Lan) -> None:
     name = unique("lan")
     table = start_host(lan, HOST, name)
     watcher = Lines(lan.command(NEAR, cardnet("list", "--watch", "--json", *on(lan, NEAR))))
@@ -92,6 +92,15 @@ def test_a_table_is_found_and_played_across_the_lan_then_leaves_when_killed(lan:
         killed = time.monotonic()
         stamp, tables = watcher.wait_listing(lambda ts: not at(here, name)(ts), 6)
         assert stamp - killed <= 5.0 and at(lan.address(FAR), name)(tables)
+
+        # A machine that drops off the LAN (no refused connection, no goodbye): its probes time out.
+        subprocess.run(["ip", "-n", lan.peers[FAR], "link", "set", "eth0", "down"], check=True)
+        try:
+            unplugged = time.monotonic()
+            stamp, _ = watcher.wait_listing(lambda ts: not at(lan.address(FAR), name)(ts), 6)
+            assert stamp - unplugged <= 5.0
+        finally:
+            subprocess.run(["ip", "-n", lan.peers[FAR], "link", "set", "eth0", "up"], check=True)
     finally:
         for proc in procs:
             proc.stop()
