@@ -13,8 +13,8 @@ import os
 import secrets
 import signal
 import sys
-from pathlib import Path
 from functools import partial
+from pathlib import Path
 from typing import Any, TextIO
 
 from .discovery import add_interface_argument, table_address
@@ -147,9 +147,8 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     from .. import protocol as P
     from ..host import Host, HostOptions, JournalFailure
     from ..journal import Journal, JournalError, default_journal_path
-    from ..table import Table, TableConfig, core_engine
-
     from ..net.discovery import InterfaceError, advertise_table, choose_interfaces, test_mode
+    from ..table import Table, TableConfig, core_engine
 
     try:
         interfaces = choose_interfaces(args.interface)
