@@ -120,7 +120,7 @@ def table_address(command: str, target: str, interfaces: Sequence[str]) -> tuple
     try:
         return resolve_target(target, interfaces, DEFAULT_FIND_TIMEOUT)
     except InterfaceError as exc:
-        print(f"cardnet {command}: {exc}", file=sys.stderr)
+        print(f"cardnet {command}: to find {target!r} on the LAN: {exc} (or give HOST:PORT)", file=sys.stderr)
         return 2
     except TargetError as exc:
         print(f"cardnet {command}: {exc}", file=sys.stderr)
