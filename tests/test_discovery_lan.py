@@ -2,8 +2,9 @@
 
 A host announces its table in one; `cardnet list`, `cardnet join NAME` and a bot by name find it from the
 others and play a whole game across the LAN; a second table of the same name is renamed by mDNS probing; the
-killed host and a machine that drops off the LAN leave the others' lists. Interop: `dig` and Avahi (an independent mDNS implementation, with its
-own D-Bus daemon inside a namespace) see our table, and our browser sees a table Avahi publishes.
+killed host and a machine that drops off the LAN leave the others' lists. Interop: `dig` and Avahi (an
+independent mDNS implementation, with its own D-Bus daemon inside a namespace) see our table, and our browser
+sees a table Avahi publishes.
 
 Needs root: skipped on a developer's machine without it, failed under CI (which runs as root).
 """
@@ -80,7 +81,10 @@ def test_a_table_is_found_and_played_across_the_lan_then_leaves_when_killed_or_u
         assert bot.returncode == 0, bot.stderr
         assert json.loads(bot.stdout.splitlines()[-1])["outcome"] is not None
         player.wait_line(lambda line: line.startswith("game over:"), 60)
-        watcher.wait_listing(lambda ts: any(t["name"] == name and t["seats_taken"] == 2 and t["started"] for t in ts), 5)
+        def full(tables: list[dict[str, Any]]) -> bool:
+            return any(t["name"] == name and t["seats_taken"] == 2 and t["started"] for t in tables)
+
+        watcher.wait_listing(full, 5)
 
         # The same name on another machine: mDNS probing renames the newcomer.
         twin = start_host(lan, FAR, name, "--bots", "1")
