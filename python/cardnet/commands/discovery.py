@@ -32,11 +32,21 @@ def add_interface_argument(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= value <= 3600:
+        raise argparse.ArgumentTypeError("give seconds from 0 to 3600")
+    return value
+
+
 def add_parsers(subparsers: Any) -> None:
     """Register ``cardnet list`` on an ``argparse`` subparsers object."""
     lister = subparsers.add_parser("list", help="list the tables on the LAN")
     add_interface_argument(lister, "look on")
-    lister.add_argument("--timeout", type=float, default=2.0, metavar="S", help="seconds to look (default 2)")
+    lister.add_argument("--timeout", type=_seconds, default=2.0, metavar="S", help="seconds to look (default 2)")
     lister.add_argument("--json", action="store_true", help="JSON: one array (with --watch, one array per change)")
     lister.add_argument("--watch", action="store_true", help="keep the list live until Ctrl-C")
     lister.set_defaults(func=cmd_list)
