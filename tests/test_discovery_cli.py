@@ -59,29 +59,31 @@ def test_list_then_join_by_name_plays_a_whole_game_and_a_clean_exit_is_gone_at_o
 
 def test_a_killed_host_leaves_list_watch_within_5_s_and_names_must_be_unique_or_exact() -> None:
     name = unique("cli kill")
-    first, second = host(f"{name} a"), host(f"{name} b")
+    tables = {label: host(f"{name} {label}") for label in ("a", "b", "c")}
     watcher = Lines(cardnet("list", "--watch", "--json", *LO))
     try:
-        watcher.wait_listing(lambda tables: named(f"{name} a")(tables) and named(f"{name} b")(tables), 10)
+        watcher.wait_listing(lambda ts: all(named(f"{name} {label}")(ts) for label in tables), 10)
         ambiguous = run("bot", "builtin:random", name, *LO)
         assert ambiguous.returncode == 1
-        assert f"2 tables match {name!r}" in ambiguous.stderr and f"'{name} b' (fistful" in ambiguous.stderr
+        assert f"3 tables match {name!r}" in ambiguous.stderr and f"'{name} b' (fistful" in ambiguous.stderr
         missing = run("join", unique("nobody"), *LO)
         assert missing.returncode == 1 and "no table named" in missing.stderr
         unnamed = run("join", name)
         assert unnamed.returncode == 2 and "--interface is required" in unnamed.stderr
 
-        first.proc.send_signal(signal.SIGKILL)
+        tables["a"].proc.send_signal(signal.SIGKILL)
         killed = time.monotonic()
-        stamp, tables = watcher.wait_listing(not_named(f"{name} a"), 6)
-        assert stamp - killed <= 5.0 and named(f"{name} b")(tables)
+        stamp, listed = watcher.wait_listing(not_named(f"{name} a"), 6)
+        assert stamp - killed <= 5.0 and named(f"{name} b")(listed)
 
-        second.proc.send_signal(signal.SIGTERM)
-        assert second.proc.wait(10) == 0
-        stopped = time.monotonic()
-        stamp, _ = watcher.wait_listing(not_named(f"{name} b"), 5)
-        assert stamp - stopped < 1.0, "SIGTERM withdraws the table"
+        # SIGTERM (a service manager, a script) and SIGINT (Ctrl-C) stop the host cleanly: goodbye at once.
+        for label, sig in (("b", signal.SIGTERM), ("c", signal.SIGINT)):
+            tables[label].proc.send_signal(sig)
+            assert tables[label].proc.wait(10) == 0
+            stopped = time.monotonic()
+            stamp, _ = watcher.wait_listing(not_named(f"{name} {label}"), 5)
+            assert stamp - stopped < 1.0, f"{sig.name} withdraws the table"
     finally:
         watcher.stop()
-        first.stop()
-        second.stop()
+        for table in tables.values():
+            table.stop()
