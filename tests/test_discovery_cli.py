@@ -44,10 +44,10 @@ def test_list_then_join_by_name_plays_a_whole_game_and_a_clean_exit_is_gone_at_o
         assert any(line.startswith(name) and "fistful  1/2" in line for line in plain.stdout.splitlines())
         watcher.wait_listing(named(name), 10)
 
-        # A unique prefix is enough; every prompt is answered with the first legal move.
-        joined = run("join", name[:-2], "--name", "ann", *LO, stdin="0\n" * 3000, timeout=120)
+        # A unique prefix is enough; every prompt is answered with the first legal move (moves count from 1).
+        joined = run("join", name[:-2], "--name", "ann", *LO, stdin="1\n" * 3000, timeout=120)
         assert joined.returncode == 0, joined.stderr
-        assert f"joined {name!r} (fistful), seat 0" in joined.stdout and "game over:" in joined.stdout
+        assert f"Joined {name!r} (fistful), seat 0" in joined.stdout and "Game over" in joined.stdout
         assert table.proc.wait(30) == 0
         exited = time.monotonic()
         stamp, _ = watcher.wait_listing(not_named(name), 5)

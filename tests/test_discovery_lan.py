@@ -75,12 +75,12 @@ def test_a_table_is_found_and_played_across_the_lan_then_leaves_when_killed_or_u
         entry = next(t for t in json.loads(listed.stdout) if t["name"] == name)
         assert (entry["host"], entry["seats_taken"], entry["seats_total"]) == (here, 0, 2)
 
-        player = Lines(lan.command(NEAR, cardnet("join", name, "--name", "ann", *on(lan, NEAR))), stdin="0\n" * 3000)
+        player = Lines(lan.command(NEAR, cardnet("join", name, "--name", "ann", *on(lan, NEAR))), stdin="1\n" * 3000)
         procs.append(player)
         bot = run_in(lan, FAR, cardnet("bot", "builtin:random", name, *on(lan, FAR)), timeout=120)
         assert bot.returncode == 0, bot.stderr
         assert json.loads(bot.stdout.splitlines()[-1])["outcome"] is not None
-        player.wait_line(lambda line: line.startswith("game over:"), 60)
+        player.wait_line(lambda line: "Game over" in line, 60)
         def full(tables: list[dict[str, Any]]) -> bool:
             return any(t["name"] == name and t["seats_taken"] == 2 and t["started"] for t in tables)
 

@@ -262,13 +262,17 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sy
                         try:
                             async with trio.open_nursery() as inner:
                                 ad = await inner.start(advertising)
-                                print(f"announced on the LAN: cardnet join {ad.name!r}", file=out, flush=True)
+                                # A seated host's terminal is the game's: nothing may print into its prompt.
+                                if args.headless:
+                                    print(f"announced on the LAN: cardnet join {ad.name!r}", file=out, flush=True)
                         except Exception as exc:
                             # The table plays on without discovery: HOST:PORT still works.
                             print(f"cardnet host: cannot announce the table on the LAN: {exc!r}", file=sys.stderr)
 
                     if not args.no_advertise:
                         nursery.start_soon(announce)
+                        if not args.headless:
+                            print(f"on the LAN: cardnet list, then cardnet join {cfg.name!r}", file=out, flush=True)
 
                     if not args.headless:
                         code = await play_at_own_table(server, journal.path, stdin, out)
