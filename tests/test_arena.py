@@ -20,6 +20,7 @@ from cardnet import _core
 from cardnet.arena import Match, Progress, ThinkTimes, format_match, play_match, seating
 from cardnet.rating import (
     bradley_terry,
+    bradley_terry_errors,
     elo_from_score,
     mean_interval,
     pentanomial,
@@ -82,6 +83,10 @@ def test_bradley_terry_recovers_known_strengths() -> None:
     three = bradley_terry([[0, 4, 4], [2, 0, 2], [1, 1, 0]])
     step = 400 * math.log10(2)
     assert three == pytest.approx([step, 0.0, -step], abs=1e-4)
+    # Two players: the information is n p (1 - p) per comparison, split over the pair (Var of each half
+    # of the difference is a quarter of the difference's), so each error is (400 / ln 10) / (2 sqrt(n p q)).
+    errors = bradley_terry_errors([[0, 3], [1, 0]], 0.0, two)
+    assert errors == pytest.approx([400 / math.log(10) / (2 * math.sqrt(4 * 0.75 * 0.25))] * 2, rel=1e-6)
     # A prior of virtual ties keeps a clean sweep finite.
     swept = bradley_terry([[0, 5], [0, 0]], prior=1.0)
     assert swept[0] - swept[1] == pytest.approx(400 * math.log10(5.5 / 0.5), abs=1e-4)

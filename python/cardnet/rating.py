@@ -18,6 +18,7 @@ __all__ = [
     "SprtResult",
     "bootstrap_bradley_terry",
     "bradley_terry",
+    "bradley_terry_errors",
     "elo_from_score",
     "mean_interval",
     "pentanomial",
@@ -138,24 +139,70 @@ def bootstrap_bradley_terry(
 
     ``groups`` holds one win matrix per independent unit (a deal and all its rotations); resampling whole
     units keeps the games of one deal together, since they share cards and are not independent.
-    ``seed`` makes the intervals reproducible.
+    ``seed`` makes the intervals reproducible. When the units barely differ (every deal came out the same)
+    the bootstrap has no spread, so each interval is widened to at least the likelihood's own
+    (``bradley_terry_errors``).
     """
     k = len(groups[0]) if groups else 0
 
-    def fit(chosen: Sequence[Sequence[Sequence[float]]]) -> list[float]:
-        summed = [[math.fsum(g[a][b] for g in chosen) for b in range(k)] for a in range(k)]
-        return bradley_terry(summed, prior, tolerance=1e-7)
+    def total(chosen: Sequence[Sequence[Sequence[float]]]) -> list[list[float]]:
+        return [[math.fsum(g[a][b] for g in chosen) for b in range(k)] for a in range(k)]
 
-    point = fit(groups)
+    summed = total(groups)
+    point = bradley_terry(summed, prior, tolerance=1e-7)
+    errors = bradley_terry_errors(summed, prior, point)
     rng = random.Random(seed)
-    draws = [fit([groups[rng.randrange(len(groups))] for _ in groups]) for _ in range(resamples)]
+    draws = [
+        bradley_terry(total([groups[rng.randrange(len(groups))] for _ in groups]), prior, tolerance=1e-7)
+        for _ in range(resamples)
+    ]
     estimates = []
     for a in range(k):
         values = sorted(d[a] for d in draws)
         low = values[int(0.025 * (len(values) - 1))] if values else -math.inf
         high = values[math.ceil(0.975 * (len(values) - 1))] if values else math.inf
-        estimates.append(Estimate(point[a], min(low, point[a]), max(high, point[a])))
+        margin = Z95 * errors[a]
+        estimates.append(Estimate(point[a], min(low, point[a] - margin), max(high, point[a] + margin)))
     return estimates
+
+
+def bradley_terry_errors(wins: Sequence[Sequence[float]], prior: float, ratings: Sequence[float]) -> list[float]:
+    """Standard errors (Elo) of Bradley–Terry ``ratings`` (mean 0) fitted to ``wins`` with ``prior``, from the
+    Fisher information with every comparison counted as independent.
+
+    The information in log-strengths is a graph Laplacian ``L`` (row sums 0); under the mean-zero
+    constraint the covariance is its pseudo-inverse ``(L + J/k)^-1 - J/k``, ``J`` all ones.
+    """
+    k = len(wins)
+    strength = [10.0 ** (r / 400.0) for r in ratings]
+    info = [[0.0] * k for _ in range(k)]
+    for a in range(k):
+        for b in range(k):
+            if a != b:
+                n = wins[a][b] + wins[b][a] + prior
+                p = strength[a] / (strength[a] + strength[b])
+                info[a][b] = -n * p * (1 - p)
+        info[a][a] = -math.fsum(info[a])
+    shifted = [[info[a][b] + 1.0 / k for b in range(k)] for a in range(k)]
+    inverse = _invert(shifted)
+    scale = 400.0 / math.log(10.0)
+    return [scale * math.sqrt(max(0.0, inverse[a][a] - 1.0 / k)) for a in range(k)]
+
+
+def _invert(matrix: Sequence[Sequence[float]]) -> list[list[float]]:
+    """The inverse of a small non-singular matrix, by Gauss–Jordan elimination with partial pivoting."""
+    k = len(matrix)
+    rows = [list(matrix[i]) + [1.0 if j == i else 0.0 for j in range(k)] for i in range(k)]
+    for col in range(k):
+        pivot = max(range(col, k), key=lambda r: abs(rows[r][col]))
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        lead = rows[col][col]
+        rows[col] = [x / lead for x in rows[col]]
+        for r in range(k):
+            if r != col and rows[r][col] != 0.0:
+                factor = rows[r][col]
+                rows[r] = [x - factor * y for x, y in zip(rows[r], rows[col])]
+    return [row[k:] for row in rows]
 
 
 def pentanomial(pair_scores: Sequence[float]) -> list[int]:
