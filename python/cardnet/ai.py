@@ -10,10 +10,11 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from . import _core
 from ._core import Game
 from .errors import BadOptions
 
-__all__ = ["LEVELS", "PLAYERS", "choose", "choose_index"]
+__all__ = ["LEVELS", "PLAYERS", "choose", "choose_index", "level_player"]
 
 #: Player names accepted by ``choose`` (plus ``ismcts:N`` for N iterations).
 PLAYERS = ("random", "heuristic", "ismcts")
@@ -21,6 +22,12 @@ PLAYERS = ("random", "heuristic", "ismcts")
 LEVELS = ("easy", "normal", "hard")
 
 _SEED_LIMIT = 1 << 64
+
+
+def level_player(level: str) -> str:
+    """The built-in player a difficulty level stands for, named as ``simulate`` takes it (``easy`` is
+    ``heuristic``, ``hard`` is ``ismcts:N``); raises BadOptions for an unknown level."""
+    return _core.level_player(level)
 
 
 def choose_index(

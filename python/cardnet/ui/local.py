@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import os
 import secrets
+import shutil
 import signal
 import threading
 from collections.abc import Callable, Mapping
@@ -28,7 +29,7 @@ from ..journal import Journal, JournalError, default_journal_path
 from ..peer import HostError, Peer, PeerError
 from ..protocol import JSONValue, StateMessage
 from ..table import Table, TableConfig, core_engine
-from .render import LIST_LIMIT, GenericRenderer, Move, View, renderer_for, use_colour
+from .render import GenericRenderer, Move, MoveTextError, View, move_list, renderer_for, use_colour
 
 __all__ = ["LocalError", "PlainGame", "play_local"]
 
@@ -114,6 +115,8 @@ class PlainGame:
         self.renderer.colour = use_colour(stdout)
         self.answered: set[int] = set()
         self.pending: _Pending | None = None
+        #: Where ``more`` continues the move list: (decision id, filter text, next position).
+        self.more: tuple[int | None, str | None, int] | None = None
 
     def say(self, line: str = "") -> None:
         """Prints one line."""
@@ -201,9 +204,10 @@ class PlainGame:
             return True
         if fresh:
             self.say()
-            for line in self.renderer.table(view, self.seat):
+            drawn = self.renderer.table(view, self.seat)
+            for line in drawn:
                 self.say(line)
-            self.list_moves(state, None)
+            self.list_moves(state, None, table_rows=len(drawn))
         while True:
             self.stdout.write("> ")
             self.stdout.flush()
@@ -226,7 +230,14 @@ class PlainGame:
                 continue
             if word in ("l", "list", "moves"):
                 rest = answer.split(None, 1)[1] if " " in answer else ""
-                self.list_moves(state, rest, everything=True)
+                self.list_moves(state, rest, start=0)
+                continue
+            if word in ("m", "more"):
+                more = self.more
+                if more is None or more[0] != state.decision_id:
+                    self.say("No more moves to show: 'list' starts the list again.")
+                else:
+                    self.list_moves(state, more[1], start=more[2])
                 continue
             if await self.try_move(answer, state):
                 return True
@@ -241,48 +252,35 @@ class PlainGame:
                 return False
             await self.send(state, index=number - 1)
             return True
-        typed = self.renderer.parse_move(answer, state.view)
+        try:
+            typed = self.renderer.parse_move(answer, state.view)
+        except MoveTextError as refused:
+            self.say(f"Refused: {refused}")
+            return False
         if typed is None:
             self.say("Not understood: type a move number, a move, or 'help'.")
             return False
         await self.send(state, move=typed)
         return True
 
-    def list_moves(self, state: StateMessage, filter_text: str | None, everything: bool = False) -> None:
-        """Numbers the legal moves; long lists are collapsed per group unless ``everything``."""
-        moves: list[Any] = list(state.legal)
-        view = state.view
-        shown = [(i, m) for i, m in enumerate(moves) if not filter_text or filter_text in self.renderer.move_text(m)]
-        if filter_text and not shown:
-            self.say(f"No legal move matches {filter_text!r}.")
-            return
-        self.say(f"Your moves ({len(moves)}):")
-        if everything or len(shown) <= LIST_LIMIT:
-            for i, move in shown:
-                self.say(self.move_line(i, move, view))
-            return
-        groups: dict[str, list[tuple[int, Move]]] = {}
-        for i, move in shown:
-            groups.setdefault(self.renderer.group_key(move), []).append((i, move))
-        per_group = max(1, LIST_LIMIT // len(groups))
-        for key, members in groups.items():
-            for i, move in members[:per_group]:
-                self.say(self.move_line(i, move, view))
-            hidden = len(members) - per_group
-            if hidden > 0:
-                self.say(f"        ... {hidden} more '{key}' (type: list {key})")
-
-    def move_line(self, index: int, move: Move, view: View) -> str:
-        """One numbered line of the move list."""
-        text = self.renderer.move_text(move)
-        note = self.renderer.move_note(move, view)
-        return f"  {index + 1:>4}. {text}" + (f"   ({note})" if note else "")
+    def list_moves(
+        self, state: StateMessage, filter_text: str | None, *, table_rows: int = 0, start: int | None = None
+    ) -> None:
+        """Numbers the legal moves in what the terminal has left below a table of ``table_rows`` lines, so
+        the hand and the prompt stay in view; ``start`` pages through every move (``list``, then ``more``)."""
+        rows = shutil.get_terminal_size((80, 24)).lines
+        room = rows - table_rows - 2 if start is None else rows - 2
+        page = move_list(self.renderer, state.legal, state.view, room=room, filter_text=filter_text, start=start)
+        for line in page.lines:
+            self.say(line)
+        self.more = None if page.next_start is None else (state.decision_id, filter_text, page.next_start)
 
     def show_help(self) -> None:
         """Prints the commands."""
         self.say("Commands: NUMBER plays that move; 'list [TEXT]' lists every move (or those")
-        self.say("containing TEXT); 'table' shows the table again; 'quit' leaves (the game is")
-        self.say("kept in its journal: continue it with 'cardnet play --resume JOURNAL').")
+        self.say("containing TEXT) a page at a time, 'more' shows the next page; 'table' shows")
+        self.say("the table again; 'quit' leaves (the game is kept in its journal: continue it")
+        self.say("with 'cardnet play --resume JOURNAL').")
         self.say("Built-in players move on their own; a forced move is played for you.")
         for line in self.renderer.help():
             self.say(line)
@@ -308,6 +306,10 @@ class _Setup:
     seat: int
     token: str | None
     header: str
+
+
+def _players(count: int) -> str:
+    return f"{count} player" + ("" if count == 1 else "s")
 
 
 def _player_name() -> str:
@@ -351,7 +353,7 @@ def _new_table(
     title = info.title
     # Only a seed the player chose is shown: a random deal's seed would reveal every hidden card.
     deal = f"seed {seed}" if seeded else "random deal"
-    header = f"{title}: {count} players, you are seat {seat}, {deal}."
+    header = f"{title}: {_players(count)}, you are seat {seat}, {deal}."
     return _Setup(table, journal, seat, None, header)
 
 
@@ -381,7 +383,7 @@ def _resume_table(path: Path) -> _Setup:
     title = info.title if info else table.config.game
     torn = "" if contents.torn is None else f" ({contents.torn.describe()})"
     header = (
-        f"{title}: {table.config.players} players, you are seat {mine.index}; "
+        f"{title}: {_players(table.config.players)}, you are seat {mine.index}; "
         f"resumed at state {table.state_id}{torn}."
     )
     return _Setup(table, journal, mine.index, token, header)

@@ -1025,7 +1025,7 @@ impl Matchstick {
         if hand == 0 {
             return GameError::illegal(
                 "must_discard",
-                "your hand is empty: your turn is to discard one matchstick (discard_matchstick)",
+                "your hand is empty: your turn is to discard one matchstick",
             );
         }
         if mv.value.is_expansion() && self.expansion == 0 {
