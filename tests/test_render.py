@@ -288,7 +288,7 @@ def test_ten_payment_view() -> None:
     assert view["public"]["phase"] == "pay"
     r = renderer_for("ten", names_for(2, 3))
     text = "\n".join(r.table(view, 2))
-    assert "Payment: You owe 6 for wild 8 (auction, price 6)." in text
+    assert "Payment: You owe 6 for wild 8 (an auction win, price 6)." in text
     assert "Market (price = number): orange 3" in text
     assert "green 4" in text and "score  1:" in text
     assert "Tableau:" in text and "currency 4" in text and "Bust margin" in text

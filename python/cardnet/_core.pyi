@@ -13,6 +13,7 @@ __all__ = [
     "game_infos",
     "simulate",
     "derive",
+    "level_player",
     "json_dumps",
     "json_loads",
     "build_info",

@@ -270,7 +270,8 @@ class PlainGame:
         the hand and the prompt stay in view; ``start`` pages through every move (``list``, then ``more``)."""
         rows = shutil.get_terminal_size((80, 24)).lines
         room = rows - table_rows - 2 if start is None else rows - 2
-        page = move_list(self.renderer, state.legal, state.view, room=room, filter_text=filter_text, start=start)
+        moves: list[Any] = list(state.legal)
+        page = move_list(self.renderer, moves, state.view, room=room, filter_text=filter_text, start=start)
         for line in page.lines:
             self.say(line)
         self.more = None if page.next_start is None else (state.decision_id, filter_text, page.next_start)

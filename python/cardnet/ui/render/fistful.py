@@ -217,7 +217,7 @@ class Renderer(GenericRenderer):
 
     def list_hint(self, key: str) -> str:
         if key == "discard":
-            return "or type any cards, e.g. 'discard 3 D'; 'list' shows them all"
+            return "or type any two, e.g. discard 3 D"
         return super().list_hint(key)
 
     def parse_move(self, text: str, view: View) -> Move | None:

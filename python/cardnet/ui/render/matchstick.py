@@ -4,6 +4,7 @@ typed as ``play VALUE POS POS ...`` (positions, never internal card ids), ``pass
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -15,6 +16,8 @@ __all__ = ["Renderer"]
 _ORDINALS = {1: "st", 2: "nd", 3: "rd"}
 #: Columns one card takes in a row of cards (4 drawn + 1 gap).
 _CARD_WIDTH = 5
+#: Terminals shorter than this draw cards 3 rows tall instead of 5, so the moves fit under the hand.
+_COMPACT_BELOW_ROWS = 32
 
 
 def _ordinal(n: int) -> str:
@@ -50,10 +53,11 @@ class Renderer(GenericRenderer):
         """Cards given as ``(lit, added, labels)`` drawn side by side, wrapped to the terminal width, each
         with its label lines underneath."""
         per_row = max(1, (self.width() - len(indent)) // _CARD_WIDTH)
+        compact = shutil.get_terminal_size((80, 24)).lines < _COMPACT_BELOW_ROWS
         lines: list[str] = []
         for start in range(0, len(cards), per_row):
             chunk = cards[start : start + per_row]
-            drawn = [segments.render(lit, added) for lit, added, _ in chunk]
+            drawn = [[f"{r:<4}" for r in segments.render(lit, added, compact)] for lit, added, _ in chunk]
             for row in range(len(drawn[0])):
                 lines.append((indent + " ".join(d[row] for d in drawn)).rstrip())
             for row in range(len(chunk[0][2])):
@@ -95,7 +99,7 @@ class Renderer(GenericRenderer):
             mine = public["players"][me]["matchsticks"]
             lines.append(
                 f"Your hand ({_plural(len(hand), 'card')}, {_plural(mine, 'matchstick')}; "
-                "under each card its value, then its position):"
+                "value and position under each):"
             )
             self.hand = [c["id"] for c in hand]
             cards = [(segments.shape(c["card"]), "", [card_label(c["card"]), str(p)]) for p, c in enumerate(hand, 1)]
@@ -125,7 +129,8 @@ class Renderer(GenericRenderer):
             card = types.get(card_id, "?")
             cost = segments.min_cost(card, move["value"]) if card != "?" else None
             sticks += cost or 0
-            parts.append(card if card == move["value"] else f"{card}->{move['value']}")
+            label = card_label(card) if card != "?" else card
+            parts.append(label if card == move["value"] else f"{label}->{move['value']}")
         note = " ".join(parts)
         return note + (f", {_plural(sticks, 'matchstick')}" if sticks else "")
 
