@@ -64,9 +64,11 @@ def test_whole_game_with_scripted_input(game: str, seed: int) -> None:
 
 def test_fistful_typed_moves_and_refusal() -> None:
     out = io.StringIO()
-    script = "discard 4 8\npick 4\npick 2\nquit\n"
+    # Card words are the faces the screen shows: the Dynamite is D, never its id 9 (issue 10).
+    script = "discard 9 2\ndiscard 4 8\npick 4\npick 2\nquit\n"
     assert play_plain("fistful", seed=11, stdin=io.StringIO(script), stdout=out) == 0
     text = out.getvalue()
+    assert "Refused: there is no card 9: the cards are 1 to 8 and D (the Dynamite)" in text
     assert "You: discard 4 8" in text
     assert "You discard " in text and " face down (setup)" in text
     assert "Refused: " in text
@@ -329,7 +331,7 @@ def test_ten_outcome_lines() -> None:
     )
     lines = ten.Renderer(["You", "Seat 1", "Seat 2"]).outcome_lines(result)
     assert lines[0] == "  1. You: 3 points, 1 token, 3 cards - winner"
-    assert any("blue 8-9 = 2" in line and "#86 as blue 8" in line for line in lines)
+    assert any("blue 8-9 = 2" in line and "wilds played as blue 8" in line for line in lines)
 
 
 # -- colour -----------------------------------------------------------------------------------------

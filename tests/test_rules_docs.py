@@ -5,6 +5,7 @@ repository's Markdown points at a missing file."""
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import sys
@@ -113,10 +114,8 @@ def test_matchstick_glyphs_and_transform_table_are_the_cores() -> None:
     assert transform_table() in text
 
 
-#: A legal-move sample per game whose texts cover every move word of the line-mode client.
 def move_words(game: str) -> set[str]:
-    import random
-
+    """The first word of every move text the line-mode client writes over a few random games."""
     words: set[str] = set()
     players = {"ten": [1, 3]}.get(game, [None])
     for count in players:

@@ -379,8 +379,8 @@ class Renderer(GenericRenderer):
         for colour, points, run in zip(COLOURS, breakdown.get("per_colour", []), breakdown.get("runs", [])):
             if run:
                 runs.append(self.paint(f"{colour} {run[0]}-{run[1]} = {points}", _PAINT[colour]))
-        wilds = [f"#{w['card']} as {w['colour']} {w['value']}" for w in breakdown.get("wilds", [])]
-        items = runs + (["wilds: " + ", ".join(wilds)] if wilds else [])
+        wilds = [f"{w['colour']} {w['value']}" for w in breakdown.get("wilds", [])]
+        items = runs + (["wilds played as " + ", ".join(wilds)] if wilds else [])
         return self.wrap("       runs:", items or ["none"], indent="         ", sep=" | ")
 
     def help(self) -> list[str]:
