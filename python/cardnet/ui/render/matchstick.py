@@ -11,7 +11,7 @@ from typing import Any
 from ... import segments
 from . import GenericRenderer, Move, MoveTextError, View
 
-__all__ = ["Renderer"]
+__all__ = ["Renderer", "card_label"]
 
 _ORDINALS = {1: "st", 2: "nd", 3: "rd"}
 #: Columns one card takes in a row of cards (4 drawn + 1 gap).
