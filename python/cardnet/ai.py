@@ -7,12 +7,11 @@ determinized copies, never on other seats' hidden cards.
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from . import _core
 from ._core import Game
-from .errors import BadOptions
+from .games import check_seed
 
 __all__ = ["LEVELS", "PLAYERS", "choose", "choose_index", "level_player"]
 
@@ -20,9 +19,6 @@ __all__ = ["LEVELS", "PLAYERS", "choose", "choose_index", "level_player"]
 PLAYERS = ("random", "heuristic", "ismcts")
 #: Difficulty levels, easiest first.
 LEVELS = ("easy", "normal", "hard")
-
-_SEED_LIMIT = 1 << 64
-
 
 def level_player(level: str) -> str:
     """The built-in player a difficulty level stands for, named as ``simulate`` takes it (``easy`` is
@@ -44,11 +40,7 @@ def choose_index(
     without the GIL, so ``trio.to_thread.run_sync`` keeps an event loop responsive meanwhile. Raises
     BadOptions for an unknown player or level and IllegalMove when ``seat`` is not to act.
     """
-    if seed is None:
-        seed = secrets.randbits(64)
-    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _SEED_LIMIT:
-        raise BadOptions(f"seed must be an integer 0 to 2**64-1, not {seed!r}")
-    return game.choose(seat, player, level, seed)
+    return game.choose(seat, player, level, check_seed(seed))
 
 
 def choose(

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from ..._core import json_dumps, json_loads
+from ... import json_dumps, json_loads
 from ...games import Outcome
 
 __all__ = [
