@@ -35,6 +35,7 @@ from types import ModuleType
 from typing import Any, TextIO
 
 from . import _core
+from .ai import LEVELS, level_player
 from .errors import BadOptions
 from .rating import (
     Estimate,
@@ -261,6 +262,8 @@ class Match:
         doc: dict[str, Any] = {
             "game": self.game,
             "players": list(self.players),
+            # The built-in player behind each name (a level resolved to ``heuristic`` or ``ismcts:N``).
+            "seats": [level_player(p) if p in LEVELS else p for p in self.players],
             "seed": self.seed,
             "options": self.options,
             "games": games,
