@@ -16,6 +16,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+# Importing the package (which this module is part of) already loaded cardnet.ai; this costs nothing.
+from .ai import LEVELS
+
 EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
@@ -156,12 +159,26 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     return run_arena(
         args.game,
         args.seats,
-        games=args.games,
+        args.games,
         jobs=args.jobs,
         seed=args.seed,
         options=_parse_options(args.option, args.game),
         as_json=args.json,
+        sprt_elo=args.sprt,
+        ray=args.ray is not None,
+        ray_address=args.ray or None,
     )
+
+
+def _elo_pair(text: str) -> tuple[float, float]:
+    parts = text.split(",")
+    try:
+        elo0, elo1 = (float(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected ELO0,ELO1 (two numbers), not {text!r}") from None
+    if not elo0 < elo1:
+        raise argparse.ArgumentTypeError("ELO0 must be below ELO1")
+    return elo0, elo1
 
 
 def _game_names() -> list[str]:
@@ -171,16 +188,16 @@ def _game_names() -> list[str]:
 
 
 def _arena_seats(text: str) -> list[str]:
-    """``--seats``: built-in players or difficulty levels, comma-separated; a level becomes the player it
-    stands for (``hard`` is ``ismcts:N``), so the arena plays exactly what ``play --level`` plays."""
+    """``--seats``: built-in players or difficulty levels, comma-separated, checked here so a typo is a usage
+    error. Levels keep their names (the table shows ``hard``); the core plays a level as exactly the player
+    ``play --level`` gets, and the JSON lists those players under ``seats``."""
     from . import ai
 
     seats = []
     for name in (part.strip() for part in text.split(",")):
         budget = name.removeprefix("ismcts:")
-        if name in ai.LEVELS:
-            seats.append(ai.level_player(name))
-        elif name in ai.PLAYERS or (budget != name and budget.isdigit() and 1 <= int(budget) <= 1_000_000):
+        known_budget = budget != name and budget.isdigit() and 1 <= int(budget) <= 1_000_000
+        if name in ai.LEVELS or name in ai.PLAYERS or known_budget:
             seats.append(name)
         else:
             known = ", ".join([*ai.LEVELS, *ai.PLAYERS, "ismcts:N"])
@@ -207,8 +224,6 @@ def seed_arg(text: str) -> int:
 
 
 def _level(text: str) -> str:
-    from .ai import LEVELS
-
     if text not in LEVELS:
         raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(LEVELS)})")
     return text
@@ -264,24 +279,53 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rules.set_defaults(func=_cmd_rules)
 
-    arena = sub.add_parser("arena", help="pit built-in players against each other (batch self-play)")
+    arena = sub.add_parser(
+        "arena",
+        help="pit built-in players against each other: rotated seats, intervals, Elo",
+        description="Plays a match between built-in players. Each deal is played once per rotation of the "
+        "seats (twice, swapped, for two players), so every player plays every seat equally. Reports win share "
+        "and mean reward with 95%% intervals, the Elo difference (two players) or a Bradley-Terry fit (more), "
+        "and think time per move. Players: random, heuristic, ismcts, ismcts:N, %s." % ", ".join(LEVELS),
+    )
     arena.add_argument("game", type=_check_game)
     arena.add_argument(
         "--seats",
         type=_arena_seats,
         required=True,
-        help="one player per seat, comma-separated: easy, normal, hard, random, heuristic, ismcts or ismcts:N "
-        "(e.g. hard,easy; required)",
-    )
-    arena.add_argument("--games", type=_positive, required=True, help="how many games to play (required)")
-    arena.add_argument("--jobs", type=_positive, default=1, help="threads to spread the games over (default 1)")
-    arena.add_argument("--seed", type=seed_arg, default=1, help="seed of the batch (default 1)")
-    arena.add_argument(
-        "--option", action="append", metavar="KEY=VALUE", help="game option, repeatable (default: the game's own)"
+        metavar="P1,P2,...",
+        help="the players, one per seat, comma-separated: easy, normal, hard, random, heuristic, ismcts or "
+        "ismcts:N (e.g. hard,easy; required)",
     )
     arena.add_argument(
-        "--json", action="store_true", help="print one JSON document and nothing else (default: a table)"
+        "--games",
+        type=_positive,
+        required=True,
+        help="games to play, rounded up to whole deals (a multiple of the player count); the most with --sprt "
+        "(required)",
     )
+    arena.add_argument(
+        "--jobs",
+        type=_positive,
+        help="games played at once (default 1 thread; with --ray, one task per CPU of the cluster)",
+    )
+    arena.add_argument("--seed", type=seed_arg, default=1, help="the match's seed; deal d is dealt from derive(seed, d) (default 1)")
+    arena.add_argument("--option", action="append", metavar="KEY=VALUE", help="game option (repeatable; default: the game's)")
+    arena.add_argument(
+        "--sprt",
+        type=_elo_pair,
+        metavar="ELO0,ELO1",
+        help="two players: stop when the sequential test (pentanomial GSPRT, alpha=beta=0.05) decides between "
+        "the first player being ELO0 and ELO1 Elo stronger (default: play every game)",
+    )
+    arena.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="run the games as Ray tasks on the cluster at ADDRESS (no ADDRESS: $RAY_ADDRESS, else a new local "
+        "one); same results as a local run of the same seed (default: local threads; needs cardnet[cluster])",
+    )
+    arena.add_argument("--json", action="store_true", help="print one JSON document and nothing else (default: a table)")
     arena.set_defaults(func=_cmd_arena)
 
     # Another part of the project provides host, join, list, bot and replay; its module must stay cheap to

@@ -1700,18 +1700,21 @@ impl Ten {
         if count <= 1 {
             return 0;
         }
-        let now = self.score_with(seat, None, None);
         let threshold = self.data.bust_threshold as i32;
-        match self.phase {
-            Phase::Draw => {
-                if self.tableau.is_empty() {
-                    return 0;
-                }
-                // Push on while a bust needs a big card: numbers are worth 1–9 and currency 1–5.
-                let number_room = threshold - (i32::from(self.numbers) - i32::from(self.currency));
-                let currency_room = threshold - i32::from(self.currency);
-                usize::from(!(number_room >= 6 && currency_room >= 6))
+        if self.phase == Phase::Draw {
+            if self.tableau.is_empty() {
+                return 0;
             }
+            // Push on while a bust needs a big card: numbers are worth 1–9 and currency 1–5.
+            let number_room = threshold - (i32::from(self.numbers) - i32::from(self.currency));
+            let currency_room = threshold - i32::from(self.currency);
+            return usize::from(!(number_room >= 6 && currency_room >= 6));
+        }
+        // Every other phase weighs moves by the exact scorer; the draw above, the most frequent decision
+        // and the bulk of every search playout, needs no score at all.
+        let now = self.score_with(seat, None, None);
+        match self.phase {
+            Phase::Draw => 0,
             Phase::Prize => {
                 let mut tally = Tally::new();
                 for id in self.seats[seat].collection.iter().chain(self.tableau.iter().copied()) {
