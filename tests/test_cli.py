@@ -7,7 +7,6 @@ import json
 import random
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -21,21 +20,18 @@ def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_help_is_fast_and_light() -> None:
+def test_help_loads_none_of_the_heavy_libraries() -> None:
+    """`cardnet --help` stays fast by importing no network, UI or research library (timings belong in bench/)."""
+    heavy = ("trio", "zeroconf", "prompt_toolkit", "numpy", "ray", "ifaddr")
     code = (
-        "import sys, time; t = time.perf_counter()\n"
+        "import sys\n"
         "from cardnet.cli import main\n"
         "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
-        "print(sorted(m for m in ('trio', 'zeroconf', 'prompt_toolkit') if m in sys.modules))\n"
-        "print(time.perf_counter() - t)\n"
+        f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n"
     )
-    started = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    wall = time.perf_counter() - started
-    *_, modules, seconds = out.stdout.strip().splitlines()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    *_, modules = out.stdout.strip().splitlines()
     assert modules == "[]"
-    assert float(seconds) < 0.5
-    assert wall < 5
     assert "play" in out.stdout and "arena" in out.stdout and "rules" in out.stdout
 
 
