@@ -80,17 +80,18 @@ class PendingMove:
     acked: bool = False
 
 
-def connect(port: int, name: str) -> Client:
-    """Opens a connection, completes the handshake and returns the seated client."""
+def connect(port: int, name: str, role: str = "player") -> Client:
+    """Opens a connection, completes the handshake and returns the seated client (seat -1: a spectator)."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=30)
     client = Client(sock)
     read_line(client)  # the table line
-    client.send({"capabilities": ["index_moves", "rematch"], "name": name, "protocol": 1, "role": "player",
+    client.send({"capabilities": ["index_moves", "rematch"], "name": name, "protocol": 1, "role": role,
                  "type": "hello"})
     welcome = read_line(client)
     if welcome.get("type") != "welcome":
         raise RuntimeError(f"refused: {welcome}")
-    client.seat = int(welcome["seat"])
+    seat = welcome.get("seat")
+    client.seat = -1 if seat is None else int(seat)
     sock.setblocking(False)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     return client
@@ -109,22 +110,27 @@ def read_line(client: Client) -> dict[str, Any]:
     return message
 
 
+def start_host(game: str, players: int, port: int, journal: Path, seed: int, *extra: str) -> subprocess.Popen[str]:
+    """Starts a headless ``cardnet host`` on 127.0.0.1:``port`` and returns once it serves."""
+    env = dict(os.environ, CARDNET_TEST="1")
+    host = subprocess.Popen(
+        [sys.executable, "-m", "cardnet", "host", game, "--headless", "--players", str(players),
+         "--port", str(port), "--interface", "127.0.0.1", "--journal", str(journal), "--seed", str(seed), *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True,
+    )
+    assert host.stdout is not None
+    for line in host.stdout:
+        if line.startswith("journal:"):
+            return host
+    raise RuntimeError(f"cardnet host exited with {host.wait()} before serving")
+
+
 def run_table(game: str, players: int, seconds: float, seed: int) -> dict[str, Any]:
     """Hosts one table, plays it for ``seconds`` with raw clients and returns its figures."""
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, CARDNET_TEST="1")
-        host = subprocess.Popen(
-            [sys.executable, "-m", "cardnet", "host", game, "--headless", "--players", str(players),
-             "--port", str(port), "--interface", "127.0.0.1", "--journal", str(Path(tmp) / "t.journal"),
-             "--seed", str(seed)],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True,
-        )
+        host = start_host(game, players, port, Path(tmp) / "t.journal", seed)
         try:
-            assert host.stdout is not None
-            for line in host.stdout:
-                if line.startswith("journal:"):
-                    break
             clients = [connect(port, f"rtt{i}") for i in range(players)]
             return drive(clients, host.pid, seconds, random.Random(seed))
         finally:
