@@ -137,6 +137,7 @@ def test_state_message_round_trip_and_hash() -> None:
     to_act=st.lists(st.integers(0, 7), max_size=3, unique=True),
     ack=st.none() | st.fixed_dictionaries({"decision_id": st.integers(0, 2**40), "ref": st.none() | st.integers() | st.text()}),
     events=st.none() | st.just('[{"seat":1,"type":"pass"}]'),
+    state_hash=st.sampled_from(["ab" * 32, 'not "hex" \u00e9']),
 )
 def test_the_spliced_state_line_is_the_encoded_message(
     kind: str,
@@ -148,6 +149,7 @@ def test_the_spliced_state_line_is_the_encoded_message(
     to_act: list[int],
     ack: dict[str, P.Encodable] | None,
     events: str | None,
+    state_hash: str,
 ) -> None:
     """``StateMessage.line`` (the host's per-move path) writes exactly the bytes of ``encode(wire(...))``."""
     game_no, state_id, decision_id, count = ids
@@ -156,7 +158,7 @@ def test_the_spliced_state_line_is_the_encoded_message(
     decision = P.Decision(decision_id, legal, count, deadline) if decided else None
     outcome = '{"kind":"draw"}' if over else None
     common: dict[str, Any] = dict(
-        game_no=game_no, state_id=state_id, state_hash="ab" * 32, to_act=sorted(to_act), decision=decision, over=over
+        game_no=game_no, state_id=state_id, state_hash=state_hash, to_act=sorted(to_act), decision=decision, over=over
     )
     wire = P.StateMessage.wire(
         kind,

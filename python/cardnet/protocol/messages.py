@@ -434,6 +434,13 @@ class HostError:
         )
 
 
+def _plain_string(text: str) -> str:
+    """A JSON string for ``text``; a plain one (a hex hash, a message type) needs no escaping."""
+    if text.isascii() and text.isalnum():
+        return f'"{text}"'
+    return canonical(text)
+
+
 @dataclass
 class Decision:
     """An open decision for one seat as the host sends it."""
@@ -545,12 +552,12 @@ class StateMessage:
             parts += [',"events":', "[]" if events is None else events]
         parts += [
             ',"game_no":', str(int(game_no)),
-            ',"hash":', canonical(state_hash),
+            ',"hash":', _plain_string(state_hash),
             ',"outcome":', "null" if outcome is None else outcome,
             ',"over":', "true" if over else "false",
             ',"state_id":', str(int(state_id)),
             ',"to_act":[', ",".join(str(int(s)) for s in to_act),
-            '],"type":', canonical(kind),
+            '],"type":', _plain_string(kind),
             ',"view":', view,
             "}\n",
         ]
