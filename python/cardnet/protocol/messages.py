@@ -434,6 +434,14 @@ class HostError:
         )
 
 
+def _ack_text(ack: Mapping[str, Encodable]) -> str:
+    """Canonical JSON of an ack; the usual ``{decision_id, ref}`` with integer or absent ref without the encoder."""
+    decision_id, ref = ack.get("decision_id"), ack.get("ref")
+    if len(ack) == 2 and type(decision_id) is int and "ref" in ack and (ref is None or type(ref) is int):
+        return f'{{"decision_id":{decision_id},"ref":{"null" if ref is None else ref}}}'
+    return canonical(ack)
+
+
 def _plain_string(text: str) -> str:
     """A JSON string for ``text``; a plain one (a hex hash, a message type) needs no escaping."""
     if text.isascii() and text.isalnum():
@@ -540,7 +548,7 @@ class StateMessage:
         """
         parts: list[str] = ["{"]
         if ack is not None:
-            parts += ['"ack":', canonical(ack), ","]
+            parts += ['"ack":', _ack_text(ack), ","]
         if decision is None:
             parts.append('"decision":null')
         else:
