@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from net_rtt import CLOCK_TICKS, connect, drive, free_port
+from net_rtt import CLOCK_TICKS, connect, drive, free_port, release_build
 
 
 def user_system(pid: int) -> tuple[float, float]:
@@ -36,6 +36,8 @@ def main() -> int:
     parser.add_argument("--game", default="matchstick:4", help="GAME:PLAYERS (default %(default)s)")
     parser.add_argument("--top", type=int, default=20, help="profile lines to print (default 20)")
     args = parser.parse_args()
+    if not release_build("host_profile"):
+        return 1
     game, _, players = args.game.partition(":")
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:

@@ -227,16 +227,23 @@ def drive(clients: list[Client], host_pid: int, seconds: float, rng: random.Rand
     }
 
 
+def release_build(bench: str) -> bool:
+    """Whether the imported cardnet._core is a release build (says why not on stderr)."""
+    import cardnet
+
+    if cardnet.build_info().get("profile") == "release":
+        return True
+    print(f"{bench}: refusing to measure a debug build of cardnet._core", file=sys.stderr)
+    return False
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="measured time per table (default 10)")
     parser.add_argument("--games", default="matchstick:4,fistful:2", help="GAME:PLAYERS,... (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1, help="deal and move seed (default 1)")
     args = parser.parse_args()
-    import cardnet
-
-    if cardnet.build_info().get("profile") != "release":
-        print("net_rtt: refusing to measure a debug build of cardnet._core", file=sys.stderr)
+    if not release_build("net_rtt"):
         return 1
     figures = {}
     for spec in args.games.split(","):

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from net_rtt import Client, connect, cpu_seconds, free_port, percentile, start_host
+from net_rtt import Client, connect, cpu_seconds, free_port, percentile, release_build, start_host
 
 
 def rss_kib(pid: int) -> int:
@@ -249,10 +249,7 @@ def main() -> int:
     parser.add_argument("--game", default="matchstick:4", help="GAME:PLAYERS (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1, help="deal and move seed (default 1)")
     args = parser.parse_args()
-    import cardnet
-
-    if cardnet.build_info().get("profile") != "release":
-        print("net_tables: refusing to measure a debug build of cardnet._core", file=sys.stderr)
+    if not release_build("net_tables"):
         return 1
     game, _, players = args.game.partition(":")
     report: dict[str, Any] = {"bench": "net_tables", "game": args.game, "seconds": args.seconds}
