@@ -33,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+#: Rematch votes a seat sends at most per second (the host's flood guard refills at 50 messages a second).
+VOTES_PER_S = 30.0
 
 
 def free_port() -> int:
@@ -66,6 +68,20 @@ class Client:
     answered: set[int] = field(default_factory=set)
     last_state: int = -1
     voted_for: int = -1
+    last: dict[str, Any] = field(default_factory=dict)  # the last message received, for a failure's report
+    vote_at: float = 0.0  # when this seat's next rematch vote goes out (0: none due)
+    voted_at: float = 0.0
+
+    def vote_soon(self, now: float) -> None:
+        """Schedule a rematch vote, at most VOTES_PER_S a second: a fast host finishes short Fistful matches
+        quicker than the host's flood guard (50 messages a second besides accepted moves) lets a seat vote."""
+        self.vote_at = max(now, self.voted_at + 1 / VOTES_PER_S)
+
+    def vote_if_due(self, now: float) -> None:
+        if self.vote_at and now >= self.vote_at:
+            self.vote_at = 0.0
+            self.voted_at = now
+            self.send({"type": "rematch"})
 
     def send(self, message: dict[str, Any]) -> None:
         self.sock.sendall(json.dumps(message, separators=(",", ":"), sort_keys=True).encode() + b"\n")
@@ -181,7 +197,7 @@ def drive(clients: list[Client], host_pid: int, seconds: float, rng: random.Rand
                 client.voted_for = msg["game_no"]
                 if client.seat == 0:
                     games += 1
-                client.send({"type": "rematch"})
+                client.vote_soon(now)
             return
         decision = msg.get("decision")
         if decision is None or decision["id"] in client.answered or now > deadline:
@@ -199,16 +215,22 @@ def drive(clients: list[Client], host_pid: int, seconds: float, rng: random.Rand
             while (cut := client.buffer.find(b"\n")) >= 0:
                 line = bytes(client.buffer[:cut])
                 del client.buffer[: cut + 1]
-                handle(client, json.loads(line), now)
+                client.last = json.loads(line)
+                handle(client, client.last, now)
         events = []
-        for key, _ in selector.select(timeout=0.5):
+        now = time.perf_counter()
+        for client in clients:
+            client.vote_if_due(now)
+        due = [c.vote_at for c in clients if c.vote_at]
+        for key, _ in selector.select(timeout=min([0.5, *(max(0.0, t - now) for t in due)])):
             client = key.data
             try:
                 data = client.sock.recv(1 << 20)
             except BlockingIOError:
                 continue
             if not data:
-                raise RuntimeError(f"the host closed seat {client.seat}")
+                last = {k: client.last.get(k) for k in ("type", "code", "reason", "state_id")}
+                raise RuntimeError(f"the host closed seat {client.seat} after {last}")
             events.append((client, data))
     elapsed = time.perf_counter() - start
     cpu = cpu_seconds(host_pid) - cpu_start

@@ -107,7 +107,7 @@ def handle(table: Table, client: Client, msg: dict[str, Any], now: float, playin
             if client.seat == 0:
                 table.games += 1
             if playing:
-                client.send({"type": "rematch"})
+                client.vote_soon(now)
         return
     decision = msg.get("decision")
     if decision is None or decision["id"] in client.answered:
@@ -147,7 +147,14 @@ def drive(tables: list[Table], seconds: float, grace: float, seed: int) -> tuple
                 del client.buffer[: cut + 1]
                 handle(table, client, json.loads(line), time.perf_counter(), playing, rng, figures)
         events = []
-        for key, _ in selector.select(timeout=0.5):
+        now = time.perf_counter()
+        due = []
+        for table in tables:
+            for client in table.players:
+                client.vote_if_due(now)
+                if client.vote_at:
+                    due.append(client.vote_at)
+        for key, _ in selector.select(timeout=min([0.5, *(max(0.0, t - now) for t in due)])):
             table, client = key.data
             try:
                 data = client.sock.recv(1 << 20)
