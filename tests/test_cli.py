@@ -53,13 +53,18 @@ def test_usage_errors_exit_2() -> None:
 
 @pytest.mark.parametrize("game", list(cardnet.GAMES))
 def test_rules(game: str) -> None:
-    out = run("rules", game)
+    out = run("rules", game, "--summary")
     assert out.returncode == 0
     info = cardnet.GAMES[game]
     assert info.title in out.stdout
-    assert f"{info.min_players}-{info.max_players}" in out.stdout
+    assert f"{info.min_players} to {info.max_players}" in out.stdout or info.min_players == info.max_players
     for spec in info.options:
         assert spec.name in out.stdout
+    # The whole rules name every option too, so a player learns them from either form.
+    full = run("rules", game).stdout
+    assert full.startswith(f"# {info.title}")
+    for spec in info.options:
+        assert spec.name in full
 
 
 @pytest.mark.parametrize("game", list(cardnet.GAMES))
@@ -80,8 +85,9 @@ def test_play_plain_matchstick_scripted() -> None:
     assert out.returncode == 0, out.stderr
     text = out.stdout
     assert "Matchstick Tycoon: 4 players, you are seat 0, seed 3." in text
-    assert "Your hand (14 cards, 1 matchstick):" in text
-    assert " -- " in text and "|" in text
+    assert "Your hand (14 cards, 1 matchstick; value and position under each):" in text
+    # Without a terminal the screen counts as 80x24, where cards are drawn 3 rows tall.
+    assert " _ " in text and "|_|" in text
     assert "Refused: " in text
     assert "Not understood" in text
     assert "Game over (ranking)." in text
@@ -96,6 +102,7 @@ def test_play_plain_typed_move_and_quit() -> None:
     seed = next(s for s in range(100) if cardnet.new_game("matchstick", players=3, seed=s).to_act() == [0])
     g = cardnet.new_game("matchstick", players=3, seed=seed)
     renderer = renderer_for("matchstick", ["You", "Seat 1", "Seat 2"])
+    renderer.observe(g.view(0))
     move = g.legal_move(0, g.legal_count(0) - 1)
     typed = renderer.move_text(move)
     assert typed.startswith("play ")

@@ -134,6 +134,10 @@ def test_the_binding_crate_imports_only_public_modules_of_the_api() -> None:
         private = [part for part in module.split(".")[1:] if part.startswith("_")]
         assert module == "cardnet._core" or not private, f"the binding imports the private module {module}"
         assert module in modules() or module == "cardnet._core", f"the binding names a missing module {module}"
+    attributes = {
+        name for path in sources.rglob("*.rs") for name in re.findall(r'getattr\("(\w+)"\)', path.read_text("utf-8"))
+    }
+    assert attributes and not [name for name in attributes if name.startswith("_")], attributes
 
 
 def run(code: str) -> subprocess.CompletedProcess[str]:

@@ -232,3 +232,24 @@ def test_shutdown_tells_everyone_and_closes_every_connection() -> None:
         assert sent(effects, link)[0]["code"] == "shutting_down" and Close(link, "shutting_down") in effects
     late, _ = session.connect(1.0)
     assert sent(session.receive_line(late, hello("bob"), 1.0), late)[0]["code"] == "shutting_down"
+
+
+def test_a_move_repeated_after_a_reconnect_is_acknowledged_by_a_snapshot_not_applied_again() -> None:
+    session = make_session()
+    a, effects = join(session, "ann")
+    token = sent(effects, a)[0]["token"]
+    join(session, "bob")
+    decision = session.table.decisions[0]
+    move = P.encode(P.Move(decision.id, index=0, ref=1).to_wire())[:-1]
+    session.receive_line(a, move, 1.0)
+    state_id = session.table.state_id
+    # The ack never arrived: the connection dropped, and the peer comes back and repeats its move.
+    session.disconnected(a, 2.0)
+    again, _ = join(session, "ann", now=3.0, token=token)
+    effects = session.receive_line(again, move, 3.0)
+    assert effects == [Resync(again, {"decision_id": decision.id, "ref": 1})] and session.table.state_id == state_id
+    # A move acknowledged on this very connection is simply stale when repeated.
+    mine = session.table.decisions[0]  # after the call, every seat picks
+    fresh = P.encode(P.Move(mine.id, index=0, ref=2).to_wire())[:-1]
+    assert any(isinstance(e, Commit) for e in session.receive_line(again, fresh, 4.0))
+    assert sent(session.receive_line(again, fresh, 4.0), again)[0]["code"] == "stale_decision"

@@ -1,8 +1,8 @@
 """The ``cardnet`` command (also ``python -m cardnet``).
 
 Only argparse and the standard library are imported up front; each subcommand imports what it needs when
-it runs, so ``cardnet --help`` stays fast. Network subcommands (host, join, list, bot, replay) come from
-``cardnet.commands.net`` when that module is present.
+it runs, so ``cardnet --help`` stays fast. Network subcommands come from ``cardnet.commands.net`` (host, join,
+bot, replay) and ``cardnet.commands.discovery`` (list) when those modules are present.
 
 Exit codes: 0 ok, 1 runtime failure, 2 usage error.
 """
@@ -49,6 +49,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
         game = None
     else:
         game = args.game or DEFAULT_GAME
+        bad_seat = _seat_problem(game, args.players, args.seat)
+        if bad_seat:
+            print(f"cardnet play: error: {bad_seat}", file=sys.stderr)
+            return EXIT_USAGE
     from .ui.local import LocalError
 
     options = _parse_options(args.option, game) if game is not None else {}
@@ -71,6 +75,16 @@ def _cmd_play(args: argparse.Namespace) -> int:
         return EXIT_FAILURE
 
 
+def _seat_problem(game: str, players: int | None, seat: int) -> str | None:
+    """Why ``--seat`` cannot be taken in this game (None when it can)."""
+    from .games import GAMES
+
+    count = players if players is not None else GAMES[game].default_players
+    if 0 <= seat < count:
+        return None
+    return f"argument --seat: a {count}-player game has seats 0 to {count - 1}, not {seat}"
+
+
 def _new_game_flags(args: argparse.Namespace) -> list[tuple[str, object]]:
     """The flags that define a new game, with whether each was given (meaningless with --resume)."""
     return [
@@ -84,24 +98,44 @@ def _new_game_flags(args: argparse.Namespace) -> list[tuple[str, object]]:
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
+    if args.summary:
+        sys.stdout.write(_summary(args.game))
+        return EXIT_OK
+    from .rulebook import rules_text
+
+    text = rules_text(args.game)
+    if sys.stdout.isatty() and sys.stdin.isatty():
+        import pydoc
+
+        # pydoc honours $PAGER and falls back to less or more, then to plain output.
+        pydoc.pager(text)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _summary(game: str) -> str:
+    """The short form of ``cardnet rules``: what the game is, its player counts and options."""
     from .games import GAMES
 
-    info = GAMES[args.game]
-    out = sys.stdout
-    out.write(f"{info.title} ({info.name})\n\n")
-    out.write(_wrap(info.summary) + "\n\n")
-    out.write(f"Players: {info.min_players}-{info.max_players} (default {info.default_players})\n")
+    info = GAMES[game]
+    lines = [f"{info.title} ({info.name})", "", _wrap(info.summary), ""]
+    low, high = info.min_players, info.max_players
+    counts = str(low) if low == high else f"{low} to {high} (default {info.default_players})"
+    lines.append(f"Players: {counts}")
     for count, note in info.house_rules_players.items():
-        out.write(f"  {count} player(s): house rules - {note}\n")
+        label = note if note.startswith("house rules") else f"house rules: {note}"
+        lines.append(_wrap(f"{count} player{'' if count == 1 else 's'}: {label}", indent="  "))
     if info.options:
-        out.write("\nOptions (--option KEY=VALUE):\n")
+        lines += ["", "Options (--option KEY=VALUE):"]
         for spec in info.options:
             house = " [house rules]" if spec.house_rules else ""
-            out.write(f"  {spec.name} = {spec.describe()}; default {_show(spec.default)}{house}\n")
-            out.write(_wrap(spec.doc, indent="      ") + "\n")
+            lines.append(f"  {spec.name} = {spec.describe()}; default {_show(spec.default)}{house}")
+            lines.append(_wrap(spec.doc, indent="      "))
     else:
-        out.write("\nNo options.\n")
-    return EXIT_OK
+        lines += ["", "No options."]
+    lines += ["", f"The whole rules: cardnet rules {game}"]
+    return "\n".join(lines) + "\n"
 
 
 def _show(value: object) -> str:
@@ -119,10 +153,9 @@ def _wrap(text: str, indent: str = "") -> str:
 def _cmd_arena(args: argparse.Namespace) -> int:
     from .arena import run_arena
 
-    seats = [s.strip() for s in args.seats.split(",") if s.strip()]
     return run_arena(
         args.game,
-        seats,
+        args.seats,
         games=args.games,
         jobs=args.jobs,
         seed=args.seed,
@@ -135,6 +168,24 @@ def _game_names() -> list[str]:
     from .games import GAMES
 
     return list(GAMES)
+
+
+def _arena_seats(text: str) -> list[str]:
+    """``--seats``: built-in players or difficulty levels, comma-separated; a level becomes the player it
+    stands for (``hard`` is ``ismcts:N``), so the arena plays exactly what ``play --level`` plays."""
+    from . import ai
+
+    seats = []
+    for name in (part.strip() for part in text.split(",")):
+        budget = name.removeprefix("ismcts:")
+        if name in ai.LEVELS:
+            seats.append(ai.level_player(name))
+        elif name in ai.PLAYERS or (budget != name and budget.isdigit() and 1 <= int(budget) <= 1_000_000):
+            seats.append(name)
+        else:
+            known = ", ".join([*ai.LEVELS, *ai.PLAYERS, "ismcts:N"])
+            raise argparse.ArgumentTypeError(f"unknown player {name!r} (players: {known})")
+    return seats
 
 
 def _check_game(name: str) -> str:
@@ -184,55 +235,84 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a local game against built-in players")
     play.add_argument("game", nargs="?", type=_check_game, help="game (default matchstick)")
-    play.add_argument("--players", type=_positive, help="number of seats (default: the game's)")
-    play.add_argument("--level", type=_level, help="difficulty of the built-in players: easy, normal or hard")
+    play.add_argument("--players", type=_positive, help="number of seats (default: the game's usual count)")
+    play.add_argument(
+        "--level", type=_level, help="difficulty of the built-in players: easy, normal or hard (default: none, --bot decides)"
+    )
     play.add_argument("--bot", default="random", help="built-in player when no --level is given (default random)")
     play.add_argument("--seed", type=seed_arg, help="deal from this seed (default: random)")
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    play.add_argument("--plain", action="store_true", help="line mode: no full screen, works in any terminal")
-    play.add_argument("--option", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
+    play.add_argument(
+        "--plain", action="store_true", help="line mode: no full screen, works in any terminal (default: off)"
+    )
+    play.add_argument(
+        "--option", action="append", metavar="KEY=VALUE", help="game option, repeatable (default: the game's own)"
+    )
     saved = play.add_mutually_exclusive_group()
     saved.add_argument(
         "--journal", type=Path, metavar="FILE", help="journal the game here (default: under the user's state directory)"
     )
-    saved.add_argument("--resume", type=Path, metavar="JOURNAL", help="continue a local game from its journal")
+    saved.add_argument(
+        "--resume", type=Path, metavar="JOURNAL", help="continue a local game from its journal (default: a new game)"
+    )
     play.set_defaults(func=_cmd_play)
 
-    rules = sub.add_parser("rules", help="print a game's summary and options")
+    rules = sub.add_parser("rules", help="show a game's rules in full (through a pager on a terminal)")
     rules.add_argument("game", type=_check_game)
+    rules.add_argument(
+        "--summary", action="store_true", help="only what the game is, its players and options (default: off)"
+    )
     rules.set_defaults(func=_cmd_rules)
 
     arena = sub.add_parser("arena", help="pit built-in players against each other (batch self-play)")
     arena.add_argument("game", type=_check_game)
-    arena.add_argument("--seats", required=True, help="one player per seat, comma-separated (e.g. ismcts,random)")
-    arena.add_argument("--games", type=_positive, required=True)
-    arena.add_argument("--jobs", type=_positive, default=1, help="threads to spread the games over")
-    arena.add_argument("--seed", type=seed_arg, default=1)
-    arena.add_argument("--option", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
-    arena.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
+    arena.add_argument(
+        "--seats",
+        type=_arena_seats,
+        required=True,
+        help="one player per seat, comma-separated: easy, normal, hard, random, heuristic, ismcts or ismcts:N "
+        "(e.g. hard,easy; required)",
+    )
+    arena.add_argument("--games", type=_positive, required=True, help="how many games to play (required)")
+    arena.add_argument("--jobs", type=_positive, default=1, help="threads to spread the games over (default 1)")
+    arena.add_argument("--seed", type=seed_arg, default=1, help="seed of the batch (default 1)")
+    arena.add_argument(
+        "--option", action="append", metavar="KEY=VALUE", help="game option, repeatable (default: the game's own)"
+    )
+    arena.add_argument(
+        "--json", action="store_true", help="print one JSON document and nothing else (default: a table)"
+    )
     arena.set_defaults(func=_cmd_arena)
 
     # Another part of the project provides host, join, list, bot and replay; its module must stay cheap to
     # import (it imports trio and friends only when its commands run).
     if importlib.util.find_spec("cardnet.commands") is not None:
-        if importlib.util.find_spec("cardnet.commands.net") is not None:
-            importlib.import_module("cardnet.commands.net").add_parsers(sub)
+        for name in ("cardnet.commands.net", "cardnet.commands.discovery"):
+            if importlib.util.find_spec(name) is not None:
+                importlib.import_module(name).add_parsers(sub)
     return parser
 
 
-def _commands(parser: argparse.ArgumentParser) -> set[str]:
+def _commands(parser: argparse.ArgumentParser) -> list[str]:
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
-            return set(action.choices)
-    return set()
+            return list(action.choices)
+    return []
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
+    commands = _commands(parser)
     # `cardnet`, `cardnet --plain` and `cardnet matchstick` all mean `cardnet play ...`.
-    if not argv or (argv[0] not in _commands(parser) and argv[0] not in ("-h", "--help", "--version")):
+    if argv and not argv[0].startswith("-") and argv[0] not in commands and argv[0] not in _game_names():
+        print(f"cardnet: error: {argv[0]!r} is neither a command nor a game", file=sys.stderr)
+        print(f"  commands: {', '.join(commands)}", file=sys.stderr)
+        print(f"  games: {', '.join(_game_names())}", file=sys.stderr)
+        print("  'cardnet --help' describes the commands, 'cardnet COMMAND --help' each one's options", file=sys.stderr)
+        return EXIT_USAGE
+    if not argv or (argv[0] not in commands and argv[0] not in ("-h", "--help", "--version")):
         argv.insert(0, "play")
     args = parser.parse_args(argv)
     if args.version:
@@ -250,7 +330,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"cardnet: error: {e.reason}", file=sys.stderr)
         return EXIT_USAGE
     except CardnetError as e:
-        print(f"cardnet: {e.code}: {e.reason}", file=sys.stderr)
+        # The reason is for people; the code stays in the JSON the protocol and the API carry.
+        print(f"cardnet: error: {e.reason}", file=sys.stderr)
         return EXIT_FAILURE
     except KeyboardInterrupt:
         print(file=sys.stderr)

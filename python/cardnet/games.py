@@ -277,10 +277,6 @@ def outcome_from_dict(d: Mapping[str, Any]) -> Outcome:
     )
 
 
-#: The name the binding looks up to build ``Game.outcome()`` (it imports nothing else from this package).
-_outcome_from_dict = outcome_from_dict
-
-
 def parse_seed(text: str) -> int:
     """A seed typed on a command line (decimal, or ``0x``/``0o``/``0b``); raises BadOptions outside 0..2**64-1."""
     try:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Union
 
-from .protocol import Encodable, ProtocolError, Raw, canonical, is_unicode, token_hash
+from .protocol import Encodable, JSONValue, ProtocolError, Raw, canonical, is_unicode, token_hash
 
 
 #: Decision ids are ``n * SEAT_STRIDE + seat``; the stride exceeds any seat count the core supports.
@@ -154,7 +154,7 @@ def outcome_value(game: Any) -> Encodable:
     return _plain(outcome)
 
 
-def _plain(value: Any) -> Encodable:
+def _plain(value: Any) -> JSONValue:
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -484,9 +484,10 @@ class Table:
         end = min(decision.count, offset + limit)
         return decision, [self.game.legal_move(seat, i) for i in range(offset, end)]
 
-    def resolved_options(self) -> Encodable:
+    def resolved_options(self) -> dict[str, JSONValue]:
         """The game's resolved options (every option, defaults filled in), when the core reports them."""
-        return _plain(getattr(self.game, "options", None) or self.config.options)
+        options = getattr(self.game, "options", None) or self.config.options
+        return {str(k): _plain(v) for k, v in dict(options).items()}
 
     # -- resume -----------------------------------------------------------------------------------------------
 

@@ -266,7 +266,7 @@ class HostSession:
             name=config.name,
             game=config.game,
             players=config.players,
-            options=_mapping(table.resolved_options()),
+            options=table.resolved_options(),
             seeded=config.seeded,
             password=self.opts.password is not None,
             challenge=challenge,
@@ -652,6 +652,3 @@ class HostSession:
         """Report ``exc`` and close the connection."""
         return [self._error(link, exc), *self._close(link, exc.code)]
 
-
-def _mapping(value: Encodable) -> Mapping[str, Encodable]:
-    return value if isinstance(value, Mapping) else {}

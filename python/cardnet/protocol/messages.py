@@ -294,13 +294,13 @@ class TableInfo:
     name: str
     game: str
     players: int
-    options: Mapping[str, Encodable]
+    options: dict[str, JSONValue]
     seeded: bool
     password: bool
     challenge: str
     started: bool
     game_no: int
-    seats: Sequence[Encodable]
+    seats: list[JSONValue]
     versions: tuple[int, ...] = SUPPORTED_VERSIONS
 
     def to_wire(self) -> dict[str, Encodable]:

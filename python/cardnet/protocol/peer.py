@@ -109,6 +109,13 @@ class PeerState:
     gaps: int = 0
     info: TableInfo | None = None
 
+    @property
+    def table_info(self) -> TableInfo:
+        """The table's ``table`` message, typed (raises PeerError before the first handshake)."""
+        if self.info is None:
+            raise PeerError("not_connected", "the host has not described its table yet")
+        return self.info
+
 
 @dataclass
 class Step:

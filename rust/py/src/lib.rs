@@ -119,6 +119,13 @@ fn simulate<'py>(
     })
 }
 
+/// The built-in player behind a difficulty level (`easy`, `normal`, `hard`) as `simulate` names it
+/// (`heuristic`, `ismcts:N`); `BadOptions` for an unknown level.
+#[pyfunction]
+fn level_player(py: Python<'_>, level: &str) -> PyResult<String> {
+    guard(py, || Ok(check(py, cardnet_core::ai::Player::for_level(level))?.name()))
+}
+
 /// The seed of game `index` of a batch seeded `seed` (the core's documented derivation).
 #[pyfunction]
 fn derive(seed: u64, index: u64) -> u64 {
@@ -169,6 +176,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game_infos, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(derive, m)?)?;
+    m.add_function(wrap_pyfunction!(level_player, m)?)?;
     m.add_function(wrap_pyfunction!(json_dumps, m)?)?;
     m.add_function(wrap_pyfunction!(json_loads, m)?)?;
     m.add_function(wrap_pyfunction!(build_info, m)?)?;

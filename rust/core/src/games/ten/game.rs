@@ -181,6 +181,20 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// The phase as people read it, for refusal reasons (the JSON keeps [`Phase::name`]).
+    fn words(self) -> &'static str {
+        match self {
+            Phase::Draw => "the drawing",
+            Phase::Prize => "the choice of a prize",
+            Phase::Buy => "the buy",
+            Phase::Auction => "an auction",
+            Phase::SoloOffer => "the offer of a wild",
+            Phase::Pay => "a payment",
+            Phase::FinalBuy => "the final buy round",
+            Phase::Over => "the end of the game",
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             Phase::Draw => "draw",
@@ -1352,8 +1366,8 @@ impl Game for Ten {
         if self.actor() != Some(seat) {
             return GameError::illegal("not_your_turn", format!("seat {seat} is not to act"));
         }
-        let phase = self.phase.name();
-        let wrong = || GameError::illegal("wrong_phase", format!("this move is not possible in the {phase} phase"));
+        let phase = self.phase.words();
+        let wrong = || GameError::illegal("wrong_phase", format!("this move is not possible during {phase}"));
         match (self.phase, mv) {
             (Phase::Draw, TenMove::Draw) => {
                 GameError::illegal("draw_pile_empty", "the draw pile is empty: you must stop")
