@@ -141,6 +141,16 @@ def start_host(game: str, players: int, port: int, journal: Path, seed: int, *ex
     raise RuntimeError(f"cardnet host exited with {host.wait()} before serving")
 
 
+def state_of(client: Client, msg: dict[str, Any]) -> int | None:
+    """The state id of an ``update`` or ``snapshot``; None for anything else (a keepalive ping is answered)."""
+    kind = msg.get("type")
+    if kind == "ping":
+        client.send({"id": msg["id"], "type": "pong"})
+    if kind not in ("update", "snapshot"):
+        return None
+    return int(msg["state_id"])
+
+
 def run_table(game: str, players: int, seconds: float, seed: int) -> dict[str, Any]:
     """Hosts one table, plays it for ``seconds`` with raw clients and returns its figures."""
     port = free_port()
@@ -173,13 +183,9 @@ def drive(clients: list[Client], host_pid: int, seconds: float, rng: random.Rand
 
     def handle(client: Client, msg: dict[str, Any], now: float) -> None:
         nonlocal moves, games
-        kind = msg.get("type")
-        if kind == "ping":
-            client.send({"id": msg["id"], "type": "pong"})
+        state = state_of(client, msg)
+        if state is None:
             return
-        if kind not in ("update", "snapshot"):
-            return
-        state = int(msg["state_id"])
         client.last_state = max(client.last_state, state)
         ack = msg.get("ack")
         if ack is not None:

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from net_rtt import Client, connect, cpu_seconds, free_port, percentile, release_build, start_host
+from net_rtt import Client, connect, cpu_seconds, free_port, percentile, release_build, start_host, state_of
 
 
 def rss_kib(pid: int) -> int:
@@ -78,13 +78,9 @@ class Figures:
 def handle(table: Table, client: Client, msg: dict[str, Any], now: float, playing: bool, rng: random.Random,
            figures: Figures) -> None:
     """One line from the host: time acks and spectators, answer decisions, vote rematches while playing."""
-    kind = msg.get("type")
-    if kind == "ping":
-        client.send({"id": msg["id"], "type": "pong"})
+    state = state_of(client, msg)
+    if state is None:
         return
-    if kind not in ("update", "snapshot"):
-        return
-    state = int(msg["state_id"])
     if client.seat < 0:
         sent = table.sent_for_state.get(state)
         if sent is not None:
