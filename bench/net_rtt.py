@@ -33,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+#: Rematch votes a seat sends at most per second (the host's flood guard refills at 50 messages a second).
+VOTES_PER_S = 30.0
 
 
 def free_port() -> int:
@@ -66,6 +68,20 @@ class Client:
     answered: set[int] = field(default_factory=set)
     last_state: int = -1
     voted_for: int = -1
+    last: dict[str, Any] = field(default_factory=dict)  # the last message received, for a failure's report
+    vote_at: float = 0.0  # when this seat's next rematch vote goes out (0: none due)
+    voted_at: float = 0.0
+
+    def vote_soon(self, now: float) -> None:
+        """Schedule a rematch vote, at most VOTES_PER_S a second: a fast host finishes short Fistful matches
+        quicker than the host's flood guard (50 messages a second besides accepted moves) lets a seat vote."""
+        self.vote_at = max(now, self.voted_at + 1 / VOTES_PER_S)
+
+    def vote_if_due(self, now: float) -> None:
+        if self.vote_at and now >= self.vote_at:
+            self.vote_at = 0.0
+            self.voted_at = now
+            self.send({"type": "rematch"})
 
     def send(self, message: dict[str, Any]) -> None:
         self.sock.sendall(json.dumps(message, separators=(",", ":"), sort_keys=True).encode() + b"\n")
@@ -80,17 +96,18 @@ class PendingMove:
     acked: bool = False
 
 
-def connect(port: int, name: str) -> Client:
-    """Opens a connection, completes the handshake and returns the seated client."""
+def connect(port: int, name: str, role: str = "player") -> Client:
+    """Opens a connection, completes the handshake and returns the seated client (seat -1: a spectator)."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=30)
     client = Client(sock)
     read_line(client)  # the table line
-    client.send({"capabilities": ["index_moves", "rematch"], "name": name, "protocol": 1, "role": "player",
+    client.send({"capabilities": ["index_moves", "rematch"], "name": name, "protocol": 1, "role": role,
                  "type": "hello"})
     welcome = read_line(client)
     if welcome.get("type") != "welcome":
         raise RuntimeError(f"refused: {welcome}")
-    client.seat = int(welcome["seat"])
+    seat = welcome.get("seat")
+    client.seat = -1 if seat is None else int(seat)
     sock.setblocking(False)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     return client
@@ -109,22 +126,37 @@ def read_line(client: Client) -> dict[str, Any]:
     return message
 
 
+def start_host(game: str, players: int, port: int, journal: Path, seed: int, *extra: str) -> subprocess.Popen[str]:
+    """Starts a headless ``cardnet host`` on 127.0.0.1:``port`` and returns once it serves."""
+    env = dict(os.environ, CARDNET_TEST="1")
+    host = subprocess.Popen(
+        [sys.executable, "-m", "cardnet", "host", game, "--headless", "--players", str(players),
+         "--port", str(port), "--interface", "127.0.0.1", "--journal", str(journal), "--seed", str(seed), *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True,
+    )
+    assert host.stdout is not None
+    for line in host.stdout:
+        if line.startswith("journal:"):
+            return host
+    raise RuntimeError(f"cardnet host exited with {host.wait()} before serving")
+
+
+def state_of(client: Client, msg: dict[str, Any]) -> int | None:
+    """The state id of an ``update`` or ``snapshot``; None for anything else (a keepalive ping is answered)."""
+    kind = msg.get("type")
+    if kind == "ping":
+        client.send({"id": msg["id"], "type": "pong"})
+    if kind not in ("update", "snapshot"):
+        return None
+    return int(msg["state_id"])
+
+
 def run_table(game: str, players: int, seconds: float, seed: int) -> dict[str, Any]:
     """Hosts one table, plays it for ``seconds`` with raw clients and returns its figures."""
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, CARDNET_TEST="1")
-        host = subprocess.Popen(
-            [sys.executable, "-m", "cardnet", "host", game, "--headless", "--players", str(players),
-             "--port", str(port), "--interface", "127.0.0.1", "--journal", str(Path(tmp) / "t.journal"),
-             "--seed", str(seed)],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True,
-        )
+        host = start_host(game, players, port, Path(tmp) / "t.journal", seed)
         try:
-            assert host.stdout is not None
-            for line in host.stdout:
-                if line.startswith("journal:"):
-                    break
             clients = [connect(port, f"rtt{i}") for i in range(players)]
             return drive(clients, host.pid, seconds, random.Random(seed))
         finally:
@@ -151,13 +183,9 @@ def drive(clients: list[Client], host_pid: int, seconds: float, rng: random.Rand
 
     def handle(client: Client, msg: dict[str, Any], now: float) -> None:
         nonlocal moves, games
-        kind = msg.get("type")
-        if kind == "ping":
-            client.send({"id": msg["id"], "type": "pong"})
+        state = state_of(client, msg)
+        if state is None:
             return
-        if kind not in ("update", "snapshot"):
-            return
-        state = int(msg["state_id"])
         client.last_state = max(client.last_state, state)
         ack = msg.get("ack")
         if ack is not None:
@@ -175,7 +203,7 @@ def drive(clients: list[Client], host_pid: int, seconds: float, rng: random.Rand
                 client.voted_for = msg["game_no"]
                 if client.seat == 0:
                     games += 1
-                client.send({"type": "rematch"})
+                client.vote_soon(now)
             return
         decision = msg.get("decision")
         if decision is None or decision["id"] in client.answered or now > deadline:
@@ -193,16 +221,22 @@ def drive(clients: list[Client], host_pid: int, seconds: float, rng: random.Rand
             while (cut := client.buffer.find(b"\n")) >= 0:
                 line = bytes(client.buffer[:cut])
                 del client.buffer[: cut + 1]
-                handle(client, json.loads(line), now)
+                client.last = json.loads(line)
+                handle(client, client.last, now)
         events = []
-        for key, _ in selector.select(timeout=0.5):
+        now = time.perf_counter()
+        for client in clients:
+            client.vote_if_due(now)
+        due = [c.vote_at for c in clients if c.vote_at]
+        for key, _ in selector.select(timeout=min([0.5, *(max(0.0, t - now) for t in due)])):
             client = key.data
             try:
                 data = client.sock.recv(1 << 20)
             except BlockingIOError:
                 continue
             if not data:
-                raise RuntimeError(f"the host closed seat {client.seat}")
+                last = {k: client.last.get(k) for k in ("type", "code", "reason", "state_id")}
+                raise RuntimeError(f"the host closed seat {client.seat} after {last}")
             events.append((client, data))
     elapsed = time.perf_counter() - start
     cpu = cpu_seconds(host_pid) - cpu_start
@@ -221,16 +255,23 @@ def drive(clients: list[Client], host_pid: int, seconds: float, rng: random.Rand
     }
 
 
+def release_build(bench: str) -> bool:
+    """Whether the imported cardnet._core is a release build (says why not on stderr)."""
+    import cardnet
+
+    if cardnet.build_info().get("profile") == "release":
+        return True
+    print(f"{bench}: refusing to measure a debug build of cardnet._core", file=sys.stderr)
+    return False
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="measured time per table (default 10)")
     parser.add_argument("--games", default="matchstick:4,fistful:2", help="GAME:PLAYERS,... (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1, help="deal and move seed (default 1)")
     args = parser.parse_args()
-    import cardnet
-
-    if cardnet.build_info().get("profile") != "release":
-        print("net_rtt: refusing to measure a debug build of cardnet._core", file=sys.stderr)
+    if not release_build("net_rtt"):
         return 1
     figures = {}
     for spec in args.games.split(","):

@@ -158,3 +158,44 @@ def test_bot_and_join_report_refusals_after_the_handshake_cleanly(tmp_path: Path
     finally:
         host.terminate()
         host.wait(timeout=10)
+
+
+def test_max_spectators_admits_more_watchers_than_the_default_connection_limit(tmp_path: Path) -> None:
+    """`--max-spectators 70` admits 70 spectators (beyond the 64 connections of the default limit) and no more."""
+    import json
+    import socket
+
+    port = free_port()
+    host = subprocess.Popen(
+        [sys.executable, "-c", NET_COMMAND, "host", "fistful", "--interface", "127.0.0.1", "--port", str(port),
+         "--headless", "--journal", str(tmp_path / "t.journal"), "--max-spectators", "70"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=child_env(),
+    )
+    socks: list[socket.socket] = []
+
+    def watch(k: int) -> dict[str, object]:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        socks.append(sock)
+        reader = sock.makefile("rb")
+        reader.readline()  # the table line
+        hello = {"capabilities": [], "name": f"w{k}", "protocol": 1, "role": "spectator", "type": "hello"}
+        sock.sendall(json.dumps(hello, separators=(",", ":"), sort_keys=True).encode() + b"\n")
+        answer: dict[str, object] = json.loads(reader.readline())
+        return answer
+
+    try:
+        assert host.stdout is not None
+        for line in host.stdout:
+            if line.startswith("journal:"):
+                break
+        assert all(watch(k)["type"] == "welcome" for k in range(70))
+        refused = watch(70)
+        assert (refused["type"], refused["code"]) == ("error", "table_full")
+    finally:
+        for sock in socks:
+            sock.close()
+        host.terminate()
+        host.wait(timeout=30)

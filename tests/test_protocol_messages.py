@@ -2,6 +2,7 @@
 
 
 import json
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -123,6 +124,59 @@ def test_state_message_round_trip_and_hash() -> None:
         {"decision_id": 2, "ref": 1},
     )
     assert line == P.encode(json.loads(line))  # what the host sends is canonical
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    kind=st.sampled_from(["update", "snapshot"]),
+    ids=st.tuples(st.integers(0, 2**40), st.integers(0, 2**40), st.integers(0, 2**40), st.integers(0, 5000)),
+    deadline=st.none() | st.integers(0, 10**7),
+    paged=st.booleans(),
+    decided=st.booleans(),
+    over=st.booleans(),
+    to_act=st.lists(st.integers(0, 7), max_size=3, unique=True),
+    ack=st.none() | st.fixed_dictionaries({"decision_id": st.integers(0, 2**40), "ref": st.none() | st.integers() | st.text()}),
+    events=st.none() | st.just('[{"seat":1,"type":"pass"}]'),
+    state_hash=st.sampled_from(["ab" * 32, 'not "hex" \u00e9']),
+)
+def test_the_spliced_state_line_is_the_encoded_message(
+    kind: str,
+    ids: tuple[int, int, int, int],
+    deadline: int | None,
+    paged: bool,
+    decided: bool,
+    over: bool,
+    to_act: list[int],
+    ack: dict[str, P.Encodable] | None,
+    events: str | None,
+    state_hash: str,
+) -> None:
+    """``StateMessage.line`` (the host's per-move path) writes exactly the bytes of ``encode(wire(...))``."""
+    game_no, state_id, decision_id, count = ids
+    view = P.canonical({"private": None, "public": {"round": 1, "name": "Zo\u00eb"}})
+    legal = None if paged else Raw('[{"type":"x"}]')
+    decision = P.Decision(decision_id, legal, count, deadline) if decided else None
+    outcome = '{"kind":"draw"}' if over else None
+    common: dict[str, Any] = dict(
+        game_no=game_no, state_id=state_id, state_hash=state_hash, to_act=sorted(to_act), decision=decision, over=over
+    )
+    wire = P.StateMessage.wire(
+        kind,
+        view=Raw(view),
+        outcome=None if outcome is None else Raw(outcome),
+        events=None if events is None else Raw(events),
+        ack=ack,
+        **common,
+    )
+    assert P.StateMessage.line(kind, view=view, outcome=outcome, events=events, ack=ack, **common) == P.encode(wire)
+
+
+def test_the_spliced_state_line_keeps_the_line_limit() -> None:
+    with pytest.raises(ValueError, match="line limit"):
+        P.StateMessage.line(
+            "update", game_no=0, state_id=1, state_hash="0" * 64, view="[" + "1," * 40 + "1]", to_act=[],
+            decision=None, over=False, outcome=None, limit=50,
+        )
 
 
 def test_error_message_shape() -> None:

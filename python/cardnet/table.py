@@ -10,11 +10,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, Union
 
-from .protocol import Encodable, JSONValue, ProtocolError, Raw, is_unicode, token_hash
+from .protocol import Encodable, JSONValue, ProtocolError, Raw, canonical, is_unicode, token_hash
 
 
 #: Decision ids are ``n * SEAT_STRIDE + seat``; the stride exceeds any seat count the core supports.
@@ -35,6 +35,71 @@ class GameLike(Protocol):
     def is_over(self) -> bool: ...
     def outcome(self) -> Any: ...
     def clone(self) -> GameLike: ...
+
+
+@dataclass(frozen=True)
+class StateFragments:
+    """Everything the host sends about one state, as canonical JSON text from the core.
+
+    The Rust core returns it from one call (``Game.play`` after a move, ``Game.fan_out`` otherwise): the public
+    view is encoded once and hashed from the same bytes, and Python only splices the fragments into lines.
+    """
+
+    key: tuple[int, int, int]  # (id of the game object, game_no, state_id) the fragments describe
+    state_hash: str
+    #: observer (None = spectator) -> its view
+    views: Mapping[int | None, str]
+    #: observer (None = spectator) -> the events of the move that made this state, as it may learn them
+    events: Mapping[int | None, str]
+    #: acting seat -> (legal count, legal moves)
+    legal: dict[int, tuple[int, str]]
+    outcome_json: str | None
+
+
+def _fragments_of(key: tuple[int, int, int], fan: Any) -> StateFragments:
+    """Fragments from the core's ``FanOut``."""
+    return StateFragments(
+        key,
+        fan.state_hash,
+        {observer: view for observer, view, _ in fan.seats},
+        {observer: events for observer, _, events in fan.seats},
+        {seat: (count, legal) for seat, count, legal in fan.legal},
+        fan.outcome_json,
+    )
+
+
+class _ByCall(Mapping[Union[int, None], str]):
+    """A fragment asked of the game on every lookup, so that one seat's failure stays that seat's (the host then
+    sends it a snapshot instead)."""
+
+    def __init__(self, build: Callable[[int | None], str], observers: Sequence[int | None]) -> None:
+        self._build = build
+        self._observers = list(observers)
+
+    def __getitem__(self, observer: int | None) -> str:
+        if observer not in self._observers:
+            raise KeyError(observer)
+        return self._build(observer)
+
+    def __iter__(self) -> Iterator[int | None]:
+        return iter(self._observers)
+
+    def __len__(self) -> int:
+        return len(self._observers)
+
+
+def _fragments_by_call(key: tuple[int, int, int], game: GameLike, observers: Sequence[int | None]) -> StateFragments:
+    """Fragments from per-seat calls, for a game object without ``fan_out`` (the tests' fake games)."""
+    outcome = outcome_value(game) if game.is_over() else None
+    return StateFragments(
+        key,
+        game.state_hash(),
+        # Looked up on each call, not bound now: the game's methods are what the host asks at send time.
+        _ByCall(lambda o: game.view_json(o), observers),
+        _ByCall(lambda o: game.events_json(o), observers),
+        {s: (game.legal_count(s), game.legal_moves_json(s)) for s in game.to_act()},
+        None if outcome is None else canonical(outcome),
+    )
 
 
 @dataclass(frozen=True)
@@ -209,6 +274,7 @@ class Table:
         # Decision id -> (seat, state_id of the move that answered it), this game: a peer that never saw a move's
         # ack (its connection, or the host, died first) asks again by repeating the move, and is told it landed.
         self.answered: dict[int, tuple[int, int]] = {}
+        self._fragments: StateFragments | None = None
         self._maybe_start()
 
     # -- seats ------------------------------------------------------------------------------------------------
@@ -259,6 +325,23 @@ class Table:
 
     # -- decisions --------------------------------------------------------------------------------------------
 
+    def _key(self) -> tuple[int, int, int]:
+        return (id(self.game), self.game_no, self.state_id)
+
+    def _observers(self) -> list[int | None]:
+        return [*range(len(self.seats)), None]
+
+    def fragments(self) -> StateFragments:
+        """The current state's wire fragments for every seat and the spectators (built once per state)."""
+        key = self._key()
+        if self._fragments is None or self._fragments.key != key:
+            fan_out = getattr(self.game, "fan_out", None)
+            if callable(fan_out):
+                self._fragments = _fragments_of(key, fan_out(self._observers()))
+            else:
+                self._fragments = _fragments_by_call(key, self.game, self._observers())
+        return self._fragments
+
     def _refresh_decisions(self, mover: int | None) -> None:
         """Open, keep or close decisions after the state changed.
 
@@ -268,8 +351,9 @@ class Table:
         now = self.clock()
         acting = set(self.game.to_act()) if self.started and not self.game.is_over() else set()
         fresh: dict[int, OpenDecision] = {}
+        legal = self.fragments().legal if acting else {}
         for seat in sorted(acting):
-            legal_json = self.game.legal_moves_json(seat)
+            count, legal_json = legal[seat]
             old = self.decisions.get(seat)
             if old is not None and seat != mover and old.legal_json == legal_json:
                 fresh[seat] = old
@@ -279,7 +363,7 @@ class Table:
                 id=(self._decision_seq[seat] + 1) * SEAT_STRIDE + seat,
                 seat=seat,
                 legal_json=legal_json,
-                count=self.game.legal_count(seat),
+                count=count,
                 opened=now,
                 deadline=None if timer is None else now + timer,
             )
@@ -314,12 +398,19 @@ class Table:
 
     def apply_move(self, seat: int, decision: OpenDecision, move: Any = None, index: int | None = None) -> Applied:
         """Apply a move answering ``decision`` (already checked); raises ProtocolError, changing nothing."""
-        if index is not None:
-            if not 0 <= index < decision.count:
-                raise ProtocolError("invalid_move", f"index {index} outside 0..{decision.count - 1}")
-            move = self.game.legal_move(seat, index)
+        if index is not None and not 0 <= index < decision.count:
+            raise ProtocolError("invalid_move", f"index {index} outside 0..{decision.count - 1}")
+        play = getattr(self.game, "play", None)
+        fan: Any = None
         try:
-            self.game.apply(seat, move)
+            if callable(play):
+                # One native call: apply, then every seat's fragments of the new state and the move's bytes.
+                fan = play(seat, index if index is not None else move, self._observers())
+                move = Raw(fan.move_json)
+            else:
+                if index is not None:
+                    move = self.game.legal_move(seat, index)
+                self.game.apply(seat, move)
         except self.engine.illegal as exc:
             code = getattr(exc, "code", None)
             reason = getattr(exc, "reason", None) or str(exc)
@@ -327,6 +418,8 @@ class Table:
         except self.engine.invalid as exc:
             raise ProtocolError("invalid_move", str(exc)) from None
         self.state_id += 1
+        if fan is not None:
+            self._fragments = _fragments_of(self._key(), fan)
         self.rematch_votes.clear()
         self.answered[decision.id] = (seat, self.state_id)
         self._refresh_decisions(mover=seat)
@@ -335,7 +428,7 @@ class Table:
             "game_no": self.game_no,
             "state_id": self.state_id,
             "seat": seat,
-            "move": _plain(move),
+            "move": move if isinstance(move, Raw) else _plain(move),
         }
         return Applied(seat, decision.id, move, record)
 

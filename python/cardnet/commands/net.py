@@ -57,6 +57,9 @@ def add_parsers(subparsers: Any) -> None:
         help="how long a gone player's seat waits before a built-in player takes over",
     )
     host.add_argument("--bot-delay", type=float, default=0.0, metavar="SECONDS", help="pause before each built-in move")
+    host.add_argument(
+        "--max-spectators", type=int, default=32, metavar="N", help="spectators the table admits (default 32)"
+    )
     host.add_argument("--games", type=int, default=0, help="stop after this many finished games (0: run until stopped)")
     host.add_argument("--headless", action="store_true", help="do not sit at the table: print the address, log and serve")
     host.set_defaults(func=cmd_host)
@@ -212,7 +215,15 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sy
                 raise
             print(f"cardnet host: {exc}", file=sys.stderr)
             return 1
-        options = HostOptions(password=password, seat_timeout=args.seat_timeout, bot_delay=args.bot_delay)
+        # Room for every spectator besides the seats and a few connections still in their handshake.
+        connections = max(HostOptions.max_connections, args.max_spectators + table.config.players + 8)
+        options = HostOptions(
+            password=password,
+            seat_timeout=args.seat_timeout,
+            bot_delay=args.bot_delay,
+            max_spectators=args.max_spectators,
+            max_connections=connections,
+        )
         server = Host(table, journal=journal, options=options)
         try:
             with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:

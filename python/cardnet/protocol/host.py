@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Union
 
-from ..table import OpenDecision, Table, outcome_value
+from ..table import OpenDecision, Table
 from .codec import (
     HOST_CAPABILITIES,
     LEGAL_INLINE_LIMIT,
@@ -561,27 +561,25 @@ class HostSession:
         inline = len(d.legal_json) <= self.opts.legal_inline_limit
         return Decision(d.id, Raw(d.legal_json) if inline else None, d.count, deadline_ms)
 
-    def state_line(
-        self, seat: int | None, kind: str, *, state_hash: str | None = None, ack: Mapping[str, Encodable] | None = None
-    ) -> bytes:
-        """The encoded ``update``/``snapshot`` line for one seat (None = spectator), from the core's fragments."""
+    def state_line(self, seat: int | None, kind: str, *, ack: Mapping[str, Encodable] | None = None) -> bytes:
+        """The encoded ``update``/``snapshot`` line for one seat (None = spectator), spliced from the fragments
+        the core built once for this state (:meth:`Table.fragments`)."""
         table = self.table
-        game = table.game
-        over = game.is_over()
-        msg = StateMessage.wire(
+        fragments = table.fragments()
+        over = table.game.is_over()
+        return StateMessage.line(
             kind,
             game_no=table.game_no,
             state_id=table.state_id,
-            state_hash=state_hash if state_hash is not None else game.state_hash(),
-            view=Raw(game.view_json(seat)),
+            state_hash=fragments.state_hash,
+            view=fragments.views[seat],
             to_act=sorted(table.decisions) if table.started else [],
             decision=self._decision(table.decision_for(seat)),
             over=over,
-            outcome=outcome_value(game) if over else None,
-            events=Raw(game.events_json(seat)) if kind == "update" else None,
+            outcome=fragments.outcome_json if over else None,
+            events=fragments.events[seat] if kind == "update" else None,
             ack=ack,
         )
-        return encode(msg)
 
     def snapshot(self, link: Link, ack: Ack | None) -> tuple[bytes, bool]:
         """A snapshot for ``link`` carrying ``ack`` (an update it never got); (line, whether the ack went out).
@@ -599,17 +597,16 @@ class HostSession:
         self, records: Sequence[Record], *, kind: str, ack_seat: int | None = None, ack: Ack | None = None
     ) -> Commit:
         """The records and every ready connection's message for the state the table is in now."""
-        state_hash = self.table.game.state_hash()
         ready = [link for link in self.links.values() if link.ready]
         deliveries: list[Delivery] = []
         for seat in sorted({link.seat for link in ready if not link.spectator and link.seat is not None}):
             seat_ack = ack if seat == ack_seat else None
-            deliveries.append(Delivery(seat, self._state_or_none(seat, kind, state_hash, seat_ack), seat_ack))
+            deliveries.append(Delivery(seat, self._state_or_none(seat, kind, seat_ack), seat_ack))
         if any(link.spectator for link in ready):
-            deliveries.append(Delivery(None, self._state_or_none(None, kind, state_hash, None), None))
+            deliveries.append(Delivery(None, self._state_or_none(None, kind, None), None))
         return Commit(tuple(records), tuple(deliveries), self.table.game.is_over())
 
-    def _state_or_none(self, seat: int | None, kind: str, state_hash: str, ack: Ack | None) -> bytes | None:
+    def _state_or_none(self, seat: int | None, kind: str, ack: Ack | None) -> bytes | None:
         """The seat's state line, or None when building it failed.
 
         The state has changed (and is journalled) by now, so a failure for one seat must neither hide the change
@@ -617,7 +614,7 @@ class HostSession:
         when it is the mover, that snapshot carries its ack.
         """
         try:
-            return self.state_line(seat, kind, state_hash=state_hash, ack=ack)
+            return self.state_line(seat, kind, ack=ack)
         except Exception:
             log.exception("cannot build the %s for seat %s; it gets a snapshot instead", kind, seat)
             return None

@@ -434,6 +434,21 @@ class HostError:
         )
 
 
+def _ack_text(ack: Mapping[str, Encodable]) -> str:
+    """Canonical JSON of an ack; the usual ``{decision_id, ref}`` with integer or absent ref without the encoder."""
+    decision_id, ref = ack.get("decision_id"), ack.get("ref")
+    if len(ack) == 2 and type(decision_id) is int and "ref" in ack and (ref is None or type(ref) is int):
+        return f'{{"decision_id":{decision_id},"ref":{"null" if ref is None else ref}}}'
+    return canonical(ack)
+
+
+def _plain_string(text: str) -> str:
+    """A JSON string for ``text``; a plain one (a hex hash, a message type) needs no escaping."""
+    if text.isascii() and text.isalnum():
+        return f'"{text}"'
+    return canonical(text)
+
+
 @dataclass
 class Decision:
     """An open decision for one seat as the host sends it."""
@@ -508,6 +523,56 @@ class StateMessage:
         if ack is not None:
             msg["ack"] = ack
         return msg
+
+    @staticmethod
+    def line(
+        kind: str,
+        *,
+        game_no: int,
+        state_id: int,
+        state_hash: str,
+        view: str,
+        to_act: Sequence[int],
+        decision: Decision | None,
+        over: bool,
+        outcome: str | None,
+        events: str | None = None,
+        ack: Mapping[str, Encodable] | None = None,
+        limit: int = MAX_HOST_LINE,
+    ) -> bytes:
+        """The encoded line of :meth:`wire` (same bytes, ``\\n`` included), spliced from canonical fragments.
+
+        The host's per-move path: ``view``, ``events``, ``outcome`` and the decision's legal list are the core's
+        canonical text and are copied, never re-encoded; the keys are written in their canonical (sorted) order.
+        ValueError when the line exceeds ``limit``, as :func:`~.codec.encode`.
+        """
+        parts: list[str] = ["{"]
+        if ack is not None:
+            parts += ['"ack":', _ack_text(ack), ","]
+        if decision is None:
+            parts.append('"decision":null')
+        else:
+            deadline = "null" if decision.deadline_ms is None else str(int(decision.deadline_ms))
+            legal = "null" if decision.legal is None else decision.legal.text
+            parts += ['"decision":{"count":', str(int(decision.count)), ',"deadline_ms":', deadline,
+                      ',"id":', str(int(decision.id)), ',"legal":', legal, "}"]
+        if kind == "update":
+            parts += [',"events":', "[]" if events is None else events]
+        parts += [
+            ',"game_no":', str(int(game_no)),
+            ',"hash":', _plain_string(state_hash),
+            ',"outcome":', "null" if outcome is None else outcome,
+            ',"over":', "true" if over else "false",
+            ',"state_id":', str(int(state_id)),
+            ',"to_act":[', ",".join(str(int(s)) for s in to_act),
+            '],"type":', _plain_string(kind),
+            ',"view":', view,
+            "}\n",
+        ]
+        data = "".join(parts).encode("ascii")
+        if len(data) > limit + 1:
+            raise ValueError(f"message of {len(data) - 1} bytes exceeds the {limit}-byte line limit")
+        return data
 
     def to_wire(self) -> dict[str, Encodable]:
         """Wire form of this decoded message (a paged decision goes back out with ``legal: null``)."""

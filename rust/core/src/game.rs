@@ -17,6 +17,7 @@
 //! lookup failed and never decides legality.
 
 use crate::error::GameError;
+use crate::json::write_canonical;
 use crate::rng::Rng;
 use serde_json::{json, Map, Value};
 use std::fmt::Debug;
@@ -396,11 +397,29 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// What `seat` may see (`None` = a spectator): `{"public": ..., "private": ...}`; the spectator's
     /// view has `private: null`. `public` is identical for every observer.
-    fn view(&self, seat: Option<Seat>) -> Value;
+    fn view(&self, seat: Option<Seat>) -> Value {
+        json!({"public": self.public_view(), "private": self.private_view(seat)})
+    }
+
+    /// The `private` part of `seat`'s view (`null` for a spectator). Kept apart from [`Game::public_view`]
+    /// so that the per-move fan-out builds and encodes the public part once for every observer.
+    fn private_view(&self, seat: Option<Seat>) -> Value;
 
     /// The public part of the view, hashed by `state_hash`. Never holds hidden data (Fistful's pending
     /// picks are only "picked: true").
     fn public_view(&self) -> Value;
+
+    /// Appends the canonical JSON of [`Game::public_view`] to `out`. Games write it directly where the
+    /// network host's per-move cost matters; the bytes must equal `canonical(&public_view())`.
+    fn write_public_view(&self, out: &mut String) {
+        write_canonical(out, &self.public_view());
+    }
+
+    /// Appends the canonical JSON of [`Game::private_view`] to `out` (same contract as
+    /// [`Game::write_public_view`]).
+    fn write_private_view(&self, seat: Option<Seat>, out: &mut String) {
+        write_canonical(out, &self.private_view(seat));
+    }
 
     /// The events caused by the last applied move, as `seat` may learn them (`None` = spectator).
     fn events(&self, seat: Option<Seat>) -> Vec<Value>;

@@ -10,17 +10,29 @@ use std::fmt::Write;
 /// Writes `value` in canonical form. Floats never occur in cardnet data; if one slips in it is written
 /// through serde_json so the output stays valid JSON.
 pub fn canonical(value: &Value) -> String {
-    let mut out = String::with_capacity(64);
-    write_value(&mut out, value);
+    let mut out = String::with_capacity(256);
+    write_canonical(&mut out, value);
     out
 }
 
-fn write_value(out: &mut String, value: &Value) {
+/// Appends the canonical form of `value` to `out`: the writer behind [`canonical`], for callers that
+/// splice several fragments into one buffer without an intermediate `String` each.
+///
+/// serde_json's map is a `BTreeMap`, so keys already come sorted: the writer walks the tree once and never
+/// sorts. Integers and plain ASCII strings (nearly everything in cardnet data) skip `fmt` machinery.
+pub fn write_canonical(out: &mut String, value: &Value) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => {
-            let _ = write!(out, "{n}");
+            if let Some(u) = n.as_u64() {
+                write_u64(out, u);
+            } else if let Some(i) = n.as_i64() {
+                out.push('-');
+                write_u64(out, i.unsigned_abs());
+            } else {
+                let _ = write!(out, "{n}");
+            }
         }
         Value::String(s) => write_string(out, s),
         Value::Array(items) => {
@@ -29,7 +41,7 @@ fn write_value(out: &mut String, value: &Value) {
                 if i > 0 {
                     out.push(',');
                 }
-                write_value(out, item);
+                write_canonical(out, item);
             }
             out.push(']');
         }
@@ -41,15 +53,41 @@ fn write_value(out: &mut String, value: &Value) {
                 }
                 write_string(out, key);
                 out.push(':');
-                write_value(out, item);
+                write_canonical(out, item);
             }
             out.push('}');
         }
     }
 }
 
-fn write_string(out: &mut String, s: &str) {
+/// Appends the decimal digits of `n`.
+pub fn write_u64(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // The slice holds ASCII digits only.
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or("0"));
+}
+
+/// Appends `s` as a canonical JSON string (quoted, escaped, pure ASCII).
+pub fn write_string(out: &mut String, s: &str) {
     out.push('"');
+    if s.bytes().all(|b| (0x20..=0x7e).contains(&b) && b != b'"' && b != b'\\') {
+        out.push_str(s);
+    } else {
+        write_escaped(out, s);
+    }
+    out.push('"');
+}
+
+fn write_escaped(out: &mut String, s: &str) {
     for ch in s.chars() {
         match ch {
             '"' => out.push_str("\\\""),
@@ -68,7 +106,6 @@ fn write_string(out: &mut String, s: &str) {
             c => out.push(c),
         }
     }
-    out.push('"');
 }
 
 /// Parses JSON text, refusing anything that is not one valid JSON document.
@@ -93,5 +130,11 @@ mod tests {
         let text = canonical(&v);
         assert_eq!(parse(&text).unwrap(), v);
         assert!(text.is_ascii());
+    }
+
+    #[test]
+    fn integers_at_the_edges() {
+        let v = json!([0, 9, 10, -1, i64::MIN, i64::MAX, u64::MAX]);
+        assert_eq!(canonical(&v), format!("[0,9,10,-1,{},{},{}]", i64::MIN, i64::MAX, u64::MAX));
     }
 }

@@ -6,7 +6,7 @@
 use crate::ai::Player;
 use crate::error::GameError;
 use crate::game::{Game, GameInfo, Outcome, Seat, Setup};
-use crate::json::canonical;
+use crate::json::{canonical, write_canonical};
 use crate::rng::Rng;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
@@ -93,6 +93,24 @@ impl<G: Game> Session<G> {
     }
 }
 
+impl<G: Game> Session<G> {
+    /// The canonical public view: the bytes every observer's view embeds and the state hash digests.
+    fn public_json(&self) -> String {
+        let mut out = String::with_capacity(1024);
+        self.game.write_public_view(&mut out);
+        out
+    }
+
+    /// Writes `{"private":...,"public":...}` (the keys' canonical order) around the encoded public part.
+    fn write_view(&self, out: &mut String, seat: Option<Seat>, public: &str) {
+        out.push_str("{\"private\":");
+        self.game.write_private_view(seat, out);
+        out.push_str(",\"public\":");
+        out.push_str(public);
+        out.push('}');
+    }
+}
+
 /// Any game behind one object-safe interface, speaking JSON. Implemented by every `Session<G>`.
 pub trait AnyGame: Send + Sync {
     /// The game's machine name.
@@ -127,6 +145,19 @@ pub trait AnyGame: Send + Sync {
     fn events(&self, seat: Option<Seat>) -> Vec<Value>;
     /// Hex SHA-256 of the canonical public view.
     fn state_hash(&self) -> String;
+    /// `view(seat)` as canonical JSON, written straight from the public and private parts.
+    fn view_json(&self, seat: Option<Seat>) -> String;
+    /// `events(seat)` as a canonical JSON array.
+    fn events_json(&self, seat: Option<Seat>) -> String;
+    /// All legal moves of `seat` as one canonical JSON array (`[]` when it is not to act).
+    fn legal_json(&self, seat: Seat) -> String;
+    /// Everything the host sends after a state change, as canonical bytes: the public hash, whose turn it
+    /// is, the outcome, every acting seat's legal list, and each observer's view and events. The public
+    /// view is built and encoded once; the hash is taken from those same bytes.
+    fn fan_out(&self, observers: &[Option<Seat>]) -> FanOut;
+    /// Validates and applies a move given as JSON or as a legal index; returns the applied move's canonical
+    /// JSON for the host's journal (the move as given, or the listed move for an index).
+    fn apply_recorded(&mut self, seat: Seat, mv: MoveInput<'_>) -> Result<String, GameError>;
     /// The moves so far as `(seat, move)` JSON pairs.
     fn history(&self) -> Vec<(Seat, Value)>;
     /// The saved-game document (format version, setup, moves and full state).
@@ -190,7 +221,60 @@ impl<G: Game> AnyGame for Session<G> {
         self.game.events(seat)
     }
     fn state_hash(&self) -> String {
-        hex_sha256(canonical(&self.game.public_view()).as_bytes())
+        hex_sha256(self.public_json().as_bytes())
+    }
+    fn view_json(&self, seat: Option<Seat>) -> String {
+        let public = self.public_json();
+        let mut out = String::with_capacity(public.len() + 256);
+        self.write_view(&mut out, seat, &public);
+        out
+    }
+    fn events_json(&self, seat: Option<Seat>) -> String {
+        let mut out = String::with_capacity(128);
+        write_events(&mut out, &self.game.events(seat));
+        out
+    }
+    fn legal_json(&self, seat: Seat) -> String {
+        let mut out = String::with_capacity(64);
+        out.push('[');
+        for mv in (0..self.game.legal_count(seat)).filter_map(|i| self.game.legal_move(seat, i)) {
+            if out.len() > 1 {
+                out.push(',');
+            }
+            write_canonical(&mut out, &self.game.move_to_json(&mv));
+        }
+        out.push(']');
+        out
+    }
+    fn fan_out(&self, observers: &[Option<Seat>]) -> FanOut {
+        let public = self.public_json();
+        let state_hash = hex_sha256(public.as_bytes());
+        let to_act: Vec<Seat> = self.game.to_act().iter().collect();
+        let outcome = self.game.outcome().map(|o| canonical(&o.to_json()));
+        let legal = to_act.iter().map(|&seat| (seat, self.game.legal_count(seat), self.legal_json(seat))).collect();
+        let seats = observers
+            .iter()
+            .map(|&seat| {
+                let mut view = String::with_capacity(public.len() + 256);
+                self.write_view(&mut view, seat, &public);
+                (seat, view, self.events_json(seat))
+            })
+            .collect();
+        FanOut { state_hash, to_act, outcome, legal, seats }
+    }
+    fn apply_recorded(&mut self, seat: Seat, mv: MoveInput<'_>) -> Result<String, GameError> {
+        match mv {
+            MoveInput::Json(value) => {
+                AnyGame::apply(self, seat, value)?;
+                Ok(canonical(value))
+            }
+            MoveInput::Index(index) => {
+                Session::apply_index(self, seat, index)?;
+                // The move just pushed is the listed move of that index.
+                let listed = self.history.last().map(|(_, m)| self.game.move_to_json(m)).unwrap_or(Value::Null);
+                Ok(canonical(&listed))
+            }
+        }
     }
     fn history(&self) -> Vec<(Seat, Value)> {
         self.history.iter().map(|(s, m)| (*s, self.game.move_to_json(m))).collect()
@@ -228,7 +312,46 @@ impl<G: Game> AnyGame for Session<G> {
 
 /// Hex SHA-256 of `bytes`.
 pub fn hex_sha256(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(64);
+    for b in Sha256::digest(bytes) {
+        out.push(char::from(HEX[usize::from(b >> 4)]));
+        out.push(char::from(HEX[usize::from(b & 15)]));
+    }
+    out
+}
+
+/// A move as the host received it: a JSON object from a peer, or the index of a listed legal move.
+#[derive(Clone, Copy, Debug)]
+pub enum MoveInput<'a> {
+    Json(&'a Value),
+    Index(usize),
+}
+
+/// The host's per-state-change output of [`AnyGame::fan_out`], every fragment canonical JSON.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FanOut {
+    /// Hex SHA-256 of the canonical public view (the bytes spliced into every view below).
+    pub state_hash: String,
+    /// Seats that must act now, in increasing order.
+    pub to_act: Vec<Seat>,
+    /// The outcome once over.
+    pub outcome: Option<String>,
+    /// For every seat in `to_act`: `(seat, legal count, legal list)`.
+    pub legal: Vec<(Seat, usize, String)>,
+    /// For every observer asked for (`None` = spectator): `(observer, view, events)`.
+    pub seats: Vec<(Option<Seat>, String, String)>,
+}
+
+fn write_events(out: &mut String, events: &[Value]) {
+    out.push('[');
+    for (i, event) in events.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_canonical(out, event);
+    }
+    out.push(']');
 }
 
 /// Replays a saved game document into a session of `G`, checking every move and the final state.

@@ -7,11 +7,11 @@ use crate::convert::{from_py, map_to_py, to_py};
 use crate::errors::{check, guard, internal, to_pyerr};
 use cardnet_core::ai::Player;
 use cardnet_core::json::{canonical, parse};
-use cardnet_core::session::AnyGame;
+use cardnet_core::session::{AnyGame, FanOut as CoreFanOut, MoveInput};
 use cardnet_core::{GameError, Outcome, Seat};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
 use serde_json::Value;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -217,7 +217,7 @@ impl Game {
         guard(py, || {
             let game = self.usable(py)?;
             let seat = acting(py, game, seat)?;
-            Ok(canonical(&Value::Array(game.legal_moves(seat))))
+            Ok(game.legal_json(seat))
         })
     }
 
@@ -268,7 +268,7 @@ impl Game {
     fn events_json(&self, py: Python<'_>, seat: Option<i64>) -> PyResult<String> {
         guard(py, || {
             let game = self.usable(py)?;
-            Ok(canonical(&events_value(game, observer_of(py, game, seat)?)))
+            Ok(game.events_json(observer_of(py, game, seat)?))
         })
     }
 
@@ -286,7 +286,49 @@ impl Game {
     fn view_json(&self, py: Python<'_>, seat: Option<i64>) -> PyResult<String> {
         guard(py, || {
             let game = self.usable(py)?;
-            Ok(canonical(&game.view(observer_of(py, game, seat)?)))
+            Ok(game.view_json(observer_of(py, game, seat)?))
+        })
+    }
+
+    /// Everything a host sends after a state change, for `observers` (seats, None = spectator), as canonical
+    /// JSON text: one native call, the public view encoded once and hashed from the same bytes.
+    fn fan_out(&self, py: Python<'_>, observers: Vec<Option<i64>>) -> PyResult<FanOut> {
+        guard(py, || {
+            let game = self.usable(py)?;
+            let observers = observers.into_iter().map(|o| observer_of(py, game, o)).collect::<PyResult<Vec<_>>>()?;
+            Ok(FanOut::new(game, game.fan_out(&observers), None))
+        })
+    }
+
+    /// Plays `move` for `seat` and returns the fan-out of the new state for `observers` in the same call.
+    /// `move` is a move dict or the index of a listed legal move (an `int`). Raises as `apply` /
+    /// `apply_index` would, and the game is then unchanged. `FanOut.move_json` holds the applied move's
+    /// canonical JSON for the host's journal (the move as given, or the listed move of the index).
+    fn play(
+        &mut self,
+        py: Python<'_>,
+        seat: i64,
+        r#move: &Bound<'_, PyAny>,
+        observers: Vec<Option<i64>>,
+    ) -> PyResult<FanOut> {
+        let game = self.usable(py)?;
+        let seat = seat_of(py, game, seat)?;
+        let observers = observers.into_iter().map(|o| observer_of(py, game, o)).collect::<PyResult<Vec<_>>>()?;
+        let input = if r#move.is_instance_of::<PyInt>() && !r#move.is_instance_of::<PyBool>() {
+            let index: i64 = r#move.extract().map_err(|_| {
+                to_pyerr(py, &GameError::illegal("no_such_move", format!("index {} is out of range", r#move)))
+            })?;
+            Given::Index(index_of(py, game, seat, index)?)
+        } else {
+            Given::Move(move_value(py, r#move)?)
+        };
+        self.mutate(py, |game| {
+            let recorded = match &input {
+                Given::Index(index) => game.apply_recorded(seat, MoveInput::Index(*index)),
+                Given::Move(value) => game.apply_recorded(seat, MoveInput::Json(value)),
+            };
+            let recorded = check(py, recorded)?;
+            Ok(FanOut::new(&*game, game.fan_out(&observers), Some(recorded)))
         })
     }
 
@@ -375,5 +417,52 @@ impl Game {
             g.setup().seed,
             g.to_act()
         )
+    }
+}
+
+/// A move as `Game.play` received it.
+enum Given {
+    Index(usize),
+    Move(Value),
+}
+
+/// The fragments a host needs after a state change (see `Game.fan_out` and `Game.play`), every one
+/// canonical JSON text ready to splice into a protocol line.
+#[pyclass(module = "cardnet._core", name = "FanOut", frozen, get_all)]
+pub struct FanOut {
+    /// Hex SHA-256 of the canonical public view.
+    state_hash: String,
+    /// Seats that must act now, in increasing order.
+    to_act: Vec<Seat>,
+    /// Whether the game is over.
+    over: bool,
+    /// The outcome as canonical JSON once over, else None.
+    outcome_json: Option<String>,
+    /// `(seat, legal_count, legal_moves_json)` for every seat in `to_act`.
+    legal: Vec<(Seat, usize, String)>,
+    /// `(observer, view_json, events_json)` for every observer asked for, in the order asked.
+    seats: Vec<(Option<Seat>, String, String)>,
+    /// The applied move as canonical JSON (from `play`; None from `fan_out`).
+    move_json: Option<String>,
+}
+
+impl FanOut {
+    fn new(game: &dyn AnyGame, core: CoreFanOut, move_json: Option<String>) -> Self {
+        FanOut {
+            state_hash: core.state_hash,
+            to_act: core.to_act,
+            over: game.is_over(),
+            outcome_json: core.outcome,
+            legal: core.legal,
+            seats: core.seats,
+            move_json,
+        }
+    }
+}
+
+#[pymethods]
+impl FanOut {
+    fn __repr__(&self) -> String {
+        format!("<cardnet.FanOut hash={} to_act={:?} seats={}>", &self.state_hash[..12], self.to_act, self.seats.len())
     }
 }

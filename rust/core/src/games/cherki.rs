@@ -1323,8 +1323,8 @@ impl Game for Cherki {
         }
     }
 
-    fn view(&self, seat: Option<Seat>) -> Value {
-        let private = match seat {
+    fn private_view(&self, seat: Option<Seat>) -> Value {
+        match seat {
             Some(s) if s < self.players => {
                 let ready = self.hand_ready_kind(s);
                 json!({
@@ -1337,8 +1337,7 @@ impl Game for Cherki {
                 })
             }
             _ => Value::Null,
-        };
-        json!({"public": self.public_view(), "private": private})
+        }
     }
 
     fn public_view(&self) -> Value {

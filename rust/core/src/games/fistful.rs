@@ -1134,16 +1134,15 @@ impl Game for Fistful {
         }
     }
 
-    fn view(&self, seat: Option<Seat>) -> Value {
-        let private = match seat {
+    fn private_view(&self, seat: Option<Seat>) -> Value {
+        match seat {
             Some(s) if s < 2 => json!({
                 "hand": card_list(self.hand[s]),
                 "discard": card_list(self.discard[s]),
                 "pick": self.pending[s],
             }),
             _ => Value::Null,
-        };
-        json!({"public": self.public_view(), "private": private})
+        }
     }
 
     fn public_view(&self) -> Value {

@@ -38,6 +38,7 @@ use std::sync::Arc;
 
 use crate::error::GameError;
 use crate::game::{Fields, Game, GameInfo, OptionKind, OptionSpec, Outcome, OutcomeKind, Seat, SeatSet, Setup};
+use crate::json::{write_string, write_u64};
 use crate::rng::Rng;
 use crate::segments::{self, segments_from_str, segments_to_str, CardType, Segments, Value};
 use serde_json::{json, Value as Json};
@@ -1464,8 +1465,8 @@ impl Game for Matchstick {
         }
     }
 
-    fn view(&self, seat: Option<Seat>) -> Json {
-        let private = match seat {
+    fn private_view(&self, seat: Option<Seat>) -> Json {
+        match seat {
             Some(s) if s < usize::from(self.players) => {
                 let hand: Vec<Json> = ids_of(self.hands[s])
                     .into_iter()
@@ -1474,8 +1475,7 @@ impl Game for Matchstick {
                 json!({"seat": s, "hand": hand})
             }
             _ => Json::Null,
-        };
-        json!({"public": self.public_view(), "private": private})
+        }
     }
 
     fn public_view(&self) -> Json {
@@ -1505,6 +1505,14 @@ impl Game for Matchstick {
             "expansion": self.expansion,
             "over": over,
         })
+    }
+
+    fn write_public_view(&self, out: &mut String) {
+        self.write_public(out);
+    }
+
+    fn write_private_view(&self, seat: Option<Seat>, out: &mut String) {
+        self.write_private(seat, out);
     }
 
     fn events(&self, _seat: Option<Seat>) -> Vec<Json> {
@@ -1844,4 +1852,161 @@ impl Matchstick {
     pub fn current_seat(&self) -> Seat {
         usize::from(self.current)
     }
+}
+
+/// Canonical JSON of the views written without a `serde_json::Value` (the network host's per-move path).
+/// Keys are written in byte order by hand; `direct_views_match_values` in the tests proves the bytes equal
+/// `canonical(&public_view())` and `canonical(&private_view(seat))`.
+impl Matchstick {
+    fn write_public(&self, out: &mut String) {
+        let over = self.legal.turn == Turn::Over;
+        out.push_str("{\"expansion\":");
+        write_u64(out, u64::from(self.expansion));
+        out.push_str(",\"finish_order\":");
+        write_list(out, self.finish_order[..usize::from(self.finished)].iter().map(|&s| u64::from(s)));
+        out.push_str(",\"last_play_seat\":");
+        write_opt(out, self.table.map(|t| u64::from(t.seat)));
+        out.push_str(",\"leader\":");
+        write_opt(out, self.leader.map(u64::from));
+        out.push_str(",\"over\":");
+        out.push_str(bool_str(over));
+        out.push_str(",\"passed\":");
+        write_list(out, (0..8u64).filter(|s| self.passed & (1 << s) != 0));
+        out.push_str(",\"pile_size\":");
+        write_u64(out, u64::from(self.pile.count_ones()));
+        out.push_str(",\"players\":[");
+        for s in 0..usize::from(self.players) {
+            if s > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"finish\":");
+            write_opt(out, (self.finish[s] != 0).then(|| u64::from(self.finish[s])));
+            out.push_str(",\"hand_size\":");
+            write_u64(out, u64::from(self.hands[s].count_ones()));
+            out.push_str(",\"matchsticks\":");
+            write_u64(out, u64::from(self.matchsticks[s]));
+            out.push_str(",\"out\":");
+            out.push_str(bool_str(!self.is_active(s)));
+            out.push_str(",\"seat\":");
+            write_u64(out, s as u64);
+            out.push('}');
+        }
+        out.push_str("],\"removed\":");
+        write_u64(out, u64::from(self.removed.count_ones()));
+        out.push_str(",\"removed_cards\":");
+        write_mask(out, self.removed);
+        out.push_str(",\"revolution\":");
+        out.push_str(bool_str(self.revolution));
+        out.push_str(",\"set_aside\":");
+        write_u64(out, u64::from(self.set_aside.count_ones()));
+        out.push_str(",\"table\":");
+        match &self.table {
+            Some(t) => t.write(out),
+            None => out.push_str("null"),
+        }
+        out.push_str(",\"trick_cards\":");
+        write_mask(out, self.pile);
+        out.push_str(",\"turn\":");
+        write_opt(out, (!over).then(|| u64::from(self.current)));
+        out.push('}');
+    }
+
+    fn write_private(&self, seat: Option<Seat>, out: &mut String) {
+        let s = match seat {
+            Some(s) if s < usize::from(self.players) => s,
+            _ => return out.push_str("null"),
+        };
+        out.push_str("{\"hand\":[");
+        let mut m = self.hands[s];
+        while m != 0 {
+            let id = m.trailing_zeros() as u8;
+            m &= m - 1;
+            out.push_str("{\"card\":");
+            write_string(out, card_type(id).name());
+            out.push_str(",\"id\":");
+            write_u64(out, u64::from(id));
+            out.push('}');
+            if m != 0 {
+                out.push(',');
+            }
+        }
+        out.push_str("],\"seat\":");
+        write_u64(out, s as u64);
+        out.push('}');
+    }
+}
+
+impl TablePlay {
+    /// Canonical JSON of [`TablePlay::to_json`], written directly.
+    fn write(&self, out: &mut String) {
+        out.push_str("{\"cards\":[");
+        for i in 0..usize::from(self.count) {
+            if i > 0 {
+                out.push(',');
+            }
+            let id = self.cards[i];
+            let rotated = self.rotated & (1 << i) != 0;
+            out.push_str("{\"added\":");
+            write_string(out, &segments_to_str(self.added[i]));
+            out.push_str(",\"card\":");
+            write_string(out, card_type(id).name());
+            out.push_str(",\"id\":");
+            write_u64(out, u64::from(id));
+            out.push_str(",\"lit\":");
+            write_string(out, &segments_to_str(segments::shape(card_type(id), rotated)));
+            out.push_str(",\"rotated\":");
+            out.push_str(bool_str(rotated));
+            out.push('}');
+        }
+        out.push_str("],\"cost\":");
+        write_u64(out, u64::from(self.cost));
+        out.push_str(",\"count\":");
+        write_u64(out, u64::from(self.count));
+        out.push_str(",\"seat\":");
+        write_u64(out, u64::from(self.seat));
+        out.push_str(",\"value\":");
+        write_string(out, self.value.name());
+        out.push('}');
+    }
+}
+
+fn bool_str(b: bool) -> &'static str {
+    if b {
+        "true"
+    } else {
+        "false"
+    }
+}
+
+fn write_opt(out: &mut String, n: Option<u64>) {
+    match n {
+        Some(n) => write_u64(out, n),
+        None => out.push_str("null"),
+    }
+}
+
+fn write_list(out: &mut String, items: impl Iterator<Item = u64>) {
+    out.push('[');
+    for (i, n) in items.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_u64(out, n);
+    }
+    out.push(']');
+}
+
+/// The card ids of `mask` in increasing order, as `mask_json` lists them.
+fn write_mask(out: &mut String, mask: u64) {
+    let mut m = mask;
+    write_list(
+        out,
+        std::iter::from_fn(|| {
+            (m != 0).then(|| {
+                let id = m.trailing_zeros();
+                m &= m - 1;
+                u64::from(id)
+            })
+        }),
+    );
 }

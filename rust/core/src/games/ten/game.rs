@@ -1580,8 +1580,8 @@ impl Game for Ten {
     }
 
     /// TEN has no hand: everything but the draw pile's order is public, so `private` is always null.
-    fn view(&self, _seat: Option<Seat>) -> Value {
-        json!({"public": self.public_view(), "private": null})
+    fn private_view(&self, _seat: Option<Seat>) -> Value {
+        Value::Null
     }
 
     fn public_view(&self) -> Value {

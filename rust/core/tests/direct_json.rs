@@ -1,0 +1,89 @@
+//! The bytes the network host sends come from direct writers (no `serde_json::Value`); they must equal the
+//! canonical JSON of the values the rest of the core works with, for every game, observer and state.
+
+use cardnet_core::json::canonical;
+use cardnet_core::rng::Rng;
+use cardnet_core::session::{hex_sha256, AnyGame, MoveInput};
+use cardnet_core::{new_game, Seat};
+use serde_json::{json, Value};
+
+fn observers(game: &dyn AnyGame) -> Vec<Option<Seat>> {
+    let mut all: Vec<Option<Seat>> = (0..game.setup().players).map(Some).collect();
+    all.push(None);
+    all
+}
+
+/// Checks every direct fragment of `game` against the `Value` path.
+fn check_state(game: &dyn AnyGame, what: &str) {
+    let public = canonical(&game.view(None)["public"]);
+    assert_eq!(game.state_hash(), hex_sha256(public.as_bytes()), "{what}: hash");
+    let seen = observers(game);
+    let fan = game.fan_out(&seen);
+    assert_eq!(fan.state_hash, game.state_hash(), "{what}: fan-out hash");
+    assert_eq!(fan.to_act, game.to_act(), "{what}: to_act");
+    assert_eq!(fan.outcome, game.outcome().map(|o| canonical(&o.to_json())), "{what}: outcome");
+    for (observer, view, events) in &fan.seats {
+        assert_eq!(*view, canonical(&game.view(*observer)), "{what}: view of {observer:?}");
+        assert_eq!(*view, game.view_json(*observer), "{what}: view_json of {observer:?}");
+        assert_eq!(*events, canonical(&Value::Array(game.events(*observer))), "{what}: events of {observer:?}");
+    }
+    assert_eq!(fan.seats.len(), seen.len(), "{what}: one entry per observer");
+    for (seat, count, legal) in &fan.legal {
+        assert_eq!(*count, game.legal_count(*seat), "{what}: count of {seat}");
+        assert_eq!(*legal, canonical(&Value::Array(game.legal_moves(*seat))), "{what}: legal of {seat}");
+    }
+}
+
+fn play(name: &str, players: usize, games: u64) {
+    let mut rng = Rng::new(5);
+    for g in 0..games {
+        let mut game = new_game(name, Some(players), 300 + g, &json!({})).expect("new game");
+        check_state(game.as_ref(), &format!("{name} game {g} start"));
+        let mut moves = 0;
+        while let Some(&seat) = game.to_act().first() {
+            let count = game.legal_count(seat);
+            let index = rng.below(count as u64) as usize;
+            let listed = game.legal_move(seat, index).expect("listed move");
+            // Alternate the two ways a host receives a move; both journal the listed move's bytes.
+            let input = if moves % 2 == 0 { MoveInput::Index(index) } else { MoveInput::Json(&listed) };
+            let recorded = game.apply_recorded(seat, input).expect("legal move");
+            assert_eq!(recorded, canonical(&listed), "{name}: journalled move");
+            moves += 1;
+            check_state(game.as_ref(), &format!("{name} game {g} move {moves}"));
+        }
+    }
+}
+
+#[test]
+fn matchstick_direct_bytes_match_values() {
+    play("matchstick", 4, 3);
+    play("matchstick", 6, 1);
+}
+
+#[test]
+fn fistful_direct_bytes_match_values() {
+    play("fistful", 2, 3);
+}
+
+#[test]
+fn cherki_direct_bytes_match_values() {
+    play("cherki", 4, 1);
+}
+
+#[test]
+fn ten_direct_bytes_match_values() {
+    play("ten", 3, 1);
+}
+
+#[test]
+fn refused_move_changes_nothing_and_records_nothing() {
+    let mut game = new_game("matchstick", Some(4), 1, &json!({})).expect("new game");
+    let before = game.view_json(None);
+    let seat = game.to_act()[0];
+    let other = (seat + 1) % 4;
+    assert!(game.apply_recorded(other, MoveInput::Index(0)).is_err());
+    assert!(game.apply_recorded(seat, MoveInput::Index(usize::MAX)).is_err());
+    assert!(game.apply_recorded(seat, MoveInput::Json(&json!({"type": "fly"}))).is_err());
+    assert_eq!(game.view_json(None), before);
+    assert!(game.history().is_empty());
+}
