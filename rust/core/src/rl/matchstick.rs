@@ -1,0 +1,164 @@
+//! Matchstick Tycoon as an RL game.
+//!
+//! **Action ids** (layout 1): `0` = `pass`, `1` = `discard_matchstick`, then for each value `v` in the
+//! strength order (`0 1 … F`, then `G H` with the expansion) one block of plays: every multiset of 1–5
+//! printed card types that can all show `v` (a type is in the block when [`segments::min_cost`] says it
+//! can show `v` at all and the setup has copies of it; a type appears at most as many times as it has
+//! copies). Inside a block, multisets go by size, then by their sorted list of type indices. The id space
+//! therefore follows from the rules and the `expansion` option only (not from the player count).
+//!
+//! **Observation** (seat-relative: seat 0 of every per-seat block is the observer, then clockwise): the
+//! own hand, the table play, the cards of this trick and the removed cards as 64-slot card-id sets, then
+//! per seat hand sizes, matchsticks, out and finishing flags, passes, and whose turn, lead and last play.
+
+use super::encode::{boolean, num, relative, uint, uints, Encoder};
+use super::multiset::Multisets;
+use super::RlGame;
+use crate::game::{Game, Seat, Setup};
+use crate::games::matchstick::{Matchstick, MatchstickMove};
+use crate::segments::{self, CardType, Value as Shown};
+use serde_json::{json, Value};
+use std::sync::OnceLock;
+
+/// Card ids are `type * 4 + copy`: 64 slots cover the deck with the full expansion.
+const CARD_SLOTS: usize = 64;
+const MAX_PLAY: usize = 5;
+
+/// The play blocks of one expansion setting.
+struct Layout {
+    /// Per value: the card types that can show it, the multisets over them, and the block's first id.
+    blocks: Vec<(Vec<usize>, Multisets, usize)>,
+    total: usize,
+}
+
+fn copies_of(t: usize, expansion: u8) -> u8 {
+    if CardType::ALL[t].is_expansion() {
+        expansion
+    } else {
+        4
+    }
+}
+
+impl Layout {
+    fn build(expansion: u8) -> Layout {
+        let values = if expansion > 0 { Shown::COUNT } else { Shown::BASE_COUNT };
+        let mut next = 2;
+        let mut blocks = Vec::with_capacity(values);
+        for v in 0..values {
+            let types: Vec<usize> = (0..CardType::COUNT)
+                .filter(|&t| {
+                    copies_of(t, expansion) > 0 && segments::min_cost(CardType::ALL[t], Shown::ALL[v]).is_some()
+                })
+                .collect();
+            let sets = Multisets::new(types.iter().map(|&t| copies_of(t, expansion)).collect(), MAX_PLAY);
+            let first = next;
+            next += sets.total();
+            blocks.push((types, sets, first));
+        }
+        Layout { blocks, total: next }
+    }
+
+    fn get(setup: &Setup) -> &'static Layout {
+        static LAYOUTS: OnceLock<[Layout; 3]> = OnceLock::new();
+        let all = LAYOUTS.get_or_init(|| [Layout::build(0), Layout::build(2), Layout::build(4)]);
+        match setup.int_option("expansion") {
+            2 => &all[1],
+            4 => &all[2],
+            _ => &all[0],
+        }
+    }
+}
+
+/// The number of printed values in play.
+fn values(setup: &Setup) -> usize {
+    if setup.int_option("expansion") > 0 {
+        Shown::COUNT
+    } else {
+        Shown::BASE_COUNT
+    }
+}
+
+impl RlGame for Matchstick {
+    fn action_space_size(setup: &Setup) -> usize {
+        Layout::get(setup).total
+    }
+
+    fn action_id(setup: &Setup, mv: &MatchstickMove) -> Option<usize> {
+        match mv {
+            MatchstickMove::Pass => Some(0),
+            MatchstickMove::DiscardMatchstick => Some(1),
+            MatchstickMove::Play(play) => {
+                let (types, sets, first) = Layout::get(setup).blocks.get(play.value.index())?;
+                let mut copies = vec![0u8; types.len()];
+                for &id in play.ids() {
+                    let at = types.iter().position(|&t| t == usize::from(id >> 2))?;
+                    copies[at] += 1;
+                }
+                sets.rank(&copies).map(|r| first + r)
+            }
+        }
+    }
+
+    fn encode(&self, seat: Seat, enc: &mut Encoder<'_>) {
+        let view = self.view(Some(seat));
+        let public = &view["public"];
+        let players = self.setup().players;
+        let rel = |s: usize| relative(s, seat, players);
+        let ids = |list: &Value| -> Vec<usize> {
+            list.as_array().into_iter().flatten().filter_map(|c| uint(c, "id")).collect()
+        };
+        enc.counts("hand", ids(&view["private"]["hand"]), CARD_SLOTS, 1.0);
+        let table = &public["table"];
+        enc.counts("table_cards", ids(&table["cards"]), CARD_SLOTS, 1.0);
+        let shown = table["value"].as_str().and_then(Shown::parse).map(Shown::index);
+        enc.one_hot("table_value", shown, values(self.setup()));
+        enc.one_hot("table_count", uint(table, "count"), MAX_PLAY + 1);
+        enc.one_hot("table_seat", uint(table, "seat").map(rel), players);
+        enc.scalar("table_cost", num(table, "cost"), 25.0);
+        enc.counts("trick_cards", uints(&public["trick_cards"]), CARD_SLOTS, 1.0);
+        enc.counts("removed_cards", uints(&public["removed_cards"]), CARD_SLOTS, 1.0);
+        let mut per_seat = |name: &str, f: &dyn Fn(&Value) -> f64, scale: f64| {
+            let mut column = vec![0.0; players];
+            for (s, p) in public["players"].as_array().into_iter().flatten().enumerate().take(players) {
+                column[rel(s)] = f(p);
+            }
+            enc.vector(name, column, players, scale);
+        };
+        per_seat("hand_size", &|p| num(p, "hand_size"), 16.0);
+        per_seat("matchsticks", &|p| num(p, "matchsticks"), 10.0);
+        per_seat("out", &|p| f64::from(u8::from(boolean(p, "out"))), 1.0);
+        per_seat("finish", &|p| num(p, "finish"), players as f64);
+        let passed: Vec<usize> = uints(&public["passed"]).map(rel).collect();
+        enc.counts("passed", passed, players, 1.0);
+        enc.one_hot("turn", uint(public, "turn").map(rel), players);
+        enc.one_hot("leader", uint(public, "leader").map(rel), players);
+        enc.one_hot("last_play_seat", uint(public, "last_play_seat").map(rel), players);
+        enc.flag("revolution", boolean(public, "revolution"));
+        enc.scalar("pile_size", num(public, "pile_size"), CARD_SLOTS as f64);
+        enc.scalar("set_aside", num(public, "set_aside"), CARD_SLOTS as f64);
+    }
+
+    /// Plays are at most the cards dealt `C` (each removes one or more). Between two plays each of the
+    /// other `P − 1` seats passes at most once before the trick clears, so passes ≤ `(P − 1)(C + 1)`;
+    /// a forced discard spends a matchstick, and matchsticks come only from the start (one each) and from
+    /// passes, so discards ≤ `P + passes`.
+    fn max_game_length(setup: &Setup) -> usize {
+        let players = setup.players;
+        let deck = 56 + 2 * setup.int_option("expansion").max(0) as usize;
+        let dealt = if players >= 4 || setup.bool_option("deal_all") { deck } else { (15 * players).min(deck) };
+        let passes = (players - 1) * (dealt + 1);
+        dealt + passes + players + passes
+    }
+
+    fn card_table(setup: &Setup) -> Vec<Value> {
+        let expansion = setup.int_option("expansion").max(0) as u8;
+        (0..CARD_SLOTS)
+            .map(|id| {
+                let t = CardType::ALL[id / 4];
+                let present = (id % 4) < usize::from(copies_of(id / 4, expansion));
+                json!({"id": id, "card": t.name(), "type_index": id / 4, "copy": id % 4, "in_deck": present,
+                       "upright": t.upright_value().name()})
+            })
+            .collect()
+    }
+}
