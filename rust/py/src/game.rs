@@ -159,6 +159,11 @@ impl Game {
         guard(py, || Ok(self.usable(py)?.outcome().map(|o| canonical(&o.to_json()))))
     }
 
+    /// How many moves were made so far (cheaper than `len(history())`).
+    fn move_count(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.usable(py)?.move_count())
+    }
+
     /// How many legal moves `seat` has (0 when it is not to act).
     fn legal_count(&self, py: Python<'_>, seat: i64) -> PyResult<usize> {
         guard(py, || {

@@ -66,11 +66,11 @@ impl Multisets {
         }
         let mut copies = vec![0u8; self.caps.len()];
         let mut left = size;
-        for i in 0..self.caps.len() {
+        for (i, slot) in copies.iter_mut().enumerate() {
             for c in (0..=usize::from(self.caps[i]).min(left)).rev() {
                 let n = self.tail[i + 1][left - c];
                 if index < n {
-                    copies[i] = c as u8;
+                    *slot = c as u8;
                     left -= c;
                     break;
                 }
