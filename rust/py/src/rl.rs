@@ -288,6 +288,20 @@ impl RlState {
         })
     }
 
+    fn __copy__(&self, py: Python<'_>) -> PyResult<RlState> {
+        self.clone(py)
+    }
+
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyResult<RlState> {
+        self.clone(py)
+    }
+
+    /// Pickles as its save (`rl_load(to_json())`); a determinized copy cannot be pickled.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let load = py.import("cardnet._core")?.getattr("rl_load")?;
+        Ok((load, (self.to_json(py)?,)))
+    }
+
     fn __repr__(&self) -> String {
         let setup = self.inner.setup();
         format!("<cardnet RlState {} players={} moves={}>", self.inner.name(), setup.players, self.inner.move_count())
