@@ -25,7 +25,7 @@ from .. import _core
 from ..games import GAMES
 from . import new_state
 
-__all__ = ["GAME_NAMES", "load"]
+__all__ = ["GAME_NAMES", "load", "merged_layout"]
 
 #: The OpenSpiel short names registered by importing this module.
 GAME_NAMES = {name: f"python_cardnet_{name}" for name in ("matchstick", "fistful", "cherki", "ten")}
@@ -33,7 +33,7 @@ GAME_NAMES = {name: f"python_cardnet_{name}" for name in ("matchstick", "fistful
 _DEFAULT_DEALS = 1024
 
 
-def _merged_layout(layout: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+def merged_layout(layout: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
     """Joins consecutive blocks of one name (per-seat repeats) into one named block."""
     merged: list[tuple[str, int, int]] = []
     for name, offset, length in layout:
@@ -161,7 +161,7 @@ class CardnetGame(pyspiel.Game):  # type: ignore[misc]
         probe = new_state(cardnet_name, players, 0, self.options, log_events=False)
         self.observation_len = probe.observation_len()
         self.infostate_len = probe.infostate_len()
-        self.layout = _merged_layout(probe.observation_layout())
+        self.layout = merged_layout(probe.observation_layout())
         low, high = probe.reward_bounds()
         super().__init__(
             game_type,
