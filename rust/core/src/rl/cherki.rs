@@ -43,10 +43,9 @@ impl RlGame for Cherki {
         }
     }
 
-    fn encode(&self, seat: Seat, enc: &mut Encoder<'_>) {
-        let view = self.view(Some(seat));
+    fn encode_view(setup: &Setup, seat: Seat, view: &Value, enc: &mut Encoder<'_>) {
         let (public, private) = (&view["public"], &view["private"]);
-        let players = self.setup().players;
+        let players = setup.players;
         let rel = |s: usize| relative(s, seat, players);
         let face = |c: &Value| c.as_u64().map(|c| c as usize / 4);
         let hand: Vec<usize> = private["hand"].as_array().into_iter().flatten().filter_map(face).collect();

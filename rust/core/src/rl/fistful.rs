@@ -54,8 +54,7 @@ impl RlGame for Fistful {
         }
     }
 
-    fn encode(&self, seat: Seat, enc: &mut Encoder<'_>) {
-        let view = self.view(Some(seat));
+    fn encode_view(setup: &Setup, seat: Seat, view: &Value, enc: &mut Encoder<'_>) {
         let (public, private) = (&view["public"], &view["private"]);
         let rel = |s: usize| relative(s, seat, 2);
         let cards = |v: &Value| uints(v).filter_map(|c| c.checked_sub(1)).collect::<Vec<_>>();

@@ -99,10 +99,9 @@ impl RlGame for Matchstick {
         }
     }
 
-    fn encode(&self, seat: Seat, enc: &mut Encoder<'_>) {
-        let view = self.view(Some(seat));
+    fn encode_view(setup: &Setup, seat: Seat, view: &Value, enc: &mut Encoder<'_>) {
         let public = &view["public"];
-        let players = self.setup().players;
+        let players = setup.players;
         let rel = |s: usize| relative(s, seat, players);
         let ids = |list: &Value| -> Vec<usize> {
             list.as_array().into_iter().flatten().filter_map(|c| uint(c, "id")).collect()
@@ -111,7 +110,7 @@ impl RlGame for Matchstick {
         let table = &public["table"];
         enc.counts("table_cards", ids(&table["cards"]), CARD_SLOTS, 1.0);
         let shown = table["value"].as_str().and_then(Shown::parse).map(Shown::index);
-        enc.one_hot("table_value", shown, values(self.setup()));
+        enc.one_hot("table_value", shown, values(setup));
         enc.one_hot("table_count", uint(table, "count"), MAX_PLAY + 1);
         enc.one_hot("table_seat", uint(table, "seat").map(rel), players);
         enc.scalar("table_cost", num(table, "cost"), 25.0);
@@ -136,6 +135,42 @@ impl RlGame for Matchstick {
         enc.flag("revolution", boolean(public, "revolution"));
         enc.scalar("pile_size", num(public, "pile_size"), CARD_SLOTS as f64);
         enc.scalar("set_aside", num(public, "set_aside"), CARD_SLOTS as f64);
+    }
+
+    fn encode(&self, seat: Seat, enc: &mut Encoder<'_>) {
+        let players = self.setup().players;
+        let rel = |s: usize| relative(s, seat, players);
+        let (hands, pile, removed, set_aside) = self.card_masks();
+        let bits = |mask: u64| (0..CARD_SLOTS).filter(move |&i| mask & (1u64 << i) != 0);
+        enc.counts("hand", bits(hands[seat]), CARD_SLOTS, 1.0);
+        let top = self.table_top();
+        enc.counts("table_cards", bits(top.map_or(0, |t| t.2)), CARD_SLOTS, 1.0);
+        enc.one_hot("table_value", top.map(|t| t.1.index()), values(self.setup()));
+        enc.one_hot("table_count", top.map(|t| t.2.count_ones() as usize), MAX_PLAY + 1);
+        enc.one_hot("table_seat", top.map(|t| rel(t.0)), players);
+        enc.scalar("table_cost", top.map_or(0.0, |t| f64::from(t.3)), 25.0);
+        enc.counts("trick_cards", bits(pile), CARD_SLOTS, 1.0);
+        enc.counts("removed_cards", bits(removed), CARD_SLOTS, 1.0);
+        let (finish, active, passed, leader) = self.seat_state();
+        let column = |f: &dyn Fn(usize) -> f64| {
+            let mut out = [0.0; 8];
+            for s in 0..players {
+                out[rel(s)] = f(s);
+            }
+            out
+        };
+        enc.vector("hand_size", column(&|s| f64::from(hands[s].count_ones())), players, 16.0);
+        enc.vector("matchsticks", column(&|s| f64::from(self.matchsticks_of(s))), players, 10.0);
+        enc.vector("out", column(&|s| f64::from(u8::from(active & (1 << s) == 0))), players, 1.0);
+        enc.vector("finish", column(&|s| f64::from(finish[s])), players, players as f64);
+        enc.counts("passed", (0..players).filter(|&s| passed & (1 << s) != 0).map(rel), players, 1.0);
+        let turn = (!self.to_act().is_empty()).then(|| rel(self.current_seat()));
+        enc.one_hot("turn", turn, players);
+        enc.one_hot("leader", leader.map(rel), players);
+        enc.one_hot("last_play_seat", top.map(|t| rel(t.0)), players);
+        enc.flag("revolution", self.revolution());
+        enc.scalar("pile_size", f64::from(pile.count_ones()), CARD_SLOTS as f64);
+        enc.scalar("set_aside", f64::from(set_aside.count_ones()), CARD_SLOTS as f64);
     }
 
     /// Plays are at most the cards dealt `C` (each removes one or more). Between two plays each of the

@@ -46,9 +46,15 @@ pub trait RlGame: Game {
     /// occur in this setup.
     fn action_id(setup: &Setup, mv: &Self::Move) -> Option<usize>;
 
-    /// Writes `seat`'s observation tensor. Reads `self.view(Some(seat))` only; the sizes of every block
-    /// depend on the setup alone.
-    fn encode(&self, seat: Seat, enc: &mut Encoder<'_>);
+    /// Writes `seat`'s observation tensor from `view` = `view(Some(seat))` alone: the reference encoder,
+    /// which cannot leak what the view does not show. The sizes of every block depend on the setup alone.
+    fn encode_view(setup: &Setup, seat: Seat, view: &Value, enc: &mut Encoder<'_>);
+
+    /// Writes `seat`'s observation tensor. A game may read its state directly for speed; the result must
+    /// equal [`RlGame::encode_view`] of the seat's view (the property tests check it at every step).
+    fn encode(&self, seat: Seat, enc: &mut Encoder<'_>) {
+        Self::encode_view(self.setup(), seat, &self.view(Some(seat)), enc);
+    }
 
     /// An upper bound on the number of moves of one game with this setup, derived from the rules
     /// (the derivation is in the implementation and in `docs/RL.md`).

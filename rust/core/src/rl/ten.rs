@@ -97,10 +97,9 @@ impl RlGame for Ten {
         }
     }
 
-    fn encode(&self, seat: Seat, enc: &mut Encoder<'_>) {
-        let view = self.view(Some(seat));
+    fn encode_view(setup: &Setup, seat: Seat, view: &Value, enc: &mut Encoder<'_>) {
         let public = &view["public"];
-        let players = self.setup().players;
+        let players = setup.players;
         let rel = |s: usize| relative(s, seat, players);
         let ids = |list: &Value| -> Vec<usize> {
             list.as_array().into_iter().flatten().filter_map(|c| uint(c, "id")).collect()
