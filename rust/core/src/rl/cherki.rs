@@ -12,7 +12,7 @@
 
 use super::encode::{boolean, num, relative, uint, Encoder};
 use super::RlGame;
-use crate::game::{Game, Seat, Setup};
+use crate::game::{Seat, Setup};
 use crate::games::cherki::{card_json, card_kind, kind_name, Cherki, CherkiMove, DECK_SIZE, HAND_SIZE, KINDS};
 use serde_json::Value;
 

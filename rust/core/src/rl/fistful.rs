@@ -11,7 +11,7 @@
 
 use super::encode::{boolean, num, relative, uint, uints, Encoder};
 use super::RlGame;
-use crate::game::{Game, Seat, Setup};
+use crate::game::{Seat, Setup};
 use crate::games::fistful::{Fistful, FistfulMove};
 use serde_json::{json, Value};
 
@@ -54,7 +54,7 @@ impl RlGame for Fistful {
         }
     }
 
-    fn encode_view(setup: &Setup, seat: Seat, view: &Value, enc: &mut Encoder<'_>) {
+    fn encode_view(_setup: &Setup, seat: Seat, view: &Value, enc: &mut Encoder<'_>) {
         let (public, private) = (&view["public"], &view["private"]);
         let rel = |s: usize| relative(s, seat, 2);
         let cards = |v: &Value| uints(v).filter_map(|c| c.checked_sub(1)).collect::<Vec<_>>();

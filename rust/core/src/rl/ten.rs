@@ -14,7 +14,7 @@
 
 use super::encode::{num, relative, uint, uints, Encoder};
 use super::RlGame;
-use crate::game::{Game, Seat, Setup};
+use crate::game::{Seat, Setup};
 use crate::games::ten::cards::{TenData, TenKind, TOTAL_CARDS};
 use crate::games::ten::{Prize, Ten, TenMove};
 use serde_json::{json, Value};
