@@ -68,6 +68,12 @@ fn check_state<G: RlGame>(game: &G, exact: bool, rng: &mut Rng) -> Result<(), St
         if legal_action_ids(&other, seat) != ids {
             return Err(format!("seat {seat}: legal ids change under determinization"));
         }
+        for _ in 0..16 {
+            let id = rng.index(size);
+            if ids.binary_search(&id).is_err() && action_id_to_move(game, seat, id).is_some() {
+                return Err(format!("seat {seat}: id {id} is not legal but has a move"));
+            }
+        }
         if let Some(bad) = (0..size).find(|i| ids.binary_search(i).is_err()) {
             let mut copy = game.clone();
             if apply_action_id(&mut copy, seat, bad).is_ok() || copy.state_json() != game.state_json() {

@@ -438,9 +438,12 @@ impl VecEnv {
             let reason = format!("{what} must be a writable C-contiguous array of {len} items");
             return Err(to_pyerr(py, &GameError::BadOptions(reason)));
         }
-        let stepped = catch_unwind(AssertUnwindSafe(|| {
-            env.step(&actions, &mut obs_buf, &mut mask_buf, &mut reward_buf, &mut done_buf, &mut seat_buf)
-        }));
+        // The games step without the GIL: other Python threads run meanwhile.
+        let stepped = py.detach(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                env.step(&actions, &mut obs_buf, &mut mask_buf, &mut reward_buf, &mut done_buf, &mut seat_buf)
+            }))
+        });
         match stepped {
             Ok(result) => check(py, result)?,
             Err(_) => return Err(internal(py, "internal error in cardnet-core while stepping".into())),

@@ -12,8 +12,8 @@
 
 use super::encode::{boolean, num, relative, uint, Encoder};
 use super::RlGame;
-use crate::game::{Seat, Setup};
-use crate::games::cherki::{card_json, card_kind, kind_name, Cherki, CherkiMove, DECK_SIZE, HAND_SIZE, KINDS};
+use crate::game::{Game, Seat, Setup};
+use crate::games::cherki::{card_json, card_kind, kind_name, Cherki, CherkiMove, Phase, DECK_SIZE, HAND_SIZE, KINDS};
 use serde_json::Value;
 
 const FACES: usize = DECK_SIZE / 4;
@@ -91,6 +91,53 @@ impl RlGame for Cherki {
         enc.one_hot("phase", phase, PHASES.len());
         enc.scalar("stock", num(public, "stock"), DECK_SIZE as f64);
         enc.scalar("deal", num(public, "deal"), num(public, "deals").max(1.0));
+    }
+
+    fn encode(&self, seat: Seat, enc: &mut Encoder<'_>) {
+        let players = self.setup().players;
+        let rel = |s: usize| relative(s, seat, players);
+        let face = |c: u8| usize::from(c) / 4;
+        enc.counts("hand", self.hand(seat).into_iter().map(face), FACES, 0.25);
+        let (drawn, ready, can_take) = self.private_sight(seat);
+        enc.one_hot("drawn", drawn.map(face), FACES);
+        enc.one_hot("pair_kind", self.locked_pair_kind(seat), KINDS);
+        enc.flag("ready", ready.is_some());
+        enc.one_hot("ready_pair_kind", ready, KINDS);
+        enc.flag("can_take", can_take);
+        let top = self.top_discard();
+        enc.one_hot("top_discard", top.map(|t| face(t.0)), FACES);
+        enc.one_hot("top_discard_seat", top.map(|t| rel(t.1)), players);
+        enc.flag("top_discard_takeable", top.is_some_and(|t| t.2));
+        for r in 0..players {
+            let mine = self.discard_log().filter(|d| rel(d.1) == r).map(|d| face(d.0));
+            enc.counts("discarded", mine, FACES, 0.25);
+        }
+        for r in 0..players {
+            let taken = self.discard_log().filter(|d| d.2.map(rel) == Some(r)).map(|d| face(d.0));
+            enc.counts("taken", taken, FACES, 0.25);
+        }
+        let column = |f: &dyn Fn(usize) -> f64| {
+            let mut out = [0.0; 6];
+            for s in 0..players {
+                out[rel(s)] = f(s);
+            }
+            out
+        };
+        enc.vector("hand_size", column(&|s| self.hand(s).len() as f64), players, (HAND_SIZE + 1) as f64);
+        enc.vector("called", column(&|s| f64::from(u8::from(self.has_called(s)))), players, 1.0);
+        enc.vector("took_last", column(&|s| f64::from(u8::from(self.took_last_turn(s)))), players, 1.0);
+        enc.vector("scores", column(&|s| self.scores()[s] as f64), players, 100.0);
+        enc.one_hot("turn", self.turn_seat().map(rel), players);
+        enc.one_hot("dealer", Some(rel(self.dealer())), players);
+        let phase = match self.phase() {
+            Phase::Start => 0,
+            Phase::Drawn => 1,
+            Phase::Over => 2,
+        };
+        enc.one_hot("phase", Some(phase), PHASES.len());
+        enc.scalar("stock", self.stock().len() as f64, DECK_SIZE as f64);
+        let deals = self.setup().int_option("deals").max(1) as f64;
+        enc.scalar("deal", self.deal_number() as f64, deals);
     }
 
     /// Per deal, with stock `S = 120 − 8P`: a seat that has not called cannot take the discard on two

@@ -15,7 +15,7 @@ use super::encode::{boolean, num, relative, uint, uints, Encoder};
 use super::multiset::Multisets;
 use super::RlGame;
 use crate::game::{Game, Seat, Setup};
-use crate::games::matchstick::{Matchstick, MatchstickMove};
+use crate::games::matchstick::{Matchstick, MatchstickMove, PlayMove};
 use crate::segments::{self, CardType, Value as Shown};
 use serde_json::{json, Value};
 use std::sync::OnceLock;
@@ -89,7 +89,7 @@ impl RlGame for Matchstick {
             MatchstickMove::DiscardMatchstick => Some(1),
             MatchstickMove::Play(play) => {
                 let (types, sets, first) = Layout::get(setup).blocks.get(play.value.index())?;
-                let mut copies = vec![0u8; types.len()];
+                let mut copies = [0u8; CardType::COUNT];
                 for &id in play.ids() {
                     let at = types.iter().position(|&t| t == usize::from(id >> 2))?;
                     copies[at] += 1;
@@ -135,6 +135,35 @@ impl RlGame for Matchstick {
         enc.flag("revolution", boolean(public, "revolution"));
         enc.scalar("pile_size", num(public, "pile_size"), CARD_SLOTS as f64);
         enc.scalar("set_aside", num(public, "set_aside"), CARD_SLOTS as f64);
+    }
+
+    fn action_move(&self, seat: Seat, id: usize) -> Option<MatchstickMove> {
+        let mv = match id {
+            0 => MatchstickMove::Pass,
+            1 => MatchstickMove::DiscardMatchstick,
+            _ => {
+                let layout = Layout::get(self.setup());
+                let v = layout.blocks.iter().rposition(|b| b.2 <= id)?;
+                let (types, sets, first) = &layout.blocks[v];
+                let copies = sets.unrank(id - first)?;
+                let hand = self.card_masks().0.get(seat).copied()?;
+                let mut cards = Vec::with_capacity(MAX_PLAY);
+                for (&t, &n) in types.iter().zip(&copies) {
+                    let mut nibble = (hand >> (4 * t)) & 0xF;
+                    for _ in 0..n {
+                        let low = nibble.trailing_zeros();
+                        if low >= 4 {
+                            return None;
+                        }
+                        cards.push((4 * t) as u8 + low as u8);
+                        nibble &= nibble - 1;
+                    }
+                }
+                MatchstickMove::Play(PlayMove::new(Shown::ALL[v], &cards)?)
+            }
+        };
+        // The engine's own representative, so that the move equals the listed one exactly.
+        self.index_of(seat, &mv).and_then(|i| self.legal_move(seat, i))
     }
 
     fn encode(&self, seat: Seat, enc: &mut Encoder<'_>) {

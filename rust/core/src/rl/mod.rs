@@ -63,6 +63,16 @@ pub trait RlGame: Game {
     /// What each card id of this setup is: one JSON object per id, in id order.
     fn card_table(setup: &Setup) -> Vec<Value>;
 
+    /// The legal move of `seat` with action `id` (the engine's representative: the first legal move with
+    /// that id), `None` when it is not legal now. The default scans the legal moves; a game with large
+    /// legal sets builds the move from the id and ranks it instead.
+    fn action_move(&self, seat: Seat, id: usize) -> Option<Self::Move> {
+        let setup = self.setup();
+        (0..self.legal_count(seat))
+            .filter_map(|i| self.legal_move(seat, i))
+            .find(|mv| Self::action_id(setup, mv) == Some(id))
+    }
+
     /// Bounds of the per-seat return ([`crate::game::Outcome::rewards`], the same for every game).
     fn reward_bounds(_setup: &Setup) -> (f64, f64) {
         (0.0, 1.0)
