@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, parallel_api_test
 
 from cardnet.rl import pettingzoo as pz
 from cardnet.rl.openspiel import load
@@ -18,6 +18,11 @@ PLAYERS = {"matchstick": 3, "fistful": 2, "cherki": 3, "ten": 2}
 def test_pettingzoo_api(game: str) -> None:
     env = pz.env(game, PLAYERS[game], seed=7)
     api_test(env, num_cycles=200, verbose_progress=False)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoo_parallel_api(game: str) -> None:
+    parallel_api_test(pz.parallel_env(game, PLAYERS[game], seed=5), num_cycles=300)
 
 
 @pytest.mark.parametrize("game", GAMES)
