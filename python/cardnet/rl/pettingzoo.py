@@ -73,7 +73,34 @@ class _Table:
         return repr(self.state.view(None)) if mode == "ansi" else None
 
 
-class CardnetAECEnv(AECEnv):  # type: ignore[misc]
+class _TableFaces:
+    """The methods both envs answer from their table."""
+
+    _table: _Table
+    render_mode: str | None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The dict space of ``agent``'s observations."""
+        return self._table.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """``Discrete(action_space_size)``: every action id of this setup."""
+        return self._table.action_spaces[agent]
+
+    def render(self) -> str | None:
+        """The spectator's view as text (render mode ``"ansi"``)."""
+        return self._table.render(self.render_mode)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    @property
+    def state_object(self) -> RlState:
+        """The underlying RL state (read it, do not step it behind the env's back)."""
+        return self._table.state
+
+
+class CardnetAECEnv(_TableFaces, AECEnv):  # type: ignore[misc]
     """One game of cardnet as a PettingZoo AEC environment."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}
@@ -106,14 +133,6 @@ class CardnetAECEnv(AECEnv):  # type: ignore[misc]
         to_act = self._table.state.to_act()
         return self.possible_agents[to_act[0] if to_act else 0]
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The dict space of ``agent``'s observations."""
-        return self._table.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        """``Discrete(action_space_size)``: every action id of this setup."""
-        return self._table.action_spaces[agent]
-
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation tensor and its action mask (zeros unless it is selected)."""
         return self._table.observation(self.possible_agents.index(agent), agent == self.agent_selection)
@@ -142,20 +161,7 @@ class CardnetAECEnv(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
         self.agent_selection = self._selected()
 
-    def render(self) -> str | None:
-        """The spectator's view as text (render mode ``"ansi"``)."""
-        return self._table.render(self.render_mode)
-
-    def close(self) -> None:
-        """Nothing to release."""
-
-    @property
-    def state_object(self) -> RlState:
-        """The underlying RL state (read it, do not step it behind the env's back)."""
-        return self._table.state
-
-
-class CardnetParallelEnv(ParallelEnv):  # type: ignore[misc]
+class CardnetParallelEnv(_TableFaces, ParallelEnv):  # type: ignore[misc]
     """One game as a PettingZoo parallel environment: every seat in ``to_act`` moves in the same step
     (both Fistful seats at a pick or a discard; one seat in the sequential games). Actions of seats that
     are not to act are ignored; their masks are all zeros."""
@@ -175,14 +181,6 @@ class CardnetParallelEnv(ParallelEnv):  # type: ignore[misc]
         self.metadata = {**self.metadata, "name": f"cardnet_{game}_parallel_v1"}
         self.possible_agents = self._table.agents[:]
         self.agents = self.possible_agents[:]
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The dict space of ``agent``'s observations."""
-        return self._table.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        """``Discrete(action_space_size)``."""
-        return self._table.action_spaces[agent]
 
     def _observations(self) -> dict[str, Observation]:
         to_act = self._table.state.to_act()
@@ -220,19 +218,6 @@ class CardnetParallelEnv(ParallelEnv):  # type: ignore[misc]
         if over:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
-
-    def render(self) -> str | None:
-        """The spectator's view as text (render mode ``"ansi"``)."""
-        return self._table.render(self.render_mode)
-
-    def close(self) -> None:
-        """Nothing to release."""
-
-    @property
-    def state_object(self) -> RlState:
-        """The underlying RL state."""
-        return self._table.state
-
 
 def env(
     game: str,

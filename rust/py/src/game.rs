@@ -57,7 +57,11 @@ impl Game {
 
 /// Checks a seat number against the player count (negative numbers included).
 fn seat_of(py: Python<'_>, game: &dyn AnyGame, seat: i64) -> PyResult<Seat> {
-    let players = game.setup().players;
+    check_seat(py, game.setup().players, seat)
+}
+
+/// `seat` as an index when it exists in a `players`-player game, else `IllegalMove` (`no_such_seat`).
+pub(crate) fn check_seat(py: Python<'_>, players: usize, seat: i64) -> PyResult<Seat> {
     if seat < 0 || seat as u64 >= players as u64 {
         return Err(to_pyerr(
             py,

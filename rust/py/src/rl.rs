@@ -24,16 +24,14 @@ fn fill<T: Element + Copy + Default>(
 ) -> PyResult<()> {
     let bad = |reason: String| to_pyerr(py, &GameError::BadOptions(format!("{what}: {reason}")));
     let buffer = PyBuffer::<T>::get(target).map_err(|e| bad(format!("not a buffer of the right type ({e})")))?;
-    let cells = buffer.as_mut_slice(py).ok_or_else(|| bad("must be writable and C-contiguous".into()))?;
-    if cells.len() != len {
-        return Err(bad(format!("holds {} items, expected {len}", cells.len())));
+    let writable = buffer.as_mut_slice(py).ok_or_else(|| bad("must be writable and C-contiguous".into()))?.len();
+    if writable != len {
+        return Err(bad(format!("holds {writable} items, expected {len}")));
     }
     let mut scratch = vec![T::default(); len];
     check(py, write(&mut scratch))?;
-    for (cell, value) in cells.iter().zip(scratch) {
-        cell.set(value);
-    }
-    Ok(())
+    // One memcpy through the buffer protocol (a cell-by-cell store costs several times more).
+    buffer.copy_from_slice(py, &scratch)
 }
 
 /// Copies `data` into the writable, C-contiguous buffer `target` of the same length.
@@ -52,14 +50,7 @@ fn read<T: Element + Copy>(py: Python<'_>, source: &Bound<'_, PyAny>, what: &str
 }
 
 fn seat_of(py: Python<'_>, state: &dyn AnyRl, seat: i64) -> PyResult<Seat> {
-    let players = state.setup().players;
-    if seat < 0 || seat as u64 >= players as u64 {
-        return Err(to_pyerr(
-            py,
-            &GameError::illegal("no_such_seat", format!("seat {seat} does not exist in a {players}-player game")),
-        ));
-    }
-    Ok(seat as Seat)
+    crate::game::check_seat(py, state.setup().players, seat)
 }
 
 /// A game seen as an RL environment: action ids, masks, tensors, information states, returns.

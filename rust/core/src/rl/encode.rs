@@ -113,6 +113,11 @@ pub fn uints(value: &Value) -> impl Iterator<Item = usize> + '_ {
     value.as_array().into_iter().flatten().filter_map(Value::as_u64).map(|v| v as usize)
 }
 
+/// The `id` fields of a JSON list of card objects (Matchstick's and TEN's card lists).
+pub fn card_ids(list: &Value) -> Vec<usize> {
+    list.as_array().into_iter().flatten().filter_map(|c| uint(c, "id")).collect()
+}
+
 /// An unsigned integer field (missing or null: `None`).
 pub fn uint(value: &Value, key: &str) -> Option<usize> {
     value.get(key).and_then(Value::as_u64).map(|v| v as usize)

@@ -11,7 +11,7 @@
 //! own hand, the table play, the cards of this trick and the removed cards as 64-slot card-id sets, then
 //! per seat hand sizes, matchsticks, out and finishing flags, passes, and whose turn, lead and last play.
 
-use super::encode::{boolean, num, relative, uint, uints, Encoder};
+use super::encode::{boolean, card_ids, num, relative, uint, uints, Encoder};
 use super::multiset::Multisets;
 use super::RlGame;
 use crate::game::{Game, Seat, Setup};
@@ -103,12 +103,9 @@ impl RlGame for Matchstick {
         let public = &view["public"];
         let players = setup.players;
         let rel = |s: usize| relative(s, seat, players);
-        let ids = |list: &Value| -> Vec<usize> {
-            list.as_array().into_iter().flatten().filter_map(|c| uint(c, "id")).collect()
-        };
-        enc.counts("hand", ids(&view["private"]["hand"]), CARD_SLOTS, 1.0);
+        enc.counts("hand", card_ids(&view["private"]["hand"]), CARD_SLOTS, 1.0);
         let table = &public["table"];
-        enc.counts("table_cards", ids(&table["cards"]), CARD_SLOTS, 1.0);
+        enc.counts("table_cards", card_ids(&table["cards"]), CARD_SLOTS, 1.0);
         let shown = table["value"].as_str().and_then(Shown::parse).map(Shown::index);
         enc.one_hot("table_value", shown, values(setup));
         enc.one_hot("table_count", uint(table, "count"), MAX_PLAY + 1);

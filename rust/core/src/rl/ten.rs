@@ -12,7 +12,7 @@
 //! 129-slot card sets, tokens, bust tokens and scores per seat, the supplies, the auction, the solo offer,
 //! the payment in progress and the final round.
 
-use super::encode::{num, relative, uint, uints, Encoder};
+use super::encode::{card_ids, num, relative, uint, uints, Encoder};
 use super::RlGame;
 use crate::game::{Seat, Setup};
 use crate::games::ten::cards::{TenData, TenKind, TOTAL_CARDS};
@@ -101,20 +101,17 @@ impl RlGame for Ten {
         let public = &view["public"];
         let players = setup.players;
         let rel = |s: usize| relative(s, seat, players);
-        let ids = |list: &Value| -> Vec<usize> {
-            list.as_array().into_iter().flatten().filter_map(|c| uint(c, "id")).collect()
-        };
         let phase = public["phase"].as_str().and_then(|p| PHASES.iter().position(|&x| x == p));
         enc.one_hot("phase", phase, PHASES.len());
         enc.one_hot("active", uint(public, "active").map(rel), players);
         enc.counts("to_act", uints(&public["to_act"]).map(rel).collect::<Vec<_>>(), players, 1.0);
         enc.scalar("turn", num(public, "turn"), 100.0);
         enc.scalar("draw_pile", num(public, "draw_pile"), TOTAL_CARDS as f64);
-        enc.counts("tableau", ids(&public["tableau"]["cards"]), TOTAL_CARDS, 1.0);
+        enc.counts("tableau", card_ids(&public["tableau"]["cards"]), TOTAL_CARDS, 1.0);
         enc.scalar("tableau_numbers", num(&public["tableau"], "numbers"), 10.0);
         enc.scalar("tableau_currency", num(&public["tableau"], "currency"), 10.0);
-        enc.counts("market", ids(&public["market"]), TOTAL_CARDS, 1.0);
-        enc.counts("discard", ids(&public["discard"]["cards"]), TOTAL_CARDS, 1.0);
+        enc.counts("market", card_ids(&public["market"]), TOTAL_CARDS, 1.0);
+        enc.counts("discard", card_ids(&public["discard"]["cards"]), TOTAL_CARDS, 1.0);
         let seats: Vec<&Value> = public["seats"].as_array().into_iter().flatten().collect();
         let column = |key: &str| {
             let mut out = vec![0.0; players];
@@ -128,7 +125,12 @@ impl RlGame for Ten {
         enc.vector("score", column("score"), players, 40.0);
         for r in 0..players {
             let s = (seat + r) % players;
-            enc.counts("collection", seats.get(s).map(|p| ids(&p["collection"])).unwrap_or_default(), TOTAL_CARDS, 1.0);
+            enc.counts(
+                "collection",
+                seats.get(s).map(|p| card_ids(&p["collection"])).unwrap_or_default(),
+                TOTAL_CARDS,
+                1.0,
+            );
         }
         enc.scalar("bust_supply", num(public, "bust_supply"), 15.0);
         enc.scalar("token_supply", num(public, "token_supply"), 50.0);
@@ -147,7 +149,7 @@ impl RlGame for Ten {
         enc.scalar("payment_owed", num(payment, "owed"), 20.0);
         enc.scalar("payment_tokens", num(payment, "tokens"), 10.0);
         enc.scalar("payment_bust_tokens", num(payment, "bust_tokens"), 5.0);
-        enc.counts("payment_cards", ids(&payment["cards"]), TOTAL_CARDS, 1.0);
+        enc.counts("payment_cards", card_ids(&payment["cards"]), TOTAL_CARDS, 1.0);
         enc.one_hot("final_round_next", uint(&public["final_round"], "next").map(rel), players);
         enc.scalar("solo_target", num(public, "solo_target"), 40.0);
     }
