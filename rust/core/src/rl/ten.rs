@@ -14,14 +14,28 @@
 
 use super::encode::{card_ids, num, relative, uint, uints, Encoder};
 use super::RlGame;
-use crate::game::{Seat, Setup};
+use crate::game::{Game, Seat, Setup};
 use crate::games::ten::cards::{TenData, TenKind, TOTAL_CARDS};
-use crate::games::ten::{Prize, Ten, TenMove};
+use crate::games::ten::{CardSet, Phase, Prize, Ten, TenMove};
 use serde_json::{json, Value};
 use std::sync::OnceLock;
 
 const PHASES: [&str; 8] = ["draw", "prize", "buy", "auction", "solo_offer", "pay", "final_buy", "over"];
 const PURPOSES: [&str; 4] = ["buy", "final_buy", "auction", "solo_wild"];
+
+/// The view's name of a phase (the order of [`PHASES`]).
+fn phase_name(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Draw => "draw",
+        Phase::Prize => "prize",
+        Phase::Buy => "buy",
+        Phase::Auction => "auction",
+        Phase::SoloOffer => "solo_offer",
+        Phase::Pay => "pay",
+        Phase::FinalBuy => "final_buy",
+        Phase::Over => "over",
+    }
+}
 
 /// The box's card kinds and the ids derived from them.
 struct Layout {
@@ -152,6 +166,58 @@ impl RlGame for Ten {
         enc.counts("payment_cards", card_ids(&payment["cards"]), TOTAL_CARDS, 1.0);
         enc.one_hot("final_round_next", uint(&public["final_round"], "next").map(rel), players);
         enc.scalar("solo_target", num(public, "solo_target"), 40.0);
+    }
+
+    fn encode(&self, seat: Seat, enc: &mut Encoder<'_>) {
+        let players = self.setup().players;
+        let rel = |s: usize| relative(s, seat, players);
+        let table = self.public_table();
+        let slots = |ids: &[u8]| ids.iter().map(|&c| usize::from(c)).collect::<Vec<_>>();
+        let set = |cards: CardSet| cards.iter().map(usize::from).collect::<Vec<_>>();
+        let phase = PHASES.iter().position(|&p| p == phase_name(table.phase));
+        enc.one_hot("phase", phase, PHASES.len());
+        enc.one_hot("active", Some(rel(table.active)), players);
+        enc.counts("to_act", self.to_act().iter().map(rel), players, 1.0);
+        enc.scalar("turn", f64::from(self.turn()), 100.0);
+        enc.scalar("draw_pile", table.draw_pile as f64, TOTAL_CARDS as f64);
+        enc.counts("tableau", slots(table.tableau), TOTAL_CARDS, 1.0);
+        enc.scalar("tableau_numbers", f64::from(table.numbers), 10.0);
+        enc.scalar("tableau_currency", f64::from(table.currency), 10.0);
+        enc.counts("market", set(table.market), TOTAL_CARDS, 1.0);
+        enc.counts("discard", slots(table.discard), TOTAL_CARDS, 1.0);
+        let column = |f: &dyn Fn(usize) -> f64| {
+            let mut out = [0.0; 5];
+            for s in 0..players {
+                out[rel(s)] = f(s);
+            }
+            out
+        };
+        let scores = self.scores();
+        enc.vector("tokens", column(&|s| f64::from(table.seats[s].0)), players, 10.0);
+        enc.vector("bust_tokens", column(&|s| f64::from(table.seats[s].1)), players, 5.0);
+        enc.vector("score", column(&|s| f64::from(scores[s])), players, 40.0);
+        for r in 0..players {
+            enc.counts("collection", set(table.seats[(seat + r) % players].2), TOTAL_CARDS, 1.0);
+        }
+        enc.scalar("bust_supply", f64::from(self.bust_supply()), 15.0);
+        enc.scalar("token_supply", f64::from(table.token_supply), 50.0);
+        let auction = table.auction;
+        enc.one_hot("auction_card", auction.map(|a| usize::from(a.0)), TOTAL_CARDS);
+        enc.one_hot("auction_next", auction.map(|a| rel(a.1)), players);
+        enc.one_hot("auction_high_seat", auction.and_then(|a| a.3).map(rel), players);
+        enc.scalar("auction_high_bid", auction.map_or(0.0, |a| f64::from(a.2)), 20.0);
+        enc.one_hot("offer_card", table.offer.map(usize::from), TOTAL_CARDS);
+        let pay = table.payment;
+        enc.one_hot("payment_payer", pay.map(|p| rel(p.payer)), players);
+        enc.one_hot("payment_purpose", pay.and_then(|p| PURPOSES.iter().position(|&x| x == p.purpose)), PURPOSES.len());
+        enc.one_hot("payment_card", pay.map(|p| usize::from(p.card)), TOTAL_CARDS);
+        enc.scalar("payment_price", pay.map_or(0.0, |p| f64::from(p.price)), 20.0);
+        enc.scalar("payment_owed", pay.map_or(0.0, |p| f64::from(p.owed)), 20.0);
+        enc.scalar("payment_tokens", pay.map_or(0.0, |p| f64::from(p.tokens)), 10.0);
+        enc.scalar("payment_bust_tokens", pay.map_or(0.0, |p| f64::from(p.bust_tokens)), 5.0);
+        enc.counts("payment_cards", pay.map(|p| set(p.cards)).unwrap_or_default(), TOTAL_CARDS, 1.0);
+        enc.one_hot("final_round_next", table.final_next.map(rel), players);
+        enc.scalar("solo_target", table.solo_target.map_or(0.0, f64::from), 40.0);
     }
 
     /// The pile only shrinks: at most `D` draws (the deck), each wild among them (`W`) auctioned with at
