@@ -8,18 +8,27 @@ subcommand runs, so ``cardnet --help`` stays fast.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import secrets
 import signal
 import sys
+from functools import partial
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    import trio
+
+    from ..net.host import Host
+    from ..net.peer import Peer
+    from ..ui.line import PlainGame
+
+from ..cli import seed_arg
+from .discovery import add_interface_argument, table_address
 
 
 def add_parsers(subparsers: Any) -> None:
     """Register the network subcommands on an ``argparse`` subparsers object."""
-    host = subparsers.add_parser("host", help="host a table others can join")
+    host = subparsers.add_parser("host", help="host a table others can join (you sit at seat 0 unless --headless)")
     host.add_argument("game", nargs="?", help="game name (matchstick, fistful, cherki, ten); not with --resume")
     host.add_argument("--players", type=int, help="number of seats (default: the game's default)")
     host.add_argument("--bots", type=int, default=0, help="seats filled by built-in players")
@@ -28,15 +37,14 @@ def add_parsers(subparsers: Any) -> None:
     )
     host.add_argument("--name", default=None, help="the table's display name")
     host.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
-    host.add_argument(
-        "--interface", action="append", default=[], metavar="IP", help="address to listen on (repeatable)"
-    )
+    add_interface_argument(host, "listen and announce the table on")
+    host.add_argument("--no-advertise", action="store_true", help="do not announce the table on the LAN")
     host.add_argument("--password-file", type=Path, help="file holding the table password")
     group = host.add_mutually_exclusive_group()
     group.add_argument("--journal", type=Path, help="journal file (default: under the user's state directory)")
     group.add_argument("--resume", type=Path, metavar="JOURNAL", help="continue the table recorded in JOURNAL")
     host.add_argument("--fsync", action="store_true", help="fsync the journal before acknowledging (group-committed)")
-    host.add_argument("--seed", type=int, help="deal seed (marks the table 'seeded')")
+    host.add_argument("--seed", type=seed_arg, help="deal seed (marks the table 'seeded')")
     host.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (repeatable)")
     host.add_argument(
         "--turn-timer", type=float, metavar="SECONDS", help="a built-in player moves when a turn runs out"
@@ -50,30 +58,33 @@ def add_parsers(subparsers: Any) -> None:
     )
     host.add_argument("--bot-delay", type=float, default=0.0, metavar="SECONDS", help="pause before each built-in move")
     host.add_argument("--games", type=int, default=0, help="stop after this many finished games (0: run until stopped)")
-    host.add_argument("--headless", action="store_true", help="no user interface: print the address and serve")
+    host.add_argument("--headless", action="store_true", help="do not sit at the table: print the address, log and serve")
     host.set_defaults(func=cmd_host)
 
     join = subparsers.add_parser("join", help="join a table (line mode)")
-    join.add_argument("target", help="HOST:PORT")
+    join.add_argument("target", help="a table's name (or a unique prefix) on the LAN, or HOST:PORT")
     join.add_argument("--spectate", action="store_true", help="watch instead of taking a seat")
     join.add_argument("--name", default=os.environ.get("USER", "player"), help="your name at the table")
-    join.add_argument(
-        "--interface", action="append", default=[], metavar="IP", help="(for discovery; unused with HOST:PORT)"
-    )
+    add_interface_argument(join, "look for the table on")
     join.add_argument("--password-file", type=Path, help="file holding the table password")
     join.add_argument("--token", help="seat token from an earlier session (resumes that seat)")
+    join.add_argument(
+        "--reconnect-for",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long to keep trying to reconnect when the host goes away (default: 30)",
+    )
     join.set_defaults(func=cmd_join)
 
     bot = subparsers.add_parser("bot", help="play a bot at a table")
     bot.add_argument(
         "bot", help="builtin:PLAYER (random, first, heuristic, ismcts[:N], easy, normal, hard) | FILE.py | module:Class"
     )
-    bot.add_argument("target", help="HOST:PORT")
+    bot.add_argument("target", help="a table's name (or a unique prefix) on the LAN, or HOST:PORT")
     bot.add_argument("--name", default=None, help="the bot's name at the table")
     bot.add_argument("--games", type=int, default=1, help="games to play (rematches in between)")
-    bot.add_argument(
-        "--interface", action="append", default=[], metavar="IP", help="(for discovery; unused with HOST:PORT)"
-    )
+    add_interface_argument(bot, "look for the table on")
     bot.add_argument("--password-file", type=Path, help="file holding the table password")
     bot.set_defaults(func=cmd_bot)
 
@@ -87,26 +98,6 @@ class UsageError(Exception):
     """Bad command-line input (exit code 2)."""
 
 
-def parse_target(target: str) -> tuple[str, int]:
-    """``HOST:PORT`` (``[v6]:PORT`` too) into its parts."""
-    host, sep, port = target.rpartition(":")
-    if not sep or not port.isdigit() or not host:
-        raise UsageError(f"target {target!r}: use HOST:PORT (joining by table name needs discovery)")
-    return host.strip("[]"), int(port)
-
-
-def parse_options(pairs: list[str]) -> dict[str, Any]:
-    """``KEY=VALUE`` pairs; a value that reads as JSON (numbers, true/false) is taken as such."""
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key:
-            raise UsageError(f"--option {pair!r}: use KEY=VALUE")
-        try:
-            options[key] = json.loads(raw)
-        except ValueError:
-            options[key] = raw
-    return options
 
 
 def read_password(path: Path | None) -> str | None:
@@ -119,24 +110,9 @@ def read_password(path: Path | None) -> str | None:
     return os.environ.get("CARDNET_PASSWORD") or None
 
 
-def default_interfaces() -> list[str]:
-    """The machine's non-loopback IPv4 addresses (what a LAN table listens on without ``--interface``)."""
-    try:
-        import ifaddr
-    except ImportError:
-        return ["0.0.0.0"]
-    found = [
-        str(ip.ip)
-        for adapter in ifaddr.get_adapters()
-        for ip in adapter.ips
-        if ip.is_IPv4 and not str(ip.ip).startswith("127.")
-    ]
-    return list(dict.fromkeys(found)) or ["127.0.0.1"]
-
-
 def _peer_error(exc: BaseException) -> BaseException:
     """The PeerError inside what trio raised (nurseries wrap errors in groups); re-raise anything else."""
-    from ..peer import PeerError
+    from ..net.peer import PeerError
 
     if isinstance(exc, PeerError):
         return exc
@@ -162,33 +138,40 @@ def _run(func: Any, args: argparse.Namespace) -> int:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    """Run a table until stopped (SIGINT/SIGTERM) or ``--games`` games have finished."""
+    """Run a table: the host plays seat 0 in this terminal until the game ends or it leaves; with
+    ``--headless``, serve until stopped (SIGINT/SIGTERM) or ``--games`` games have finished."""
     return _run(_host, args)
 
 
-def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def _host(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sys.stdin) -> int:
     import trio
 
     from .. import protocol as P
-    from ..host import Host, HostOptions, JournalFailure
-    from ..journal import Journal, JournalError, default_journal_path
-    from ..table import Table, TableConfig, core_engine
+    from ..errors import CardnetError
+    from ..games import parse_options
+    from ..journal import Journal, JournalError
+    from ..net.discovery import InterfaceError, advertise_table, choose_interfaces, test_mode
+    from ..net.factory import create_table, resume_table, table_config
+    from ..net.host import Host, HostOptions, JournalFailure
+    from ..table import Table
 
-    if (os.environ.get("CI") or os.environ.get("CARDNET_TEST")) and not args.interface:
-        raise UsageError("--interface is required when CI or CARDNET_TEST is set")
+    try:
+        interfaces = choose_interfaces(args.interface)
+    except InterfaceError as exc:
+        raise UsageError(str(exc)) from None
     import logging
 
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
+    # A seated host plays in this terminal: only warnings may interrupt the game there.
+    level = logging.INFO if args.headless else logging.WARNING
+    logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
     password = read_password(args.password_file)
-    engine = core_engine()
 
     def build() -> tuple[Table, Journal]:
         if args.resume is not None:
-            journal, contents = Journal.open_resume(args.resume, fsync=args.fsync)
-            if contents.torn is not None:
-                print(f"warning: {contents.torn.describe()}", file=sys.stderr)
-            table = Table.from_records(contents.records, engine, clock=trio.current_time)
-            return table, journal
+            resumed = resume_table(args.resume, fsync=args.fsync)
+            if resumed.torn is not None:
+                print(f"warning: {resumed.torn.describe()}", file=sys.stderr)
+            return resumed.table, resumed.journal
         import cardnet
 
         if args.game is None:
@@ -199,28 +182,27 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         players = args.players if args.players is not None else int(info.default_players)
         if not 0 <= args.bots <= players:
             raise UsageError(f"--bots must be between 0 and {players}")
-        seeded = args.seed is not None
-        seed = args.seed if seeded else secrets.randbits(63)
-        table_id = secrets.token_hex(8)
-        config = TableConfig(
-            game=args.game,
+        if args.bots == players and not args.headless:
+            raise UsageError("--bots fills every seat, leaving none for you: add --headless to only serve")
+        try:
+            options = parse_options(args.game, args.option)
+        except CardnetError as exc:
+            raise UsageError(exc.reason) from None
+        config = table_config(
+            args.game,
             players=players,
-            seed=seed,
-            options=parse_options(args.option),
-            seeded=seeded,
-            name=args.name or f"{os.environ.get('USER', 'cardnet')}'s {args.game}",
-            table_id=table_id,
-            turn_timer=args.turn_timer,
+            seed=args.seed,
+            options=options,
             bots={seat: args.bot for seat in range(players - args.bots, players)},
+            name=args.name,
+            turn_timer=args.turn_timer,
         )
         try:
-            table = Table(config, engine, clock=trio.current_time)
+            return create_table(config, journal=args.journal, fsync=args.fsync)
+        except JournalError:
+            raise
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-        path = args.journal if args.journal is not None else default_journal_path(table_id)
-        journal = Journal.create(path, fsync=args.fsync)
-        journal.append(config.record())
-        return table, journal
 
     async def main() -> int:
         try:
@@ -232,7 +214,6 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             return 1
         options = HostOptions(password=password, seat_timeout=args.seat_timeout, bot_delay=args.bot_delay)
         server = Host(table, journal=journal, options=options)
-        interfaces = args.interface or default_interfaces()
         try:
             with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
                 async with trio.open_nursery() as nursery:
@@ -250,10 +231,39 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                     )
                     for address in interfaces:
                         print(f"listening on {address}:{port}", file=out)
-                    shown = interfaces[0] if interfaces[0] != "0.0.0.0" else "THIS-MACHINE"
-                    print(f"join with: cardnet join {shown}:{port}   (spectate: add --spectate)", file=out)
+                    print(f"join with: cardnet join {interfaces[0]}:{port}   (spectate: add --spectate)", file=out)
                     print(f"journal: {journal.path}", file=out)
                     out.flush()
+
+                    async def announce() -> None:
+                        advertising = partial(
+                            advertise_table,
+                            lambda: server.session.table_info(""),
+                            port,
+                            interfaces=interfaces,
+                            # Tests name unique tables, so they skip mDNS name probing (~1.7 s a table).
+                            probe=not test_mode(),
+                        )
+                        try:
+                            async with trio.open_nursery() as inner:
+                                ad = await inner.start(advertising)
+                                # A seated host's terminal is the game's: nothing may print into its prompt.
+                                if args.headless:
+                                    print(f"announced on the LAN: cardnet join {ad.name!r}", file=out, flush=True)
+                        except Exception as exc:
+                            # The table plays on without discovery: HOST:PORT still works.
+                            print(f"cardnet host: cannot announce the table on the LAN: {exc!r}", file=sys.stderr)
+
+                    if not args.no_advertise:
+                        nursery.start_soon(announce)
+                        if not args.headless:
+                            print(f"on the LAN: cardnet list, then cardnet join {cfg.name!r}", file=out, flush=True)
+
+                    if not args.headless:
+                        code = await play_at_own_table(server, journal.path, stdin, out)
+                        await server.shutdown()
+                        nursery.cancel_scope.cancel()
+                        return code
 
                     async def stop_on_signal() -> None:
                         async for _ in signals:
@@ -289,85 +299,151 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         return 1
 
 
+async def play_at_own_table(server: Host, journal: Path, stdin: TextIO, out: TextIO) -> int:
+    """The host's own seat (0), played in this terminal through an in-process peer like local play; returns
+    the exit code once the game is over or the host leaves (which closes the table)."""
+    import trio
+
+    from ..ui.line import PlainGame
+    from ..ui.local import local_peer, player_name, rekey_own_seat
+
+    table = server.table
+    if table.seats[0].kind == "bot":
+        print("cardnet host: seat 0 is a built-in player's; continue this table with --headless", file=sys.stderr)
+        return 1
+    assert server.journal is not None
+    token = rekey_own_seat(table, server.journal, 0)
+    peer = local_peer(server, player_name(), seat=0 if token is None else None, token=token)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(peer.run)
+        cfg = table.config
+        ui = PlainGame(
+            peer,
+            cfg.game,
+            0,
+            cfg.players,
+            stdin,
+            out,
+            solo=False,
+            leave_lines=[f"Table closed; continue it with: cardnet host --resume {journal}"],
+            seats=peer.state.table_info.seats,
+        )
+        waiting = "" if table.started else "; the game starts when every seat is taken"
+        ui.say(f"You sit at seat 0{waiting}. Type 'help' for commands.")
+        code = await ui.run()
+        nursery.cancel_scope.cancel()
+    return code
+
+
 # -- join ---------------------------------------------------------------------------------------------------------
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    """Join a table in line mode: print each state; a player types the number of a legal move."""
+    """Join a table in line mode: the game drawn as in local play, moves typed by number or as text."""
     return _run(_join, args)
 
 
 def _join(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sys.stdin) -> int:
     import trio
 
-    from ..peer import ChatMessage, HostError, Peer, PeerError, SeatsChanged
-    from ..protocol import StateMessage, canonical
+    from ..net.peer import Peer, PeerError
 
-    host, port = parse_target(args.target)
+    address = table_address("join", args.target, args.interface)
+    if isinstance(address, int):
+        return address
+    host, port = address
     password = read_password(args.password_file)
-    peer = Peer(host, port, name=args.name, spectate=args.spectate, password=password, token=args.token)
+    peer = Peer(
+        host,
+        port,
+        name=args.name,
+        spectate=args.spectate,
+        password=password,
+        token=args.token,
+        give_up_after=args.reconnect_for,
+    )
 
     async def main() -> int:
         async with trio.open_nursery() as nursery:
             try:
-                await nursery.start(peer.run)
+                await nursery.start(run_peer, peer)
             except PeerError as exc:
                 print(f"cardnet join: {exc}", file=sys.stderr)
                 return 1
-            table = peer.state.table
+            ui = seat_ui(peer, stdin, out, rejoin=f"cardnet join {args.target}")
             role = "spectating" if args.spectate else f"seat {peer.state.seat}"
-            print(f"joined {table.get('name')!r} ({table.get('game')}), {role}", file=out)
+            info = peer.state.table_info
+            ui.say(f"Joined {info.name!r} ({info.game}), {role}.")
             if peer.state.token:
-                print(f"seat token (keep it to rejoin with --token): {peer.state.token}", file=out)
-            answered: set[int] = set()
-            async for event in peer.events:
-                if isinstance(event, StateMessage):
-                    for ev in event.events:
-                        print(f"  event: {canonical(ev)}", file=out)
-                    print(
-                        f"[game {event.game_no} state {event.state_id}] to act: {event.to_act} "
-                        f"public: {canonical(event.view.get('public'))}",
-                        file=out,
-                    )
-                    if event.over:
-                        print(f"game over: {canonical(event.outcome)}", file=out)
-                        out.flush()
-                        break
-                    if event.decision_id is not None and event.decision_id not in answered:
-                        answered.add(event.decision_id)
-                        print(f"your hand/private: {canonical(event.view.get('private'))}", file=out)
-                        for i, move in enumerate(event.legal):
-                            print(f"  {i}) {canonical(move)}", file=out)
-                        out.flush()
-                        index = await _ask_index(stdin, len(event.legal))
-                        if index is None:
-                            break
-                        await peer.move(event.decision_id, index=index)
-                elif isinstance(event, ChatMessage):
-                    print(f"<{event.name}> {event.text}", file=out)
-                elif isinstance(event, HostError):
-                    print(f"host refused: {event.code}: {event.reason}", file=out)
-                elif isinstance(event, SeatsChanged):
-                    print(f"seats: {canonical(event.seats)}", file=out)
-                out.flush()
+                ui.say(f"Seat token (rejoin with --token): {peer.state.token}")
+            if args.spectate:
+                ui.say("You are watching; 'say TEXT' chats, 'help' lists the commands.")
+            else:
+                ui.say("Type a number or a move when asked; 'help' for commands, 'say TEXT' to chat.")
+            code = await ui.run()
+            if peer.failure is None:
+                # Leaving on purpose: the host hands the seat to a built-in player at once.
+                with trio.move_on_after(2):
+                    try:
+                        await peer.bye()
+                    except (PeerError, OSError, trio.BrokenResourceError, trio.ClosedResourceError):
+                        pass
             nursery.cancel_scope.cancel()
-        return 0
-
-    async def _ask_index(stream: TextIO, count: int) -> int | None:
-        while True:
-            print(f"move [0-{count - 1}]> ", end="", file=out, flush=True)
-            line = await trio.to_thread.run_sync(stream.readline, abandon_on_cancel=True)
-            if not line:
-                return None
-            if line.strip().isdigit() and int(line) < count:
-                return int(line)
-            print("type the number of a listed move", file=out)
+        return code
 
     try:
         return trio.run(main)
-    except (PeerError, BaseExceptionGroup) as exc:
+    except (PeerError, BaseExceptionGroup, KeyboardInterrupt) as exc:
+        if _interrupted(exc):
+            print("\nBye.", file=out)
+            return 0
         print(f"cardnet join: {_peer_error(exc)}", file=sys.stderr)
         return 1
+
+
+async def run_peer(peer: Peer, *, task_status: trio.TaskStatus[None] | None = None) -> None:
+    """Runs ``peer`` (a :class:`~cardnet.net.peer.Peer`); once it has connected, its final error is not raised
+    but left in ``peer.failure`` for the user interface to report (the host gone after the reconnect attempts)."""
+    import trio
+
+    from ..net.peer import PeerError
+
+    try:
+        await peer.run(task_status=task_status or trio.TASK_STATUS_IGNORED)
+    except PeerError:
+        if peer.state.connects == 0:
+            raise
+
+
+def seat_ui(peer: Peer, stdin: TextIO, out: TextIO, *, rejoin: str) -> PlainGame:
+    """The line-mode UI (:class:`~cardnet.ui.line.PlainGame`) of a connected peer at a shared table."""
+    from ..ui.line import PlainGame
+
+    info = peer.state.table_info
+    leave = ["Left the table."]
+    if peer.state.token and peer.state.seat is not None:
+        leave = [f"Left the table; rejoin seat {peer.state.seat} with: {rejoin} --token {peer.state.token}"]
+    return PlainGame(
+        peer,
+        info.game,
+        peer.state.seat,
+        info.players,
+        stdin,
+        out,
+        solo=False,
+        leave_lines=leave,
+        seats=info.seats,
+    )
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` is Ctrl-C (trio may deliver it wrapped in exception groups)."""
+    if isinstance(exc, KeyboardInterrupt):
+        return True
+    if isinstance(exc, BaseExceptionGroup):
+        found, _ = exc.split(KeyboardInterrupt)
+        return found is not None
+    return False
 
 
 # -- bot ----------------------------------------------------------------------------------------------------------
@@ -381,22 +457,48 @@ def cmd_bot(args: argparse.Namespace) -> int:
 def _bot(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     import trio
 
-    from ..bot import load_bot, run_bot
-    from ..peer import PeerError
+    from ..bot import BotResult, load_bot, run_bot
+    from ..net.peer import PeerError
     from ..protocol import canonical
 
-    host, port = parse_target(args.target)
     try:
         bot = load_bot(args.bot)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    address = table_address("bot", args.target, args.interface)
+    if isinstance(address, int):
+        return address
+    host, port = address
     password = read_password(args.password_file)
     name = args.name or args.bot.rsplit(":", 1)[-1].removesuffix(".py")[:32]
+
+    async def main() -> BotResult | None:
+        """The bot's session; None when Ctrl-C or SIGTERM stopped it."""
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async with trio.open_nursery() as nursery:
+
+                async def stop_on_signal() -> None:
+                    async for _ in signals:
+                        nursery.cancel_scope.cancel()
+                        return
+
+                nursery.start_soon(stop_on_signal)
+                found = await run_bot(bot, host, port, name=name, games=args.games, password=password)
+                nursery.cancel_scope.cancel()
+                return found
+        return None
+
     try:
-        result = trio.run(lambda: run_bot(bot, host, port, name=name, games=args.games, password=password))
-    except (PeerError, BaseExceptionGroup) as exc:
-        print(f"cardnet bot: {_peer_error(exc)}", file=sys.stderr)
-        return 1
+        result = trio.run(main)
+    except (PeerError, BaseExceptionGroup, KeyboardInterrupt) as exc:
+        if _interrupted(exc):
+            result = None
+        else:
+            print(f"cardnet bot: {_peer_error(exc)}", file=sys.stderr)
+            return 1
+    if result is None:
+        print("cardnet bot: stopped; the host hands the seat to a built-in player", file=sys.stderr)
+        return 0
     for state in result.final_states:
         print(canonical({"game_no": state.game_no, "seat": result.seat, "outcome": state.outcome}), file=out)
     return 0

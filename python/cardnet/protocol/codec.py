@@ -1,7 +1,7 @@
-"""The cardnet wire protocol: message shapes, strict decoding with limits, canonical encoding.
+"""The cardnet wire codec: limits, error codes, canonical encoding, line framing and strict decoding.
 
-No I/O happens here. The host (``host.py``) and the peer (``peer.py``) are thin trio layers over these
-functions; ``docs/PROTOCOL.md`` is the normative description that this module implements.
+No I/O happens here (the trio layer in :mod:`cardnet.net` feeds bytes in and writes bytes out);
+``docs/PROTOCOL.md`` is the normative description. The messages themselves are :mod:`.messages`.
 
 Framing: one JSON object per line (NDJSON), UTF-8. Everything cardnet sends is *canonical* JSON (sorted keys,
 ``,``/``:`` separators, integers only, ASCII), byte-for-byte what the Rust core emits, so that pre-encoded
@@ -18,7 +18,6 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import chain, compress, repeat
 from operator import is_
-from dataclasses import dataclass, field
 from typing import Final, Union, cast
 
 PROTOCOL_VERSION: Final = 1
@@ -136,7 +135,27 @@ def canonical(value: Encodable) -> str:
     return "".join(parts)
 
 
-_dumps_str = json.JSONEncoder(ensure_ascii=True).encode
+_dumps_ascii = json.JSONEncoder(ensure_ascii=True).encode
+
+
+def _dumps_str(text: str) -> str:
+    """A JSON string literal in ASCII; ValueError for text that is not Unicode (a lone surrogate).
+
+    Python would write a lone surrogate as a ``\\udXXX`` escape that strict decoders (serde_json, for one) refuse,
+    so whatever its source, such text never reaches a line or a journal record.
+    """
+    if not text.isascii() and not is_unicode(text):
+        raise ValueError(f"text {text[:20]!r} is not valid Unicode (it holds a lone surrogate)")
+    return _dumps_ascii(text)
+
+
+def is_unicode(text: str) -> bool:
+    """Whether ``text`` is valid Unicode, i.e. holds no lone surrogate (so it can be written in UTF-8)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _encode_into(value: Encodable, out: list[str]) -> None:
@@ -268,13 +287,18 @@ _decoder = json.JSONDecoder(
 # hold an integer of magnitude 2**53 or more (a 16-digit number), found by a C-speed substring search.
 _DIGIT_CLASS: Final = bytes(48 if 0x30 <= b <= 0x39 else 46 for b in range(256))
 _LONG_NUMBER: Final = b"0" * len(str(MAX_INT + 1))
+# Only a line with a "\u" escape in the surrogate range D800-DFFF can decode to a lone surrogate (UTF-8 cannot
+# encode one, so the strict UTF-8 decode already refused raw ones). An escaped backslash ("\\ud800") matches too;
+# the exact check on the decoded value then lets it through.
+_SURROGATE_ESCAPE: Final = re.compile(rb"\\u[dD][89abcdefABCDEF]")
 
 
 def decode_line(line: bytes, limit: int = MAX_PEER_LINE, max_depth: int = MAX_DEPTH) -> dict[str, JSONValue]:
     """Decode one line (without its newline) into a JSON object, strictly.
 
     Refuses lines over ``limit`` bytes, invalid UTF-8, non-JSON, NaN/Infinity, non-integer numbers, integers
-    outside ±(2**53-1), duplicate keys, nesting deeper than ``max_depth`` and anything but an object.
+    outside ±(2**53-1), duplicate keys, nesting deeper than ``max_depth``, ``\\u`` escapes that are not Unicode
+    (a lone surrogate) and anything but an object.
     Whitespace between tokens is tolerated; a peer need not send canonical JSON.
 
     The cost stays close to the C decoder's own whatever a hostile peer sends: nothing is scanned character by
@@ -305,7 +329,18 @@ def decode_line(line: bytes, limit: int = MAX_PEER_LINE, max_depth: int = MAX_DE
     may_be_big = _LONG_NUMBER in line.translate(_DIGIT_CLASS)
     if may_be_deep or may_be_big:
         _check_tree(cast("dict[str, object]", value), max_depth, check_ints=may_be_big)
+    if _SURROGATE_ESCAPE.search(line) is not None:
+        _check_unicode(value)
     return value
+
+
+def _check_unicode(value: dict[str, JSONValue]) -> None:
+    """Refuse a message holding a lone surrogate anywhere (keys too): valid pairs were already joined by the
+    decoder into one character, so whatever remains would make the peer's text unwritable in UTF-8."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ProtocolError("bad_json", "a \\u escape that is not valid Unicode (a lone surrogate)") from None
 
 
 _IS_CONTAINER: Final = frozenset((dict, list)).__contains__
@@ -349,91 +384,7 @@ def _check_tree(value: dict[str, object], max_depth: int, *, check_ints: bool) -
         level = children
 
 
-# ---------------------------------------------------------------------------------------------------------------
-# Peer -> host messages
-
-
-@dataclass(frozen=True)
-class Hello:
-    """First message of a peer: version, wanted capabilities, role, and how to get a seat."""
-
-    protocol: int
-    name: str
-    role: str  # "player" | "spectator"
-    capabilities: tuple[str, ...] = ()
-    seat: int | None = None
-    token: str | None = None
-    auth: str | None = None
-    client: str | None = None
-
-
-@dataclass(frozen=True)
-class Move:
-    """A move answering the open decision ``decision_id``: either the move object or an index into its list."""
-
-    decision_id: int
-    move: dict[str, JSONValue] | None = None
-    index: int | None = None
-    ref: int | str | None = None
-
-
-@dataclass(frozen=True)
-class Chat:
-    """A chat line from a peer."""
-
-    text: str
-    ref: int | str | None = None
-
-
-@dataclass(frozen=True)
-class SnapshotRequest:
-    """A peer asks for a full snapshot (after a gap or a hash mismatch)."""
-
-    ref: int | str | None = None
-
-
-@dataclass(frozen=True)
-class LegalRequest:
-    """A page of an open decision's legal moves (for decisions sent with ``legal: null``)."""
-
-    decision_id: int
-    offset: int
-    limit: int = LEGAL_PAGE
-    ref: int | str | None = None
-
-
-@dataclass(frozen=True)
-class Rematch:
-    """A vote for another game with the same seats (only once the game is over)."""
-
-    ref: int | str | None = None
-
-
-@dataclass(frozen=True)
-class Ping:
-    """Keepalive probe; answered with a pong carrying the same id."""
-
-    id: int
-
-
-@dataclass(frozen=True)
-class Pong:
-    """Answer to the host's ping."""
-
-    id: int
-
-
-@dataclass(frozen=True)
-class Bye:
-    """A peer leaving on purpose (its seat is then played by a built-in player at once)."""
-
-    ref: int | str | None = None
-
-
-ClientMessage = Union[Hello, Move, Chat, SnapshotRequest, LegalRequest, Rematch, Ping, Pong, Bye]
-
-
-class _Fields:
+class Fields:
     """Typed field access over a decoded object, raising ``bad_message`` with the field's name."""
 
     def __init__(self, obj: Mapping[str, JSONValue]) -> None:
@@ -482,113 +433,6 @@ class _Fields:
         return value
 
 
-def parse_client_message(obj: Mapping[str, JSONValue]) -> ClientMessage:
-    """Validate a decoded peer message and return its typed form (unknown extra fields are ignored)."""
-    kind = obj.get("type")
-    if not isinstance(kind, str):
-        raise ProtocolError("bad_message", "missing string field 'type'")
-    f = _Fields(obj)
-    if kind == "hello":
-        return _parse_hello(f)
-    if kind == "move":
-        decision_id = f.req_int("decision_id")
-        move = obj.get("move")
-        index = f.opt_int("index", required=False)
-        if (move is None) == (index is None):
-            raise ProtocolError("bad_message", "a move carries exactly one of 'move' and 'index'")
-        if move is not None and not isinstance(move, dict):
-            raise ProtocolError("bad_message", "field 'move' must be an object")
-        return Move(decision_id, move if isinstance(move, dict) else None, index, f.ref())
-    if kind == "chat":
-        text = f.string("text")
-        assert text is not None
-        return Chat(text, f.ref())
-    if kind == "snapshot":
-        return SnapshotRequest(f.ref())
-    if kind == "legal":
-        limit = f.opt_int("limit", required=False, lo=1, hi=LEGAL_PAGE)
-        return LegalRequest(
-            f.req_int("decision_id"), f.req_int("offset"), LEGAL_PAGE if limit is None else limit, f.ref()
-        )
-    if kind == "rematch":
-        return Rematch(f.ref())
-    if kind == "ping":
-        return Ping(f.req_int("id"))
-    if kind == "pong":
-        return Pong(f.req_int("id"))
-    if kind == "bye":
-        return Bye(f.ref())
-    raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")
-
-
-def _parse_hello(f: _Fields) -> Hello:
-    protocol = f.req_int("protocol", 1, 1 << 16)
-    name = f.string("name", pattern=_NAME_RE)
-    assert name is not None
-    role = f.string("role", required=False) or "player"
-    if role not in ("player", "spectator"):
-        raise ProtocolError("bad_message", "field 'role' must be 'player' or 'spectator'")
-    caps_raw = f.obj.get("capabilities", [])
-    if not isinstance(caps_raw, list) or len(caps_raw) > 64:
-        raise ProtocolError("bad_message", "field 'capabilities' must be a list of at most 64 names")
-    caps: list[str] = []
-    for cap in caps_raw:
-        if not isinstance(cap, str) or not _CAP_RE.fullmatch(cap):
-            raise ProtocolError("bad_message", "capability names are 1-32 of [a-z0-9_]")
-        caps.append(cap)
-    return Hello(
-        protocol=protocol,
-        name=name,
-        role=role,
-        capabilities=tuple(caps),
-        seat=f.opt_int("seat", required=False, hi=255),
-        token=f.string("token", required=False, pattern=_TOKEN_RE),
-        auth=f.string("auth", required=False, pattern=_HEX64_RE),
-        client=(f.string("client", required=False) or "")[:64] or None,
-    )
-
-
-def client_message_dict(message: ClientMessage) -> dict[str, Encodable]:
-    """The wire form of a peer message (what the Python peer sends)."""
-    out: dict[str, Encodable]
-    if isinstance(message, Hello):
-        out = {
-            "type": "hello",
-            "protocol": message.protocol,
-            "name": message.name,
-            "role": message.role,
-            "capabilities": list(message.capabilities),
-        }
-        for key in ("seat", "token", "auth", "client"):
-            value = getattr(message, key)
-            if value is not None:
-                out[key] = value
-        return out
-    if isinstance(message, Move):
-        out = {"type": "move", "decision_id": message.decision_id}
-        if message.move is not None:
-            out["move"] = message.move
-        else:
-            out["index"] = message.index
-    elif isinstance(message, Chat):
-        out = {"type": "chat", "text": message.text}
-    elif isinstance(message, SnapshotRequest):
-        out = {"type": "snapshot"}
-    elif isinstance(message, LegalRequest):
-        out = {"type": "legal", "decision_id": message.decision_id, "offset": message.offset, "limit": message.limit}
-    elif isinstance(message, Rematch):
-        out = {"type": "rematch"}
-    elif isinstance(message, Ping):
-        return {"type": "ping", "id": message.id}
-    elif isinstance(message, Pong):
-        return {"type": "pong", "id": message.id}
-    else:
-        out = {"type": "bye"}
-    if message.ref is not None:
-        out["ref"] = message.ref
-    return out
-
-
 def check_chat_text(text: str) -> str:
     """Validate chat text: 1..MAX_CHAT_CHARS characters and no control characters."""
     if not text or len(text) > MAX_CHAT_CHARS:
@@ -596,163 +440,3 @@ def check_chat_text(text: str) -> str:
     if any(ord(c) < 0x20 or ord(c) == 0x7F for c in text):
         raise ProtocolError("bad_message", "chat text may not contain control characters")
     return text
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Host -> peer messages (builders; values may contain Raw fragments from the core)
-
-
-def error_message(
-    code: str,
-    reason: str,
-    *,
-    state_id: int,
-    decision_id: int | None,
-    ref: int | str | None = None,
-    detail: str | None = None,
-) -> dict[str, Encodable]:
-    """A structured error, sent to the offending peer only."""
-    msg: dict[str, Encodable] = {
-        "type": "error",
-        "code": code,
-        "reason": reason,
-        "fatal": ERROR_CODES.get(code, True),
-        "state_id": state_id,
-        "decision_id": decision_id,
-    }
-    if ref is not None:
-        msg["ref"] = ref
-    if detail is not None:
-        msg["detail"] = detail
-    return msg
-
-
-@dataclass
-class Decision:
-    """An open decision for one seat as sent on the wire."""
-
-    id: int
-    legal: Raw | None  # canonical JSON list of moves from the core; None when too long to inline
-    count: int
-    deadline_ms: int | None = None
-
-    def to_wire(self) -> dict[str, Encodable]:
-        """Wire form of the decision."""
-        return {"id": self.id, "legal": self.legal, "count": self.count, "deadline_ms": self.deadline_ms}
-
-
-def state_message(
-    kind: str,
-    *,
-    game_no: int,
-    state_id: int,
-    state_hash: str,
-    view: Raw,
-    to_act: Sequence[int],
-    decision: Decision | None,
-    over: bool,
-    outcome: Encodable,
-    events: Raw | None = None,
-    ack: Mapping[str, Encodable] | None = None,
-) -> dict[str, Encodable]:
-    """An ``update`` (after a move, with events) or a ``snapshot`` (on join, request or resync).
-
-    ``ack`` goes to the mover only: in its update, or in the snapshot that replaces an update it could not get.
-    """
-    msg: dict[str, Encodable] = {
-        "type": kind,
-        "game_no": game_no,
-        "state_id": state_id,
-        "hash": state_hash,
-        "view": view,
-        "to_act": list(to_act),
-        "decision": decision.to_wire() if decision is not None else None,
-        "over": over,
-        "outcome": outcome,
-    }
-    if kind == "update":
-        msg["events"] = events if events is not None else Raw("[]")
-    if ack is not None:
-        msg["ack"] = ack
-    return msg
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Host -> peer decoding, for the Python peer
-
-
-@dataclass
-class StateMessage:
-    """A decoded ``update`` or ``snapshot``."""
-
-    kind: str
-    game_no: int
-    state_id: int
-    hash: str
-    view: dict[str, JSONValue]
-    to_act: list[int]
-    decision_id: int | None
-    legal: list[JSONValue]
-    count: int
-    paged: bool
-    deadline_ms: int | None
-    over: bool
-    outcome: JSONValue
-    events: list[JSONValue] = field(default_factory=list)
-    ack: dict[str, JSONValue] | None = None
-
-    def hash_ok(self) -> bool:
-        """Whether ``hash`` matches the canonical public view this message carries."""
-        return state_hash_of(self.view.get("public")) == self.hash
-
-
-def parse_state_message(obj: Mapping[str, JSONValue]) -> StateMessage:
-    """Validate an ``update``/``snapshot`` from the host."""
-    f = _Fields(obj)
-    kind = f.string("type")
-    assert kind in ("update", "snapshot")
-    view = obj.get("view")
-    if not isinstance(view, dict):
-        raise ProtocolError("bad_message", "field 'view' must be an object")
-    to_act = obj.get("to_act")
-    if not isinstance(to_act, list) or not all(isinstance(s, int) for s in to_act):
-        raise ProtocolError("bad_message", "field 'to_act' must be a list of seats")
-    decision = obj.get("decision")
-    decision_id: int | None = None
-    legal: list[JSONValue] = []
-    deadline: int | None = None
-    paged = False
-    count = 0
-    if decision is not None:
-        if not isinstance(decision, dict):
-            raise ProtocolError("bad_message", "field 'decision' must be an object or null")
-        df = _Fields(decision)
-        decision_id = df.req_int("id")
-        raw_legal = decision.get("legal")
-        if raw_legal is not None and not isinstance(raw_legal, list):
-            raise ProtocolError("bad_message", "field 'decision.legal' must be a list or null")
-        legal = raw_legal if raw_legal is not None else []
-        paged = raw_legal is None
-        count = df.req_int("count")
-        deadline = df.opt_int("deadline_ms", required=False)
-    events = obj.get("events", [])
-    if not isinstance(events, list):
-        raise ProtocolError("bad_message", "field 'events' must be a list")
-    ack = obj.get("ack")
-    return StateMessage(
-        kind=kind,
-        game_no=f.req_int("game_no"),
-        state_id=f.req_int("state_id"),
-        hash=f.string("hash") or "",
-        view=view,
-        to_act=[int(s) for s in to_act if isinstance(s, int)],
-        decision_id=decision_id,
-        legal=legal,
-        count=count,
-        paged=paged,
-        deadline_ms=deadline,
-        over=bool(obj.get("over")),
-        outcome=obj.get("outcome"),
-        events=events,
-        ack=ack if isinstance(ack, dict) else None,
-    )
