@@ -219,6 +219,7 @@ class CardnetParallelEnv(_TableFaces, ParallelEnv):  # type: ignore[misc]
             self.agents = []
         return observations, rewards, terminations, truncations, infos
 
+
 def env(
     game: str,
     players: int | None = None,

@@ -16,26 +16,12 @@ use super::encode::{card_ids, num, relative, uint, uints, Encoder};
 use super::RlGame;
 use crate::game::{Game, Seat, Setup};
 use crate::games::ten::cards::{TenData, TenKind, TOTAL_CARDS};
-use crate::games::ten::{CardSet, Phase, Prize, Ten, TenMove};
+use crate::games::ten::{CardSet, Prize, Ten, TenMove};
 use serde_json::{json, Value};
 use std::sync::OnceLock;
 
 const PHASES: [&str; 8] = ["draw", "prize", "buy", "auction", "solo_offer", "pay", "final_buy", "over"];
 const PURPOSES: [&str; 4] = ["buy", "final_buy", "auction", "solo_wild"];
-
-/// The view's name of a phase (the order of [`PHASES`]).
-fn phase_name(phase: Phase) -> &'static str {
-    match phase {
-        Phase::Draw => "draw",
-        Phase::Prize => "prize",
-        Phase::Buy => "buy",
-        Phase::Auction => "auction",
-        Phase::SoloOffer => "solo_offer",
-        Phase::Pay => "pay",
-        Phase::FinalBuy => "final_buy",
-        Phase::Over => "over",
-    }
-}
 
 /// The box's card kinds and the ids derived from them.
 struct Layout {
@@ -174,7 +160,7 @@ impl RlGame for Ten {
         let table = self.public_table();
         let slots = |ids: &[u8]| ids.iter().map(|&c| usize::from(c)).collect::<Vec<_>>();
         let set = |cards: CardSet| cards.iter().map(usize::from).collect::<Vec<_>>();
-        let phase = PHASES.iter().position(|&p| p == phase_name(table.phase));
+        let phase = PHASES.iter().position(|&p| p == table.phase.name());
         enc.one_hot("phase", phase, PHASES.len());
         enc.one_hot("active", Some(rel(table.active)), players);
         enc.counts("to_act", self.to_act().iter().map(rel), players, 1.0);

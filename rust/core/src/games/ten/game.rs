@@ -218,7 +218,8 @@ pub enum Phase {
 }
 
 impl Phase {
-    fn name(self) -> &'static str {
+    /// The phase's name in views (`draw`, `prize`, ..., `over`).
+    pub fn name(self) -> &'static str {
         match self {
             Phase::Draw => "draw",
             Phase::Prize => "prize",
