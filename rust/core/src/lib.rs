@@ -12,6 +12,7 @@ pub mod game;
 pub mod games;
 pub mod json;
 pub mod registry;
+pub mod rl;
 pub mod rng;
 pub mod segments;
 pub mod session;

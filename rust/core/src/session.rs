@@ -160,6 +160,8 @@ pub trait AnyGame: Send + Sync {
     fn apply_recorded(&mut self, seat: Seat, mv: MoveInput<'_>) -> Result<String, GameError>;
     /// The moves so far as `(seat, move)` JSON pairs.
     fn history(&self) -> Vec<(Seat, Value)>;
+    /// How many moves were made, without building the history.
+    fn move_count(&self) -> usize;
     /// The saved-game document (format version, setup, moves and full state).
     fn to_json(&self) -> Result<Value, GameError>;
     /// An independent copy.
@@ -278,6 +280,9 @@ impl<G: Game> AnyGame for Session<G> {
     }
     fn history(&self) -> Vec<(Seat, Value)> {
         self.history.iter().map(|(s, m)| (*s, self.game.move_to_json(m))).collect()
+    }
+    fn move_count(&self) -> usize {
+        self.history.len()
     }
     fn to_json(&self) -> Result<Value, GameError> {
         if self.determinized {

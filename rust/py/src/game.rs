@@ -57,7 +57,11 @@ impl Game {
 
 /// Checks a seat number against the player count (negative numbers included).
 fn seat_of(py: Python<'_>, game: &dyn AnyGame, seat: i64) -> PyResult<Seat> {
-    let players = game.setup().players;
+    check_seat(py, game.setup().players, seat)
+}
+
+/// `seat` as an index when it exists in a `players`-player game, else `IllegalMove` (`no_such_seat`).
+pub(crate) fn check_seat(py: Python<'_>, players: usize, seat: i64) -> PyResult<Seat> {
     if seat < 0 || seat as u64 >= players as u64 {
         return Err(to_pyerr(
             py,
@@ -164,6 +168,11 @@ impl Game {
     /// The result once over as canonical JSON, else None.
     fn outcome_json(&self, py: Python<'_>) -> PyResult<Option<String>> {
         guard(py, || Ok(self.usable(py)?.outcome().map(|o| canonical(&o.to_json()))))
+    }
+
+    /// How many moves were made so far (cheaper than `len(history())`).
+    fn move_count(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.usable(py)?.move_count())
     }
 
     /// How many legal moves `seat` has (0 when it is not to act).

@@ -4,6 +4,7 @@
 mod convert;
 mod errors;
 mod game;
+mod rl;
 mod segments;
 
 use cardnet_core::json::{canonical, parse};
@@ -20,7 +21,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
 /// Options given by Python: anything that is not a JSON-like object is `BadOptions`.
-fn options_value(py: Python<'_>, options: Option<&Bound<'_, PyAny>>) -> PyResult<Value> {
+pub(crate) fn options_value(py: Python<'_>, options: Option<&Bound<'_, PyAny>>) -> PyResult<Value> {
     match options {
         None => Ok(Value::Null),
         Some(obj) => {
@@ -208,6 +209,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Game>()?;
     m.add_class::<game::FanOut>()?;
+    m.add_class::<rl::RlState>()?;
+    m.add_class::<rl::VecEnv>()?;
+    m.add_function(wrap_pyfunction!(rl::rl_new, m)?)?;
+    m.add_function(wrap_pyfunction!(rl::rl_load, m)?)?;
     m.add_function(wrap_pyfunction!(new_game, m)?)?;
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
     m.add_function(wrap_pyfunction!(game_from_view, m)?)?;

@@ -703,6 +703,44 @@ impl Cherki {
         self.phase
     }
 
+    /// This deal's discards in order as (card, seat, taken by); public, like the view's `discards`.
+    pub fn discard_log(&self) -> impl Iterator<Item = (u8, Seat, Option<Seat>)> + '_ {
+        self.discards
+            .iter()
+            .map(|d| (d.card, usize::from(d.seat), (d.taken_by != NONE).then_some(usize::from(d.taken_by))))
+    }
+
+    /// The view's `top_discard` as (card, seat, takeable by the public rules), `None` when there is none.
+    pub fn top_discard(&self) -> Option<(u8, Seat, bool)> {
+        let turn = self.turn as usize;
+        match self.discards.last() {
+            Some(d) if self.top_available && self.phase != Phase::Over => Some((
+                d.card,
+                usize::from(d.seat),
+                self.phase == Phase::Start && (self.called[turn] || !self.took_last[turn]),
+            )),
+            _ => None,
+        }
+    }
+
+    /// Public per-seat flags: whether `seat` took the discard on its last turn.
+    pub fn took_last_turn(&self, seat: Seat) -> bool {
+        self.took_last.get(seat).copied().unwrap_or(false)
+    }
+
+    /// The seat to act, `None` once over.
+    pub fn turn_seat(&self) -> Option<Seat> {
+        (self.phase != Phase::Over).then_some(self.turn as usize)
+    }
+
+    /// What `seat` privately knows beyond its hand, as in its view: the card it drew or took this turn,
+    /// the pair kind its 8 cards would make now, and whether it may take the discard.
+    pub fn private_sight(&self, seat: Seat) -> (Option<u8>, Option<usize>, bool) {
+        let mine = self.turn as usize == seat;
+        let drawn = (mine && self.drawn != NONE).then_some(self.drawn);
+        (drawn, self.hand_ready_kind(seat), self.phase == Phase::Start && mine && self.can_take(seat))
+    }
+
     /// A precise position for rule tests: hands (8 cards each), the stock listed **top first**, the
     /// dealer, the seat to act (before drawing), an optional top discard `(card, seat)` that may be
     /// taken, and the `deals` option. The cards not placed anywhere are put face up in the discard
@@ -1342,12 +1380,9 @@ impl Game for Cherki {
 
     fn public_view(&self) -> Value {
         let over = self.phase == Phase::Over;
-        let top = match self.discards.last() {
-            Some(d) if self.top_available && !over => json!({"card": d.card, "seat": d.seat,
-                "takeable": self.phase == Phase::Start
-                    && (self.called[self.turn as usize] || !self.took_last[self.turn as usize])}),
-            _ => Value::Null,
-        };
+        let top = self
+            .top_discard()
+            .map_or(Value::Null, |(card, seat, takeable)| json!({"card": card, "seat": seat, "takeable": takeable}));
         let discards: Vec<Value> = self
             .discards
             .iter()

@@ -1852,6 +1852,21 @@ impl Matchstick {
     pub fn current_seat(&self) -> Seat {
         usize::from(self.current)
     }
+
+    /// The top play as (seat, value, its cards as a mask, matchsticks spent); public, like the view's
+    /// `table`. For the RL observation encoder.
+    pub fn table_top(&self) -> Option<(Seat, Value, u64, u8)> {
+        self.table.map(|t| {
+            let cards = t.cards[..usize::from(t.count)].iter().fold(0u64, |m, &id| m | (1u64 << id));
+            (usize::from(t.seat), t.value, cards, t.cost)
+        })
+    }
+
+    /// Public seat state for the RL observation encoder: finishing positions (0 while in), the seats still
+    /// in, the seats that passed since the last play, and the leader of the trick (all in the view).
+    pub fn seat_state(&self) -> ([u8; 8], u8, u8, Option<Seat>) {
+        (self.finish, self.active, self.passed, self.leader.map(usize::from))
+    }
 }
 
 /// Canonical JSON of the views written without a `serde_json::Value` (the network host's per-move path).

@@ -130,6 +130,43 @@ impl Prize {
     }
 }
 
+/// The public table of [`Ten::public_table`]: what every seat's view shows, as plain data.
+#[derive(Clone, Debug)]
+pub struct PublicTable<'a> {
+    pub phase: Phase,
+    pub active: Seat,
+    pub draw_pile: usize,
+    pub tableau: &'a [u8],
+    pub numbers: u16,
+    pub currency: u16,
+    pub market: CardSet,
+    pub discard: &'a [u8],
+    /// Per seat: tokens, bust tokens, collection.
+    pub seats: Vec<(u8, u8, CardSet)>,
+    pub token_supply: u32,
+    /// The wild on auction, the next bidder, the high bid and its seat.
+    pub auction: Option<(u8, Seat, u32, Option<Seat>)>,
+    pub offer: Option<u8>,
+    pub payment: Option<PublicPayment>,
+    /// The next seat of the final buy round.
+    pub final_next: Option<Seat>,
+    pub solo_target: Option<u16>,
+}
+
+/// A payment in progress, as the view's `payment` shows it.
+#[derive(Clone, Copy, Debug)]
+pub struct PublicPayment {
+    pub payer: Seat,
+    /// `buy`, `final_buy`, `auction` or `solo_wild`.
+    pub purpose: &'static str,
+    pub card: u8,
+    pub price: u16,
+    pub owed: u16,
+    pub tokens: u16,
+    pub bust_tokens: u16,
+    pub cards: CardSet,
+}
+
 /// A TEN move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TenMove {
@@ -195,7 +232,8 @@ impl Phase {
         }
     }
 
-    fn name(self) -> &'static str {
+    /// The phase's name in views (`draw`, `prize`, ..., `over`).
+    pub fn name(self) -> &'static str {
         match self {
             Phase::Draw => "draw",
             Phase::Prize => "prize",
@@ -728,6 +766,41 @@ impl Ten {
     /// The turn number (1-based).
     pub fn turn(&self) -> u32 {
         self.turn
+    }
+
+    /// The public table as plain data: the facts of the view without building JSON, for the RL
+    /// observation encoder (which the tests hold equal to one read from the view).
+    pub fn public_table(&self) -> PublicTable<'_> {
+        let n = self.players();
+        let tokens_held: u32 = self.seats[..n].iter().map(|s| u32::from(s.tokens)).sum();
+        let bust_value = self.bust_value();
+        PublicTable {
+            phase: self.phase,
+            active: self.active,
+            draw_pile: self.draw.len(),
+            tableau: &self.tableau,
+            numbers: self.numbers,
+            currency: self.currency,
+            market: self.market,
+            discard: &self.discard,
+            seats: self.seats[..n].iter().map(|st| (st.tokens, st.busts, st.collection)).collect(),
+            token_supply: u32::from(self.data.currency_token_supply).saturating_sub(tokens_held),
+            auction: self.auction.map(|a| (a.card, (self.active + a.offset) % n, a.high, a.high_seat)),
+            offer: self.offer,
+            payment: self.pay.map(|p| PublicPayment {
+                payer: p.payer,
+                purpose: p.purpose.name(),
+                card: p.item,
+                price: p.price,
+                owed: p.price.saturating_sub(p.value(bust_value)),
+                tokens: p.tokens,
+                bust_tokens: p.busts,
+                cards: p.cards,
+            }),
+            final_next: (self.final_offset > 0 && self.phase != Phase::Over)
+                .then(|| (self.final_from + self.final_offset) % n),
+            solo_target: self.solo().then_some(self.solo_target),
+        }
     }
 
     /// A position built for a rules test: the draw pile (top last), each seat's tokens, bust tokens and

@@ -5,4 +5,4 @@ pub mod cards;
 pub mod game;
 pub mod scoring;
 
-pub use game::{CardSet, Phase, Prize, Ten, TenMove};
+pub use game::{CardSet, Phase, Prize, PublicPayment, PublicTable, Ten, TenMove};

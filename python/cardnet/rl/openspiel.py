@@ -1,0 +1,224 @@
+"""OpenSpiel games for the four cardnet games, registered as ``python_cardnet_<game>``.
+
+Each game starts with one explicit chance node that picks the deal: outcome ``k`` of ``deals`` (equally
+likely) starts the core game seeded ``derive(seed, k)``; every later random event (Cherki's next deal, TEN's
+draws) follows from that seed inside the state, so no other node is a chance node. Matchstick, Cherki and
+TEN are sequential; A Fistful of Gold is a simultaneous-move game (both seats pick at once; a step where only
+one seat decides is an ordinary player node). Actions are the core's action ids (``docs/RL.md``);
+observation tensors are the seat's observation, information-state tensors add its own past actions, and the
+information-state string is its view followed by every event batch it received. Returns are the core's
+per-seat rewards in ``[0, 1]`` at the end (general sum).
+
+Parameters: ``players`` (0 = the game's default), ``options`` (a JSON object as text), ``seed`` and
+``deals`` (the number of chance outcomes at the root).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from .. import _core
+from ..games import GAMES
+from . import new_state
+
+__all__ = ["GAME_NAMES", "load", "merged_layout"]
+
+#: The OpenSpiel short names registered by importing this module.
+GAME_NAMES = {name: f"python_cardnet_{name}" for name in ("matchstick", "fistful", "cherki", "ten")}
+
+_DEFAULT_DEALS = 1024
+
+
+def merged_layout(layout: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """Joins consecutive blocks of one name (per-seat repeats) into one named block."""
+    merged: list[tuple[str, int, int]] = []
+    for name, offset, length in layout:
+        if merged and merged[-1][0] == name:
+            prev = merged[-1]
+            merged[-1] = (name, prev[1], prev[2] + length)
+        else:
+            merged.append((name, offset, length))
+    return merged
+
+
+class CardnetObserver:
+    """OpenSpiel observer: the observation tensor, or with perfect recall the information-state tensor."""
+
+    def __init__(self, game: CardnetGame, iig_obs_type: Any, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
+            raise ValueError("cardnet observers show one seat's own view: public info and single-player private info")
+        self._recall = bool(iig_obs_type.perfect_recall)
+        self.tensor = np.zeros(game.infostate_len if self._recall else game.observation_len, np.float32)
+        self.dict: dict[str, Any] = {}
+        for name, offset, size in game.layout:
+            self.dict[name] = self.tensor[offset : offset + size]
+        if self._recall:
+            self.dict["own_actions"] = self.tensor[game.observation_len :]
+
+    def set_from(self, state: CardnetState, player: int) -> None:
+        """Fills ``tensor`` from ``player``'s point of view (all zeros before the deal)."""
+        if state.core is None:
+            self.tensor.fill(0.0)
+        elif self._recall:
+            state.core.infostate_into(player, self.tensor)
+        else:
+            state.core.observation_into(player, self.tensor)
+
+    def string_from(self, state: CardnetState, player: int) -> str:
+        """The information-state string (perfect recall) or the seat's view as canonical JSON."""
+        if state.core is None:
+            return "deal pending"
+        if self._recall:
+            return state.core.information_state_string(player)
+        return _core.json_dumps(state.core.view(player))
+
+
+class CardnetState(pyspiel.State):  # type: ignore[misc]
+    """A cardnet game in OpenSpiel: a root chance node, then the core's moves as action ids."""
+
+    def __init__(self, game: CardnetGame) -> None:
+        super().__init__(game)
+        self._name: str = game.cardnet_name
+        self._seed: int = game.seed
+        self._deals: int = game.deals
+        self._players: int = game.num_players()
+        self._options: dict[str, Any] = game.options
+        self.core: _core.RlState | None = None
+
+    def current_player(self) -> int:
+        """The chance player before the deal, then the seat to act (simultaneous when two must act)."""
+        if self.core is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        to_act = self.core.to_act()
+        if not to_act:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if len(to_act) > 1:
+            return int(pyspiel.PlayerId.SIMULTANEOUS)
+        return to_act[0]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.core is None or player not in self.core.to_act():
+            return []
+        return self.core.legal_action_ids(player)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The root's equally likely deals."""
+        deals = self._deals
+        return [(k, 1.0 / deals) for k in range(deals)]
+
+    def _apply_action(self, action: int) -> None:
+        if self.core is None:
+            self.core = new_state(self._name, self._players, _core.derive(self._seed, action), self._options)
+            return
+        self.core.apply_action_id(self.current_player(), action)
+
+    def _apply_actions(self, actions: list[int]) -> None:
+        assert self.core is not None
+        for seat in self.core.to_act():
+            self.core.apply_action_id(seat, actions[seat])
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {action}"
+        move = None if self.core is None or player < 0 else self.core.action_id_to_move(player, action)
+        return f"action {action}" if move is None else _core.json_dumps(move)
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.core is not None and self.core.is_over()
+
+    def returns(self) -> list[float]:
+        """Each seat's return (non-zero only at the end)."""
+        if self.core is None:
+            return [0.0] * self._players
+        return self.core.returns()
+
+    def __str__(self) -> str:
+        if self.core is None:
+            return "deal pending"
+        return self.core.state_json()
+
+
+class CardnetGame(pyspiel.Game):  # type: ignore[misc]
+    """A cardnet game for OpenSpiel (see the module docstring for the parameters); one subclass per game."""
+
+    cardnet_name: str = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        cardnet_name = self.cardnet_name
+        game_type = _GAME_TYPES[cardnet_name]
+        params = {**_PARAMETERS, **(params or {})}
+        self.seed = int(params["seed"])
+        self.deals = int(params["deals"])
+        players = int(params["players"]) or None
+        self.options: dict[str, Any] = json.loads(str(params["options"]))
+        probe = new_state(cardnet_name, players, 0, self.options, log_events=False)
+        self.observation_len = probe.observation_len()
+        self.infostate_len = probe.infostate_len()
+        self.layout = merged_layout(probe.observation_layout())
+        low, high = probe.reward_bounds()
+        super().__init__(
+            game_type,
+            pyspiel.GameInfo(
+                num_distinct_actions=probe.action_space_size(),
+                max_chance_outcomes=self.deals,
+                num_players=probe.players,
+                min_utility=low,
+                max_utility=high,
+                utility_sum=None,
+                max_game_length=probe.max_game_length(),
+            ),
+            params,
+        )
+
+    def new_initial_state(self) -> CardnetState:
+        """The root chance node."""
+        return CardnetState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CardnetObserver:
+        """An observer of the tensors and strings described in the module docstring."""
+        return CardnetObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+
+_PARAMETERS: dict[str, Any] = {"players": 0, "options": "{}", "seed": 0, "deals": _DEFAULT_DEALS}
+_GAME_TYPES: dict[str, Any] = {}
+
+
+def _register(name: str) -> None:
+    info = GAMES[name]
+    game_type = pyspiel.GameType(
+        short_name=GAME_NAMES[name],
+        long_name=f"cardnet {info.title}",
+        dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS if name == "fistful" else pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=info.max_players,
+        min_num_players=info.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_PARAMETERS,
+    )
+    _GAME_TYPES[name] = game_type
+    # OpenSpiel's registry keeps the class; a class (not a closure) is what it can release at exit.
+    pyspiel.register_game(game_type, type(f"CardnetGame_{name}", (CardnetGame,), {"cardnet_name": name}))
+
+
+def load(name: str, **params: Any) -> Any:
+    """``pyspiel.load_game`` of cardnet game ``name`` with ``params`` (``players``, ``options``, ...)."""
+    if "options" in params and not isinstance(params["options"], str):
+        params["options"] = _core.json_dumps(params["options"])
+    return pyspiel.load_game(GAME_NAMES[name], params)
+
+
+for _name in GAME_NAMES:
+    _register(_name)

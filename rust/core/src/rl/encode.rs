@@ -1,0 +1,139 @@
+//! Writing observation tensors: a cursor over a `f32` buffer that also records the layout.
+//!
+//! Every game's encoder reads only the seat's own view (`Game::view(Some(seat))`), which the conformance
+//! harness proves holds nothing `determinize` would re-deal; a tensor built from it cannot leak another
+//! seat's hidden cards. The same encoder runs in a counting mode to give the shape and the named layout.
+
+use serde_json::Value;
+
+/// One named block of a tensor: `len` floats from `offset`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    pub name: String,
+    pub offset: usize,
+    pub len: usize,
+}
+
+/// A cursor writing floats in order; with no buffer it only counts and names the blocks.
+pub struct Encoder<'a> {
+    out: Option<&'a mut [f32]>,
+    pos: usize,
+    blocks: Vec<Block>,
+}
+
+impl<'a> Encoder<'a> {
+    /// An encoder writing into `out` (which must be exactly the tensor's length; it is zeroed first).
+    pub fn writing(out: &'a mut [f32]) -> Self {
+        out.fill(0.0);
+        Encoder { out: Some(out), pos: 0, blocks: Vec::new() }
+    }
+
+    /// An encoder that only measures the layout.
+    pub fn measuring() -> Encoder<'static> {
+        Encoder { out: None, pos: 0, blocks: Vec::new() }
+    }
+
+    /// The floats written so far.
+    pub fn len(&self) -> usize {
+        self.pos
+    }
+
+    /// Whether nothing was written.
+    pub fn is_empty(&self) -> bool {
+        self.pos == 0
+    }
+
+    /// The named blocks, in order (recorded in measuring mode only).
+    pub fn into_blocks(self) -> Vec<Block> {
+        self.blocks
+    }
+
+    /// Opens a block of `len` floats named `name` and returns its offset.
+    fn block(&mut self, name: &str, len: usize) -> usize {
+        let start = self.pos;
+        if self.out.is_none() {
+            self.blocks.push(Block { name: name.to_string(), offset: start, len });
+        }
+        self.pos += len;
+        start
+    }
+
+    fn set(&mut self, index: usize, value: f32) {
+        if let Some(out) = self.out.as_deref_mut() {
+            if let Some(slot) = out.get_mut(index) {
+                *slot = value;
+            }
+        }
+    }
+
+    /// One number, divided by `scale` (so typical values land in 0..=1).
+    pub fn scalar(&mut self, name: &str, value: f64, scale: f64) {
+        let at = self.block(name, 1);
+        self.set(at, (value / scale) as f32);
+    }
+
+    /// 1.0 when `flag`.
+    pub fn flag(&mut self, name: &str, flag: bool) {
+        let at = self.block(name, 1);
+        self.set(at, if flag { 1.0 } else { 0.0 });
+    }
+
+    /// `n` numbers, each divided by `scale` (missing entries stay 0).
+    pub fn vector(&mut self, name: &str, values: impl IntoIterator<Item = f64>, n: usize, scale: f64) {
+        let at = self.block(name, n);
+        for (i, v) in values.into_iter().take(n).enumerate() {
+            self.set(at + i, (v / scale) as f32);
+        }
+    }
+
+    /// `n` slots with a 1.0 at `index` (none when `index` is `None` or out of range).
+    pub fn one_hot(&mut self, name: &str, index: Option<usize>, n: usize) {
+        let at = self.block(name, n);
+        if let Some(i) = index.filter(|&i| i < n) {
+            self.set(at + i, 1.0);
+        }
+    }
+
+    /// `n` slots, each index in `items` adding `weight` (a set when weight is 1 and items are distinct,
+    /// counts otherwise). Indices out of range are ignored.
+    pub fn counts(&mut self, name: &str, items: impl IntoIterator<Item = usize>, n: usize, weight: f32) {
+        let at = self.block(name, n);
+        if let Some(out) = self.out.as_deref_mut() {
+            for i in items.into_iter().filter(|&i| i < n) {
+                if let Some(slot) = out.get_mut(at + i) {
+                    *slot += weight;
+                }
+            }
+        }
+    }
+}
+
+/// The unsigned integers of a JSON array (missing or non-array: none).
+pub fn uints(value: &Value) -> impl Iterator<Item = usize> + '_ {
+    value.as_array().into_iter().flatten().filter_map(Value::as_u64).map(|v| v as usize)
+}
+
+/// The `id` fields of a JSON list of card objects (Matchstick's and TEN's card lists).
+pub fn card_ids(list: &Value) -> Vec<usize> {
+    list.as_array().into_iter().flatten().filter_map(|c| uint(c, "id")).collect()
+}
+
+/// An unsigned integer field (missing or null: `None`).
+pub fn uint(value: &Value, key: &str) -> Option<usize> {
+    value.get(key).and_then(Value::as_u64).map(|v| v as usize)
+}
+
+/// A signed number field as f64 (missing: 0).
+pub fn num(value: &Value, key: &str) -> f64 {
+    value.get(key).and_then(Value::as_f64).unwrap_or(0.0)
+}
+
+/// A boolean field (missing: false).
+pub fn boolean(value: &Value, key: &str) -> bool {
+    value.get(key).and_then(Value::as_bool).unwrap_or(false)
+}
+
+/// Seat `seat` as seen from `observer`: 0 is the observer, then clockwise.
+pub fn relative(seat: usize, observer: usize, players: usize) -> usize {
+    (seat + players - observer % players) % players
+}

@@ -1,0 +1,120 @@
+//! A Fistful of Gold as an RL game.
+//!
+//! **Action ids** (layout 1, 63 ids): `0..9` discard one card (`id − 1` = card 1..9 − 1), `9..45` discard
+//! two cards `a < b` in lexicographic order of `(a, b)`, `45..54` pick card `1..9`, `54..63` retrieve card
+//! `1..9`. A discard's card order does not matter.
+//!
+//! **Observation** (seat-relative: index 0 is the observer): own hand, own face-down discards and own
+//! pending pick as 9-slot card sets; the phase; per seat the cards played this round, the +1 bar, the
+//! cards played in earlier rounds (counts / 6), the last revealed duel's cards, hand and discard sizes,
+//! pick flags, stars, gold; the round, duel, pot and the Green/Pink card state.
+
+use super::encode::{boolean, num, relative, uint, uints, Encoder};
+use super::RlGame;
+use crate::game::{Seat, Setup};
+use crate::games::fistful::{Fistful, FistfulMove};
+use serde_json::{json, Value};
+
+const CARDS: usize = 9;
+const SINGLES: usize = CARDS;
+const PAIRS: usize = CARDS * (CARDS - 1) / 2;
+const PICK: usize = SINGLES + PAIRS;
+const RETRIEVE: usize = PICK + CARDS;
+const PHASES: [&str; 5] = ["setup_discard", "pick", "green8_retrieve", "round_end_discard", "match_over"];
+/// Rounds have 6, 5, …, 1 planned duels.
+const ROUNDS: usize = 6;
+
+/// The rank of the pair `a < b` of card indices `0..9`.
+fn pair_rank(a: usize, b: usize) -> usize {
+    (0..a).map(|i| CARDS - 1 - i).sum::<usize>() + (b - a - 1)
+}
+
+/// Card `1..=9` as a slot `0..9`.
+fn slot(card: u8) -> Option<usize> {
+    (1..=CARDS as u8).contains(&card).then(|| usize::from(card) - 1)
+}
+
+impl RlGame for Fistful {
+    fn action_space_size(_setup: &Setup) -> usize {
+        RETRIEVE + CARDS
+    }
+
+    fn action_id(_setup: &Setup, mv: &FistfulMove) -> Option<usize> {
+        match *mv {
+            FistfulMove::Discard(mask) => {
+                let cards: Vec<usize> = (1..=CARDS).filter(|&c| mask & (1 << c) != 0).map(|c| c - 1).collect();
+                match (cards.as_slice(), mask & !0x3FE) {
+                    ([a], 0) => Some(*a),
+                    ([a, b], 0) => Some(SINGLES + pair_rank(*a, *b)),
+                    _ => None,
+                }
+            }
+            FistfulMove::Pick(card) => slot(card).map(|s| PICK + s),
+            FistfulMove::Retrieve(card) => slot(card).map(|s| RETRIEVE + s),
+        }
+    }
+
+    fn encode_view(_setup: &Setup, seat: Seat, view: &Value, enc: &mut Encoder<'_>) {
+        let (public, private) = (&view["public"], &view["private"]);
+        let rel = |s: usize| relative(s, seat, 2);
+        let cards = |v: &Value| uints(v).filter_map(|c| c.checked_sub(1)).collect::<Vec<_>>();
+        let pair = |v: &Value, f: &dyn Fn(&Value) -> f64| {
+            let mut out = [0.0; 2];
+            for (s, x) in v.as_array().into_iter().flatten().enumerate().take(2) {
+                out[rel(s)] = f(x);
+            }
+            out
+        };
+        enc.counts("hand", cards(&private["hand"]), CARDS, 1.0);
+        enc.counts("discard", cards(&private["discard"]), CARDS, 1.0);
+        enc.one_hot("pick", uint(private, "pick").and_then(|c| c.checked_sub(1)), CARDS);
+        let phase = public["phase"].as_str().and_then(|p| PHASES.iter().position(|&x| x == p));
+        enc.one_hot("phase", phase, PHASES.len());
+        enc.counts("to_act", uints(&public["to_act"]).map(rel).collect::<Vec<_>>(), 2, 1.0);
+        enc.flag("own_colour_pink", public["colours"][seat].as_str() == Some("pink"));
+        enc.scalar("target_stars", num(public, "target_stars"), 3.0);
+        enc.vector("stars", pair(&public["stars"], &|x| x.as_f64().unwrap_or(0.0)), 2, 3.0);
+        enc.vector("gold", pair(&public["gold"], &|x| x.as_f64().unwrap_or(0.0)), 2, 30.0);
+        enc.scalar("pot", num(public, "pot"), 10.0);
+        enc.scalar("round", num(public, "round"), ROUNDS as f64);
+        enc.scalar("duel", num(public, "duel"), ROUNDS as f64);
+        enc.scalar("duels_in_round", num(public, "duels_in_round"), ROUNDS as f64);
+        enc.vector("hand_sizes", pair(&public["hand_sizes"], &|x| x.as_f64().unwrap_or(0.0)), 2, CARDS as f64);
+        enc.vector("discard_sizes", pair(&public["discard_sizes"], &|x| x.as_f64().unwrap_or(0.0)), 2, CARDS as f64);
+        enc.vector("picked", pair(&public["picked"], &|x| f64::from(u8::from(x.as_bool() == Some(true)))), 2, 1.0);
+        for s in [seat, 1 - seat] {
+            enc.counts("played", cards(&public["played"][s]), CARDS, 1.0);
+        }
+        for s in [seat, 1 - seat] {
+            enc.one_hot("barred", public["barred"][s].as_u64().and_then(|c| (c as usize).checked_sub(1)), CARDS);
+        }
+        for s in [seat, 1 - seat] {
+            let earlier = public["history"].as_array().into_iter().flatten().flat_map(|r| cards(&r["played"][s]));
+            enc.counts("played_earlier", earlier.collect::<Vec<_>>(), CARDS, 1.0 / ROUNDS as f32);
+        }
+        for s in [seat, 1 - seat] {
+            let card = public["last_duel"]["cards"][s].as_u64().and_then(|c| (c as usize).checked_sub(1));
+            enc.one_hot("last_duel", card, CARDS);
+        }
+        enc.flag("six_played", boolean(public, "six_played"));
+        enc.scalar("green7_played_at", num(public, "green7_played_at"), ROUNDS as f64);
+        enc.flag("green8_played", boolean(public, "green8_played"));
+        let retrieved = &public["retrieved"];
+        enc.one_hot("retrieved_seat", uint(retrieved, "seat").map(rel), 2);
+        enc.one_hot("retrieved_card", uint(retrieved, "card").and_then(|c| c.checked_sub(1)), CARDS);
+    }
+
+    /// Two setup discards, then per round `r` (1..=6, `7 − r` planned duels) two picks per duel, one
+    /// Green 8 retrieval, and two round-end discards when a Pink 7 ended the round in its last duel; the
+    /// sixth round ends the match, so it has no round-end discard.
+    fn max_game_length(_setup: &Setup) -> usize {
+        let rounds: usize = (1..=ROUNDS).map(|r| 2 * (7 - r) + 1 + 2).sum();
+        2 + rounds - 2
+    }
+
+    fn card_table(_setup: &Setup) -> Vec<Value> {
+        (1..=CARDS)
+            .map(|c| json!({"id": c, "card": if c == 9 { "dynamite".to_string() } else { c.to_string() }}))
+            .collect()
+    }
+}

@@ -1,0 +1,225 @@
+//! Matchstick Tycoon as an RL game.
+//!
+//! **Action ids** (layout 1): `0` = `pass`, `1` = `discard_matchstick`, then for each value `v` in the
+//! strength order (`0 1 … F`, then `G H` with the expansion) one block of plays: every multiset of 1–5
+//! printed card types that can all show `v` (a type is in the block when [`segments::min_cost`] says it
+//! can show `v` at all and the setup has copies of it; a type appears at most as many times as it has
+//! copies). Inside a block, multisets go by size, then by their sorted list of type indices. The id space
+//! therefore follows from the rules and the `expansion` option only (not from the player count).
+//!
+//! **Observation** (seat-relative: seat 0 of every per-seat block is the observer, then clockwise): the
+//! own hand, the table play, the cards of this trick and the removed cards as 64-slot card-id sets, then
+//! per seat hand sizes, matchsticks, out and finishing flags, passes, and whose turn, lead and last play.
+
+use super::encode::{boolean, card_ids, num, relative, uint, uints, Encoder};
+use super::multiset::Multisets;
+use super::RlGame;
+use crate::game::{Game, Seat, Setup};
+use crate::games::matchstick::{Matchstick, MatchstickMove, PlayMove};
+use crate::segments::{self, CardType, Value as Shown};
+use serde_json::{json, Value};
+use std::sync::OnceLock;
+
+/// Card ids are `type * 4 + copy`: 64 slots cover the deck with the full expansion.
+const CARD_SLOTS: usize = 64;
+const MAX_PLAY: usize = 5;
+
+/// The play blocks of one expansion setting.
+struct Layout {
+    /// Per value: the card types that can show it, the multisets over them, and the block's first id.
+    blocks: Vec<(Vec<usize>, Multisets, usize)>,
+    total: usize,
+}
+
+fn copies_of(t: usize, expansion: u8) -> u8 {
+    if CardType::ALL[t].is_expansion() {
+        expansion
+    } else {
+        4
+    }
+}
+
+impl Layout {
+    fn build(expansion: u8) -> Layout {
+        let values = if expansion > 0 { Shown::COUNT } else { Shown::BASE_COUNT };
+        let mut next = 2;
+        let mut blocks = Vec::with_capacity(values);
+        for v in 0..values {
+            let types: Vec<usize> = (0..CardType::COUNT)
+                .filter(|&t| {
+                    copies_of(t, expansion) > 0 && segments::min_cost(CardType::ALL[t], Shown::ALL[v]).is_some()
+                })
+                .collect();
+            let sets = Multisets::new(types.iter().map(|&t| copies_of(t, expansion)).collect(), MAX_PLAY);
+            let first = next;
+            next += sets.total();
+            blocks.push((types, sets, first));
+        }
+        Layout { blocks, total: next }
+    }
+
+    fn get(setup: &Setup) -> &'static Layout {
+        static LAYOUTS: OnceLock<[Layout; 3]> = OnceLock::new();
+        let all = LAYOUTS.get_or_init(|| [Layout::build(0), Layout::build(2), Layout::build(4)]);
+        match setup.int_option("expansion") {
+            2 => &all[1],
+            4 => &all[2],
+            _ => &all[0],
+        }
+    }
+}
+
+/// The number of printed values in play.
+fn values(setup: &Setup) -> usize {
+    if setup.int_option("expansion") > 0 {
+        Shown::COUNT
+    } else {
+        Shown::BASE_COUNT
+    }
+}
+
+impl RlGame for Matchstick {
+    fn action_space_size(setup: &Setup) -> usize {
+        Layout::get(setup).total
+    }
+
+    fn action_id(setup: &Setup, mv: &MatchstickMove) -> Option<usize> {
+        match mv {
+            MatchstickMove::Pass => Some(0),
+            MatchstickMove::DiscardMatchstick => Some(1),
+            MatchstickMove::Play(play) => {
+                let (types, sets, first) = Layout::get(setup).blocks.get(play.value.index())?;
+                let mut copies = [0u8; CardType::COUNT];
+                for &id in play.ids() {
+                    let at = types.iter().position(|&t| t == usize::from(id >> 2))?;
+                    copies[at] += 1;
+                }
+                sets.rank(&copies).map(|r| first + r)
+            }
+        }
+    }
+
+    fn encode_view(setup: &Setup, seat: Seat, view: &Value, enc: &mut Encoder<'_>) {
+        let public = &view["public"];
+        let players = setup.players;
+        let rel = |s: usize| relative(s, seat, players);
+        enc.counts("hand", card_ids(&view["private"]["hand"]), CARD_SLOTS, 1.0);
+        let table = &public["table"];
+        enc.counts("table_cards", card_ids(&table["cards"]), CARD_SLOTS, 1.0);
+        let shown = table["value"].as_str().and_then(Shown::parse).map(Shown::index);
+        enc.one_hot("table_value", shown, values(setup));
+        enc.one_hot("table_count", uint(table, "count"), MAX_PLAY + 1);
+        enc.one_hot("table_seat", uint(table, "seat").map(rel), players);
+        enc.scalar("table_cost", num(table, "cost"), 25.0);
+        enc.counts("trick_cards", uints(&public["trick_cards"]), CARD_SLOTS, 1.0);
+        enc.counts("removed_cards", uints(&public["removed_cards"]), CARD_SLOTS, 1.0);
+        let mut per_seat = |name: &str, f: &dyn Fn(&Value) -> f64, scale: f64| {
+            let mut column = vec![0.0; players];
+            for (s, p) in public["players"].as_array().into_iter().flatten().enumerate().take(players) {
+                column[rel(s)] = f(p);
+            }
+            enc.vector(name, column, players, scale);
+        };
+        per_seat("hand_size", &|p| num(p, "hand_size"), 16.0);
+        per_seat("matchsticks", &|p| num(p, "matchsticks"), 10.0);
+        per_seat("out", &|p| f64::from(u8::from(boolean(p, "out"))), 1.0);
+        per_seat("finish", &|p| num(p, "finish"), players as f64);
+        let passed: Vec<usize> = uints(&public["passed"]).map(rel).collect();
+        enc.counts("passed", passed, players, 1.0);
+        enc.one_hot("turn", uint(public, "turn").map(rel), players);
+        enc.one_hot("leader", uint(public, "leader").map(rel), players);
+        enc.one_hot("last_play_seat", uint(public, "last_play_seat").map(rel), players);
+        enc.flag("revolution", boolean(public, "revolution"));
+        enc.scalar("pile_size", num(public, "pile_size"), CARD_SLOTS as f64);
+        enc.scalar("set_aside", num(public, "set_aside"), CARD_SLOTS as f64);
+    }
+
+    fn action_move(&self, seat: Seat, id: usize) -> Option<MatchstickMove> {
+        let mv = match id {
+            0 => MatchstickMove::Pass,
+            1 => MatchstickMove::DiscardMatchstick,
+            _ => {
+                let layout = Layout::get(self.setup());
+                let v = layout.blocks.iter().rposition(|b| b.2 <= id)?;
+                let (types, sets, first) = &layout.blocks[v];
+                let copies = sets.unrank(id - first)?;
+                let hand = self.card_masks().0.get(seat).copied()?;
+                let mut cards = Vec::with_capacity(MAX_PLAY);
+                for (&t, &n) in types.iter().zip(&copies) {
+                    let mut nibble = (hand >> (4 * t)) & 0xF;
+                    for _ in 0..n {
+                        let low = nibble.trailing_zeros();
+                        if low >= 4 {
+                            return None;
+                        }
+                        cards.push((4 * t) as u8 + low as u8);
+                        nibble &= nibble - 1;
+                    }
+                }
+                MatchstickMove::Play(PlayMove::new(Shown::ALL[v], &cards)?)
+            }
+        };
+        // The engine's own representative, so that the move equals the listed one exactly.
+        self.index_of(seat, &mv).and_then(|i| self.legal_move(seat, i))
+    }
+
+    fn encode(&self, seat: Seat, enc: &mut Encoder<'_>) {
+        let players = self.setup().players;
+        let rel = |s: usize| relative(s, seat, players);
+        let (hands, pile, removed, set_aside) = self.card_masks();
+        let bits = |mask: u64| (0..CARD_SLOTS).filter(move |&i| mask & (1u64 << i) != 0);
+        enc.counts("hand", bits(hands[seat]), CARD_SLOTS, 1.0);
+        let top = self.table_top();
+        enc.counts("table_cards", bits(top.map_or(0, |t| t.2)), CARD_SLOTS, 1.0);
+        enc.one_hot("table_value", top.map(|t| t.1.index()), values(self.setup()));
+        enc.one_hot("table_count", top.map(|t| t.2.count_ones() as usize), MAX_PLAY + 1);
+        enc.one_hot("table_seat", top.map(|t| rel(t.0)), players);
+        enc.scalar("table_cost", top.map_or(0.0, |t| f64::from(t.3)), 25.0);
+        enc.counts("trick_cards", bits(pile), CARD_SLOTS, 1.0);
+        enc.counts("removed_cards", bits(removed), CARD_SLOTS, 1.0);
+        let (finish, active, passed, leader) = self.seat_state();
+        let column = |f: &dyn Fn(usize) -> f64| {
+            let mut out = [0.0; 8];
+            for s in 0..players {
+                out[rel(s)] = f(s);
+            }
+            out
+        };
+        enc.vector("hand_size", column(&|s| f64::from(hands[s].count_ones())), players, 16.0);
+        enc.vector("matchsticks", column(&|s| f64::from(self.matchsticks_of(s))), players, 10.0);
+        enc.vector("out", column(&|s| f64::from(u8::from(active & (1 << s) == 0))), players, 1.0);
+        enc.vector("finish", column(&|s| f64::from(finish[s])), players, players as f64);
+        enc.counts("passed", (0..players).filter(|&s| passed & (1 << s) != 0).map(rel), players, 1.0);
+        let turn = (!self.to_act().is_empty()).then(|| rel(self.current_seat()));
+        enc.one_hot("turn", turn, players);
+        enc.one_hot("leader", leader.map(rel), players);
+        enc.one_hot("last_play_seat", top.map(|t| rel(t.0)), players);
+        enc.flag("revolution", self.revolution());
+        enc.scalar("pile_size", f64::from(pile.count_ones()), CARD_SLOTS as f64);
+        enc.scalar("set_aside", f64::from(set_aside.count_ones()), CARD_SLOTS as f64);
+    }
+
+    /// Plays are at most the cards dealt `C` (each removes one or more). Between two plays each of the
+    /// other `P − 1` seats passes at most once before the trick clears, so passes ≤ `(P − 1)(C + 1)`;
+    /// a forced discard spends a matchstick, and matchsticks come only from the start (one each) and from
+    /// passes, so discards ≤ `P + passes`.
+    fn max_game_length(setup: &Setup) -> usize {
+        let players = setup.players;
+        let deck = 56 + 2 * setup.int_option("expansion").max(0) as usize;
+        let dealt = if players >= 4 || setup.bool_option("deal_all") { deck } else { (15 * players).min(deck) };
+        let passes = (players - 1) * (dealt + 1);
+        dealt + passes + players + passes
+    }
+
+    fn card_table(setup: &Setup) -> Vec<Value> {
+        let expansion = setup.int_option("expansion").max(0) as u8;
+        (0..CARD_SLOTS)
+            .map(|id| {
+                let t = CardType::ALL[id / 4];
+                let present = (id % 4) < usize::from(copies_of(id / 4, expansion));
+                json!({"id": id, "card": t.name(), "type_index": id / 4, "copy": id % 4, "in_deck": present,
+                       "upright": t.upright_value().name()})
+            })
+            .collect()
+    }
+}

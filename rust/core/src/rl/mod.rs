@@ -1,0 +1,454 @@
+//! The core as a reinforcement-learning environment: global action ids, observation tensors, masks,
+//! information states and a vectorized environment. Pure Rust; `cardnet.rl` builds the OpenSpiel and
+//! PettingZoo adapters on top of it.
+//!
+//! # Action ids
+//! Every (game, players, options) has a fixed action space `0..action_space_size`. An id names a move up
+//! to the equivalences the rules already make (Matchstick: value shown × multiset of printed types; Cherki:
+//! a discard names a face, not one of its four copies; TEN: a buy or a card payment names a card kind), so
+//! ids are stable across states and deals. [`RlGame::action_id`] maps a move to its id without looking at
+//! the state; [`action_id_to_move`] picks the first legal move with that id (the engine's own
+//! representative, e.g. the lowest card ids of each type). The layouts are versioned by
+//! [`LAYOUT_VERSION`] and documented per game in `docs/RL.md`.
+//!
+//! # Tensors
+//! [`RlGame::encode`] writes the observation tensor of a seat from that seat's own view only, so it holds
+//! exactly what the view holds (see [`encode`]). The information-state tensor appends the seat's own past
+//! actions as counts per action id, which the view does not keep.
+
+pub mod cherki;
+pub mod encode;
+pub mod fistful;
+pub mod matchstick;
+mod multiset;
+pub mod ten;
+mod vector;
+
+pub use encode::{Block, Encoder};
+pub use vector::VecEnv;
+
+use crate::error::GameError;
+use crate::game::{Game, Seat, Setup};
+use crate::json::canonical;
+use crate::rng::Rng;
+use crate::session::hex_sha256;
+use serde_json::{json, Value};
+
+/// Version of the action-id and tensor layouts; bumped whenever any game's layout changes.
+pub const LAYOUT_VERSION: u32 = 1;
+
+/// What a game adds to [`Game`] to be an RL environment.
+pub trait RlGame: Game {
+    /// How many action ids this setup has.
+    fn action_space_size(setup: &Setup) -> usize;
+
+    /// The id of a move, from the move alone (equivalent moves share it); `None` for a move that cannot
+    /// occur in this setup.
+    fn action_id(setup: &Setup, mv: &Self::Move) -> Option<usize>;
+
+    /// Writes `seat`'s observation tensor from `view` = `view(Some(seat))` alone: the reference encoder,
+    /// which cannot leak what the view does not show. The sizes of every block depend on the setup alone.
+    fn encode_view(setup: &Setup, seat: Seat, view: &Value, enc: &mut Encoder<'_>);
+
+    /// Writes `seat`'s observation tensor. A game may read its state directly for speed; the result must
+    /// equal [`RlGame::encode_view`] of the seat's view (the property tests check it at every step).
+    fn encode(&self, seat: Seat, enc: &mut Encoder<'_>) {
+        Self::encode_view(self.setup(), seat, &self.view(Some(seat)), enc);
+    }
+
+    /// An upper bound on the number of moves of one game with this setup, derived from the rules
+    /// (the derivation is in the implementation and in `docs/RL.md`).
+    fn max_game_length(setup: &Setup) -> usize;
+
+    /// What each card id of this setup is: one JSON object per id, in id order.
+    fn card_table(setup: &Setup) -> Vec<Value>;
+
+    /// The legal move of `seat` with action `id` (the engine's representative: the first legal move with
+    /// that id), `None` when it is not legal now. The default scans the legal moves; a game with large
+    /// legal sets builds the move from the id and ranks it instead.
+    fn action_move(&self, seat: Seat, id: usize) -> Option<Self::Move> {
+        let setup = self.setup();
+        (0..self.legal_count(seat))
+            .filter_map(|i| self.legal_move(seat, i))
+            .find(|mv| Self::action_id(setup, mv) == Some(id))
+    }
+
+    /// Bounds of the per-seat return ([`crate::game::Outcome::rewards`], the same for every game).
+    fn reward_bounds(_setup: &Setup) -> (f64, f64) {
+        (0.0, 1.0)
+    }
+}
+
+/// The action ids legal for `seat`, ascending and without repeats.
+pub fn legal_action_ids<G: RlGame>(game: &G, seat: Seat) -> Vec<usize> {
+    let setup = game.setup();
+    let mut ids: Vec<usize> = (0..game.legal_count(seat))
+        .filter_map(|i| game.legal_move(seat, i))
+        .filter_map(|mv| G::action_id(setup, &mv))
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
+/// Writes `seat`'s legal-action mask (1 = legal) into `out`, which is `action_space_size` long.
+pub fn write_legal_mask<G: RlGame>(game: &G, seat: Seat, out: &mut [u8]) {
+    out.fill(0);
+    let setup = game.setup();
+    for i in 0..game.legal_count(seat) {
+        if let Some(id) = game.legal_move(seat, i).and_then(|mv| G::action_id(setup, &mv)) {
+            if let Some(slot) = out.get_mut(id) {
+                *slot = 1;
+            }
+        }
+    }
+}
+
+/// The first legal move of `seat` whose id is `id` (the engine's representative), or `None`.
+pub fn action_id_to_move<G: RlGame>(game: &G, seat: Seat, id: usize) -> Option<G::Move> {
+    let setup = game.setup();
+    (0..game.legal_count(seat)).filter_map(|i| game.legal_move(seat, i)).find(|mv| G::action_id(setup, mv) == Some(id))
+}
+
+/// Applies the move of action `id` for `seat`; an id that is not legal changes nothing.
+pub fn apply_action_id<G: RlGame>(game: &mut G, seat: Seat, id: usize) -> Result<(), GameError> {
+    check_turn(game, seat)?;
+    let mv = action_id_to_move(game, seat, id).ok_or_else(|| no_such_action(game, seat, id))?;
+    game.apply_legal(seat, &mv);
+    Ok(())
+}
+
+fn check_turn<G: Game>(game: &G, seat: Seat) -> Result<(), GameError> {
+    let players = game.setup().players;
+    if seat >= players {
+        return Err(GameError::illegal(
+            "no_such_seat",
+            format!("seat {seat} does not exist in a {players}-player game"),
+        ));
+    }
+    if game.is_over() {
+        return Err(GameError::illegal("game_over", "the game is over"));
+    }
+    if !game.to_act().contains(seat) {
+        return Err(GameError::illegal("not_your_turn", format!("seat {seat} is not to act")));
+    }
+    Ok(())
+}
+
+fn no_such_action<G: RlGame>(game: &G, seat: Seat, id: usize) -> GameError {
+    let size = G::action_space_size(game.setup());
+    if id >= size {
+        GameError::illegal("no_such_action", format!("action id {id} is outside 0..{size}"))
+    } else {
+        GameError::illegal("illegal_action", format!("action id {id} is not legal for seat {seat} now"))
+    }
+}
+
+/// Length of the observation tensor of this setup.
+pub fn observation_len<G: RlGame>(game: &G) -> usize {
+    observation_layout(game).iter().map(|b| b.len).sum()
+}
+
+/// The named blocks of the observation tensor (measured on `game`; they depend on its setup only).
+pub fn observation_layout<G: RlGame>(game: &G) -> Vec<Block> {
+    let mut enc = Encoder::measuring();
+    game.encode(0, &mut enc);
+    enc.into_blocks()
+}
+
+/// A game with what RL tools need beside the rules: per-seat event logs (the information-state string),
+/// each seat's own action ids (the information-state tensor), and the action history for replays.
+#[derive(Clone)]
+pub struct RlState<G: RlGame> {
+    game: G,
+    /// Per seat, the canonical JSON of each batch of events that seat received, when logging is on.
+    logs: Option<Vec<Vec<String>>>,
+    history: Vec<(Seat, usize)>,
+    obs_len: usize,
+    actions: usize,
+    determinized: bool,
+}
+
+impl<G: RlGame> RlState<G> {
+    /// Starts a game (`players: None` = the default; options JSON or null). `log_events` keeps the
+    /// per-seat event logs the information-state string needs (the vectorized env turns it off).
+    pub fn start(players: Option<usize>, seed: u64, options: &Value, log_events: bool) -> Result<Self, GameError> {
+        let info = G::info();
+        let players = info.resolve_players(players)?;
+        let options = info.resolve_options(options)?;
+        let game = G::new(&Setup { players, seed, options })?;
+        Ok(Self::around(game, log_events))
+    }
+
+    /// Wraps a game in its starting position.
+    pub fn around(game: G, log_events: bool) -> Self {
+        let players = game.setup().players;
+        let obs_len = observation_len(&game);
+        let actions = G::action_space_size(game.setup());
+        RlState {
+            game,
+            logs: log_events.then(|| vec![Vec::new(); players]),
+            history: Vec::new(),
+            obs_len,
+            actions,
+            determinized: false,
+        }
+    }
+
+    /// The engine state.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    fn own_counts(&self, seat: Seat) -> impl Iterator<Item = usize> + '_ {
+        self.history.iter().filter(move |(s, _)| *s == seat).map(|&(_, id)| id)
+    }
+
+    fn record(&mut self, seat: Seat, id: usize) {
+        self.history.push((seat, id));
+        if let Some(logs) = self.logs.as_mut() {
+            for (s, log) in logs.iter_mut().enumerate() {
+                log.push(canonical(&Value::Array(self.game.events(Some(s)))));
+            }
+        }
+    }
+}
+
+/// Any game's RL state behind one object-safe interface (what the Python binding and [`VecEnv`] hold).
+pub trait AnyRl: Send + Sync {
+    /// The game's machine name.
+    fn name(&self) -> &'static str;
+    /// Player count, seed and options.
+    fn setup(&self) -> &Setup;
+    /// Size of the action space.
+    fn action_space_size(&self) -> usize;
+    /// Length of the observation tensor.
+    fn observation_len(&self) -> usize;
+    /// Length of the information-state tensor (observation, then one count per action id).
+    fn infostate_len(&self) -> usize;
+    /// The observation tensor's named blocks.
+    fn observation_layout(&self) -> Vec<Block>;
+    /// Upper bound on moves per game.
+    fn max_game_length(&self) -> usize;
+    /// Bounds of each seat's return.
+    fn reward_bounds(&self) -> (f64, f64);
+    /// What each card id is.
+    fn card_table(&self) -> Vec<Value>;
+    /// Seats to act, ascending.
+    fn to_act(&self) -> Vec<Seat>;
+    /// Whether the game is over.
+    fn is_over(&self) -> bool;
+    /// Per-seat returns in `reward_bounds` once over, zeros before.
+    fn returns(&self) -> Vec<f64>;
+    /// Moves made so far.
+    fn move_count(&self) -> usize;
+    /// `(seat, action id)` of every move so far.
+    fn action_history(&self) -> Vec<(Seat, usize)>;
+    /// Legal action ids of `seat`, ascending.
+    fn legal_action_ids(&self, seat: Seat) -> Vec<usize>;
+    /// Writes the legal mask of `seat` (`action_space_size` bytes).
+    fn write_legal_mask(&self, seat: Seat, out: &mut [u8]);
+    /// Applies action `id` for `seat` (errors change nothing).
+    fn apply_action_id(&mut self, seat: Seat, id: usize) -> Result<(), GameError>;
+    /// The id of a JSON move of `seat` (parsed strictly; legality not required).
+    fn move_to_action_id(&self, seat: Seat, mv: &Value) -> Result<usize, GameError>;
+    /// Whether action `id` is legal for `seat` now.
+    fn is_legal_action(&self, seat: Seat, id: usize) -> bool;
+    /// The legal move of `seat` with action `id` as JSON, `None` when not legal now.
+    fn action_id_to_move(&self, seat: Seat, id: usize) -> Option<Value>;
+    /// Writes `seat`'s observation tensor (`observation_len` floats).
+    fn write_observation(&self, seat: Seat, out: &mut [f32]);
+    /// Writes `seat`'s information-state tensor (`infostate_len` floats).
+    fn write_infostate(&self, seat: Seat, out: &mut [f32]);
+    /// `seat`'s information state as text: its view, then every event batch it received (needs logging).
+    fn information_state_string(&self, seat: Seat) -> Result<String, GameError>;
+    /// The view of `seat` (`None` = spectator).
+    fn view(&self, seat: Option<Seat>) -> Value;
+    /// The full state (hidden cards included), for equality checks and saving.
+    fn state_json(&self) -> Value;
+    /// The save document of the underlying game plus the action history.
+    fn to_json(&self) -> Result<Value, GameError>;
+    /// An independent copy.
+    fn clone_box(&self) -> Box<dyn AnyRl>;
+    /// A copy re-dealing what `observer` cannot know; only `observer`'s log and actions are kept.
+    fn determinize(&self, observer: Option<Seat>, seed: u64) -> Box<dyn AnyRl>;
+}
+
+impl<G: RlGame> AnyRl for RlState<G> {
+    fn name(&self) -> &'static str {
+        G::info().name
+    }
+    fn setup(&self) -> &Setup {
+        self.game.setup()
+    }
+    fn action_space_size(&self) -> usize {
+        self.actions
+    }
+    fn observation_len(&self) -> usize {
+        self.obs_len
+    }
+    fn infostate_len(&self) -> usize {
+        self.obs_len + self.actions
+    }
+    fn observation_layout(&self) -> Vec<Block> {
+        observation_layout(&self.game)
+    }
+    fn max_game_length(&self) -> usize {
+        G::max_game_length(self.game.setup())
+    }
+    fn reward_bounds(&self) -> (f64, f64) {
+        G::reward_bounds(self.game.setup())
+    }
+    fn card_table(&self) -> Vec<Value> {
+        G::card_table(self.game.setup())
+    }
+    fn to_act(&self) -> Vec<Seat> {
+        self.game.to_act().iter().collect()
+    }
+    fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+    fn returns(&self) -> Vec<f64> {
+        let players = self.game.setup().players;
+        self.game.outcome().map_or_else(|| vec![0.0; players], |o| o.rewards(players))
+    }
+    fn move_count(&self) -> usize {
+        self.history.len()
+    }
+    fn action_history(&self) -> Vec<(Seat, usize)> {
+        self.history.clone()
+    }
+    fn legal_action_ids(&self, seat: Seat) -> Vec<usize> {
+        legal_action_ids(&self.game, seat)
+    }
+    fn write_legal_mask(&self, seat: Seat, out: &mut [u8]) {
+        write_legal_mask(&self.game, seat, out)
+    }
+    fn apply_action_id(&mut self, seat: Seat, id: usize) -> Result<(), GameError> {
+        apply_action_id(&mut self.game, seat, id)?;
+        self.record(seat, id);
+        Ok(())
+    }
+    fn move_to_action_id(&self, seat: Seat, mv: &Value) -> Result<usize, GameError> {
+        let typed = self.game.move_from_json(seat, mv)?;
+        G::action_id(self.game.setup(), &typed)
+            .ok_or_else(|| GameError::invalid(format!("{} has no action for the move {}", self.name(), canonical(mv))))
+    }
+    fn is_legal_action(&self, seat: Seat, id: usize) -> bool {
+        action_id_to_move(&self.game, seat, id).is_some()
+    }
+    fn action_id_to_move(&self, seat: Seat, id: usize) -> Option<Value> {
+        action_id_to_move(&self.game, seat, id).map(|mv| self.game.move_to_json(&mv))
+    }
+    fn write_observation(&self, seat: Seat, out: &mut [f32]) {
+        self.game.encode(seat, &mut Encoder::writing(out));
+    }
+    fn write_infostate(&self, seat: Seat, out: &mut [f32]) {
+        let (obs, own) = out.split_at_mut(self.obs_len.min(out.len()));
+        self.write_observation(seat, obs);
+        own.fill(0.0);
+        for id in self.own_counts(seat) {
+            if let Some(slot) = own.get_mut(id) {
+                *slot += 1.0;
+            }
+        }
+    }
+    fn information_state_string(&self, seat: Seat) -> Result<String, GameError> {
+        let logs = self.logs.as_ref().ok_or_else(|| {
+            GameError::illegal("no_log", "this state was created without event logs (log_events=false)")
+        })?;
+        let mut text = canonical(&self.game.view(Some(seat)));
+        for batch in logs.get(seat).into_iter().flatten() {
+            text.push('\n');
+            text.push_str(batch);
+        }
+        Ok(text)
+    }
+    fn view(&self, seat: Option<Seat>) -> Value {
+        self.game.view(seat)
+    }
+    fn state_json(&self) -> Value {
+        self.game.state_json()
+    }
+    fn to_json(&self) -> Result<Value, GameError> {
+        if self.determinized {
+            return Err(GameError::illegal("determinized", "a determinized copy cannot be saved"));
+        }
+        let setup = self.game.setup();
+        let actions: Vec<Value> = self.history.iter().map(|(s, id)| json!([s, id])).collect();
+        Ok(json!({"format": LAYOUT_VERSION, "game": self.name(), "players": setup.players, "seed": setup.seed,
+                  "options": setup.options, "actions": actions, "logs": self.logs.is_some(),
+                  "state_hash": hex_sha256(canonical(&self.game.state_json()).as_bytes())}))
+    }
+    fn clone_box(&self) -> Box<dyn AnyRl> {
+        Box::new(self.clone())
+    }
+    fn determinize(&self, observer: Option<Seat>, seed: u64) -> Box<dyn AnyRl> {
+        let mut rng = Rng::new(seed);
+        let keep = |s: Seat| Some(s) == observer;
+        let logs = self.logs.as_ref().map(|logs| {
+            logs.iter().enumerate().map(|(s, log)| if keep(s) { log.clone() } else { Vec::new() }).collect()
+        });
+        Box::new(RlState {
+            game: self.game.determinize(observer, &mut rng),
+            logs,
+            history: self.history.iter().copied().filter(|&(s, _)| keep(s)).collect(),
+            obs_len: self.obs_len,
+            actions: self.actions,
+            determinized: true,
+        })
+    }
+}
+
+macro_rules! rl_games {
+    ($($ty:ty),* $(,)?) => {
+        /// Starts an RL state of the game called `name`.
+        pub fn new_rl(name: &str, players: Option<usize>, seed: u64, options: &Value, log_events: bool)
+            -> Result<Box<dyn AnyRl>, GameError> {
+            $(if name == <$ty as Game>::info().name {
+                return Ok(Box::new(RlState::<$ty>::start(players, seed, options, log_events)?));
+            })*
+            let info = crate::registry::info(name)?;
+            Err(GameError::UnknownGame(format!("{} has no RL environment", info.name)))
+        }
+    };
+}
+
+rl_games!(
+    crate::games::matchstick::Matchstick,
+    crate::games::fistful::Fistful,
+    crate::games::cherki::Cherki,
+    crate::games::ten::Ten,
+);
+
+/// Replays an RL save (from [`AnyRl::to_json`]): every action is re-applied and the final state checked.
+pub fn load_rl(text: &str) -> Result<Box<dyn AnyRl>, GameError> {
+    let corrupt = |what: &str| GameError::CorruptState(what.to_string());
+    let doc = crate::json::parse(text).map_err(|e| GameError::CorruptState(format!("not JSON: {e}")))?;
+    if doc.get("format").and_then(Value::as_u64) != Some(u64::from(LAYOUT_VERSION)) {
+        return Err(corrupt("not an RL save of this layout version"));
+    }
+    let name = doc.get("game").and_then(Value::as_str).ok_or_else(|| corrupt("no game name"))?;
+    let players = doc.get("players").and_then(Value::as_u64).ok_or_else(|| corrupt("no player count"))?;
+    let seed = doc.get("seed").and_then(Value::as_u64).ok_or_else(|| corrupt("no seed"))?;
+    let logs = doc.get("logs").and_then(Value::as_bool).unwrap_or(true);
+    let options = doc.get("options").cloned().unwrap_or(Value::Null);
+    let mut state = new_rl(name, Some(players as usize), seed, &options, logs)
+        .map_err(|e| GameError::CorruptState(format!("setup: {}", e.reason())))?;
+    let actions = doc.get("actions").and_then(Value::as_array).ok_or_else(|| corrupt("no action list"))?;
+    for (i, pair) in actions.iter().enumerate() {
+        let seat = pair.get(0).and_then(Value::as_u64);
+        let id = pair.get(1).and_then(Value::as_u64);
+        let (Some(seat), Some(id)) = (seat, id) else {
+            return Err(GameError::CorruptState(format!("action {i} is not [seat, id]")));
+        };
+        state
+            .apply_action_id(seat as usize, id as usize)
+            .map_err(|e| GameError::CorruptState(format!("action {i} does not replay: {e}")))?;
+    }
+    let hash = hex_sha256(canonical(&state.state_json()).as_bytes());
+    if doc.get("state_hash").and_then(Value::as_str) != Some(hash.as_str()) {
+        return Err(corrupt("the replayed state differs from the saved one"));
+    }
+    Ok(state)
+}

@@ -1,0 +1,244 @@
+//! TEN as an RL game.
+//!
+//! **Action ids** (layout 1; `K` = the distinct card kinds of the box in data-file order, `B` = the most
+//! any bid can be): `0` `draw`, `1` `stop`, `2` prize numbers, `3` prize currency, `4` `skip_buy`,
+//! `5 + k` buy a card of kind `k`, then `pass_bid`, bids `1..=B`, `decline_wild`, `accept_wild`,
+//! `pay_token`, `pay_bust`, and `pay_card` of kind `k`. Buying or paying with any card of one kind is one
+//! action (the engine lists and applies the lowest id). `B` = token cap + bust-token value × bust tokens
+//! in the box + cards in the box: no seat's purchasing power can exceed it.
+//!
+//! **Observation**: TEN hides only the draw pile's order, so the tensor is the public table, seat-relative:
+//! phase, whose turn and who must act, tableau, market, discard pile and each seat's collection as
+//! 129-slot card sets, tokens, bust tokens and scores per seat, the supplies, the auction, the solo offer,
+//! the payment in progress and the final round.
+
+use super::encode::{card_ids, num, relative, uint, uints, Encoder};
+use super::RlGame;
+use crate::game::{Game, Seat, Setup};
+use crate::games::ten::cards::{TenData, TenKind, TOTAL_CARDS};
+use crate::games::ten::{CardSet, Prize, Ten, TenMove};
+use serde_json::{json, Value};
+use std::sync::OnceLock;
+
+const PHASES: [&str; 8] = ["draw", "prize", "buy", "auction", "solo_offer", "pay", "final_buy", "over"];
+const PURPOSES: [&str; 4] = ["buy", "final_buy", "auction", "solo_wild"];
+
+/// The box's card kinds and the ids derived from them.
+struct Layout {
+    data: Option<&'static TenData>,
+    kinds: Vec<TenKind>,
+    max_bid: usize,
+}
+
+impl Layout {
+    fn get() -> &'static Layout {
+        static LAYOUT: OnceLock<Layout> = OnceLock::new();
+        LAYOUT.get_or_init(|| {
+            let data = TenData::embedded().ok();
+            let mut kinds: Vec<TenKind> = Vec::new();
+            for card in data.map(|d| d.cards.as_slice()).unwrap_or_default() {
+                if !kinds.contains(&card.kind) {
+                    kinds.push(card.kind);
+                }
+            }
+            let max_bid = data.map_or(0, |d| {
+                usize::from(d.token_cap)
+                    + usize::from(d.bust_token_value) * usize::from(d.bust_token_supply)
+                    + d.cards.len()
+            });
+            Layout { data, kinds, max_bid }
+        })
+    }
+
+    fn kind_index(&self, card: u8) -> Option<usize> {
+        let kind = self.data?.kind(card)?;
+        self.kinds.iter().position(|&k| k == kind)
+    }
+
+    fn buy(&self) -> usize {
+        5
+    }
+    fn pass_bid(&self) -> usize {
+        self.buy() + self.kinds.len()
+    }
+    fn decline(&self) -> usize {
+        self.pass_bid() + 1 + self.max_bid
+    }
+    fn pay_card(&self) -> usize {
+        self.decline() + 4
+    }
+}
+
+impl RlGame for Ten {
+    fn action_space_size(_setup: &Setup) -> usize {
+        let layout = Layout::get();
+        layout.pay_card() + layout.kinds.len()
+    }
+
+    fn action_id(_setup: &Setup, mv: &TenMove) -> Option<usize> {
+        let layout = Layout::get();
+        match *mv {
+            TenMove::Draw => Some(0),
+            TenMove::Stop => Some(1),
+            TenMove::Prize(Prize::Numbers) => Some(2),
+            TenMove::Prize(Prize::Currency) => Some(3),
+            TenMove::SkipBuy => Some(4),
+            TenMove::Buy(card) => layout.kind_index(card).map(|k| layout.buy() + k),
+            TenMove::PassBid => Some(layout.pass_bid()),
+            TenMove::Bid(amount) => {
+                let amount = amount as usize;
+                (1..=layout.max_bid).contains(&amount).then(|| layout.pass_bid() + amount)
+            }
+            TenMove::DeclineWild => Some(layout.decline()),
+            TenMove::AcceptWild => Some(layout.decline() + 1),
+            TenMove::PayToken => Some(layout.decline() + 2),
+            TenMove::PayBust => Some(layout.decline() + 3),
+            TenMove::PayCard(card) => layout.kind_index(card).map(|k| layout.pay_card() + k),
+        }
+    }
+
+    fn encode_view(setup: &Setup, seat: Seat, view: &Value, enc: &mut Encoder<'_>) {
+        let public = &view["public"];
+        let players = setup.players;
+        let rel = |s: usize| relative(s, seat, players);
+        let phase = public["phase"].as_str().and_then(|p| PHASES.iter().position(|&x| x == p));
+        enc.one_hot("phase", phase, PHASES.len());
+        enc.one_hot("active", uint(public, "active").map(rel), players);
+        enc.counts("to_act", uints(&public["to_act"]).map(rel).collect::<Vec<_>>(), players, 1.0);
+        enc.scalar("turn", num(public, "turn"), 100.0);
+        enc.scalar("draw_pile", num(public, "draw_pile"), TOTAL_CARDS as f64);
+        enc.counts("tableau", card_ids(&public["tableau"]["cards"]), TOTAL_CARDS, 1.0);
+        enc.scalar("tableau_numbers", num(&public["tableau"], "numbers"), 10.0);
+        enc.scalar("tableau_currency", num(&public["tableau"], "currency"), 10.0);
+        enc.counts("market", card_ids(&public["market"]), TOTAL_CARDS, 1.0);
+        enc.counts("discard", card_ids(&public["discard"]["cards"]), TOTAL_CARDS, 1.0);
+        let seats: Vec<&Value> = public["seats"].as_array().into_iter().flatten().collect();
+        let column = |key: &str| {
+            let mut out = vec![0.0; players];
+            for (s, p) in seats.iter().enumerate().take(players) {
+                out[rel(s)] = num(p, key);
+            }
+            out
+        };
+        enc.vector("tokens", column("tokens"), players, 10.0);
+        enc.vector("bust_tokens", column("bust_tokens"), players, 5.0);
+        enc.vector("score", column("score"), players, 40.0);
+        for r in 0..players {
+            let s = (seat + r) % players;
+            enc.counts(
+                "collection",
+                seats.get(s).map(|p| card_ids(&p["collection"])).unwrap_or_default(),
+                TOTAL_CARDS,
+                1.0,
+            );
+        }
+        enc.scalar("bust_supply", num(public, "bust_supply"), 15.0);
+        enc.scalar("token_supply", num(public, "token_supply"), 50.0);
+        let auction = &public["auction"];
+        enc.one_hot("auction_card", uint(&auction["card"], "id"), TOTAL_CARDS);
+        enc.one_hot("auction_next", uint(auction, "next").map(rel), players);
+        enc.one_hot("auction_high_seat", uint(auction, "high_seat").map(rel), players);
+        enc.scalar("auction_high_bid", num(auction, "high_bid"), 20.0);
+        enc.one_hot("offer_card", uint(&public["offer"]["card"], "id"), TOTAL_CARDS);
+        let payment = &public["payment"];
+        enc.one_hot("payment_payer", uint(payment, "payer").map(rel), players);
+        let purpose = payment["purpose"].as_str().and_then(|p| PURPOSES.iter().position(|&x| x == p));
+        enc.one_hot("payment_purpose", purpose, PURPOSES.len());
+        enc.one_hot("payment_card", uint(&payment["card"], "id"), TOTAL_CARDS);
+        enc.scalar("payment_price", num(payment, "price"), 20.0);
+        enc.scalar("payment_owed", num(payment, "owed"), 20.0);
+        enc.scalar("payment_tokens", num(payment, "tokens"), 10.0);
+        enc.scalar("payment_bust_tokens", num(payment, "bust_tokens"), 5.0);
+        enc.counts("payment_cards", card_ids(&payment["cards"]), TOTAL_CARDS, 1.0);
+        enc.one_hot("final_round_next", uint(&public["final_round"], "next").map(rel), players);
+        enc.scalar("solo_target", num(public, "solo_target"), 40.0);
+    }
+
+    fn encode(&self, seat: Seat, enc: &mut Encoder<'_>) {
+        let players = self.setup().players;
+        let rel = |s: usize| relative(s, seat, players);
+        let table = self.public_table();
+        let slots = |ids: &[u8]| ids.iter().map(|&c| usize::from(c)).collect::<Vec<_>>();
+        let set = |cards: CardSet| cards.iter().map(usize::from).collect::<Vec<_>>();
+        let phase = PHASES.iter().position(|&p| p == table.phase.name());
+        enc.one_hot("phase", phase, PHASES.len());
+        enc.one_hot("active", Some(rel(table.active)), players);
+        enc.counts("to_act", self.to_act().iter().map(rel), players, 1.0);
+        enc.scalar("turn", f64::from(self.turn()), 100.0);
+        enc.scalar("draw_pile", table.draw_pile as f64, TOTAL_CARDS as f64);
+        enc.counts("tableau", slots(table.tableau), TOTAL_CARDS, 1.0);
+        enc.scalar("tableau_numbers", f64::from(table.numbers), 10.0);
+        enc.scalar("tableau_currency", f64::from(table.currency), 10.0);
+        enc.counts("market", set(table.market), TOTAL_CARDS, 1.0);
+        enc.counts("discard", slots(table.discard), TOTAL_CARDS, 1.0);
+        let column = |f: &dyn Fn(usize) -> f64| {
+            let mut out = [0.0; 5];
+            for s in 0..players {
+                out[rel(s)] = f(s);
+            }
+            out
+        };
+        let scores = self.scores();
+        enc.vector("tokens", column(&|s| f64::from(table.seats[s].0)), players, 10.0);
+        enc.vector("bust_tokens", column(&|s| f64::from(table.seats[s].1)), players, 5.0);
+        enc.vector("score", column(&|s| f64::from(scores[s])), players, 40.0);
+        for r in 0..players {
+            enc.counts("collection", set(table.seats[(seat + r) % players].2), TOTAL_CARDS, 1.0);
+        }
+        enc.scalar("bust_supply", f64::from(self.bust_supply()), 15.0);
+        enc.scalar("token_supply", f64::from(table.token_supply), 50.0);
+        let auction = table.auction;
+        enc.one_hot("auction_card", auction.map(|a| usize::from(a.0)), TOTAL_CARDS);
+        enc.one_hot("auction_next", auction.map(|a| rel(a.1)), players);
+        enc.one_hot("auction_high_seat", auction.and_then(|a| a.3).map(rel), players);
+        enc.scalar("auction_high_bid", auction.map_or(0.0, |a| f64::from(a.2)), 20.0);
+        enc.one_hot("offer_card", table.offer.map(usize::from), TOTAL_CARDS);
+        let pay = table.payment;
+        enc.one_hot("payment_payer", pay.map(|p| rel(p.payer)), players);
+        enc.one_hot("payment_purpose", pay.and_then(|p| PURPOSES.iter().position(|&x| x == p.purpose)), PURPOSES.len());
+        enc.one_hot("payment_card", pay.map(|p| usize::from(p.card)), TOTAL_CARDS);
+        enc.scalar("payment_price", pay.map_or(0.0, |p| f64::from(p.price)), 20.0);
+        enc.scalar("payment_owed", pay.map_or(0.0, |p| f64::from(p.owed)), 20.0);
+        enc.scalar("payment_tokens", pay.map_or(0.0, |p| f64::from(p.tokens)), 10.0);
+        enc.scalar("payment_bust_tokens", pay.map_or(0.0, |p| f64::from(p.bust_tokens)), 5.0);
+        enc.counts("payment_cards", pay.map(|p| set(p.cards)).unwrap_or_default(), TOTAL_CARDS, 1.0);
+        enc.one_hot("final_round_next", table.final_next.map(rel), players);
+        enc.scalar("solo_target", table.solo_target.map_or(0.0, f64::from), 40.0);
+    }
+
+    /// The pile only shrinks: at most `D` draws (the deck), each wild among them (`W`) auctioned with at
+    /// most `B` rising bids and one pass per seat, or offered (solo), then paid in at most `B` pieces.
+    /// A turn draws a card before it may stop unless the pile is empty, so turns ≤ `D + 1`, plus one final
+    /// buy per seat; each has at most a stop, a prize, a buy or skip and a payment of at most 9 pieces.
+    fn max_game_length(setup: &Setup) -> usize {
+        let layout = Layout::get();
+        let deck: Vec<TenKind> = layout
+            .data
+            .and_then(|d| {
+                d.deck_for(setup.players as u8).ok().map(|ids| ids.iter().filter_map(|&i| d.kind(i)).collect())
+            })
+            .unwrap_or_default();
+        let wilds = deck.iter().filter(|k| k.is_wild()).count();
+        let players = setup.players;
+        deck.len() + wilds * (2 * layout.max_bid + players + 1) + (deck.len() + 1 + players) * (3 + 9)
+    }
+
+    fn card_table(setup: &Setup) -> Vec<Value> {
+        let layout = Layout::get();
+        let in_deck = layout.data.and_then(|d| d.deck_for(setup.players as u8).ok()).unwrap_or_default();
+        layout
+            .data
+            .map(|d| d.cards.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .map(|c| {
+                let mut card = serde_json::to_value(c).unwrap_or(Value::Null);
+                if let Value::Object(map) = &mut card {
+                    map.insert("kind_index".into(), json!(layout.kind_index(c.id)));
+                    map.insert("in_deck".into(), json!(in_deck.contains(&c.id)));
+                }
+                card
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,120 @@
+"""The RL face from Python: action ids, masks and tensors through numpy, information states under
+determinization, saves, the vectorized env, and ``import cardnet`` without numpy."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from cardnet import IllegalMove, new_game
+from cardnet.errors import BadOptions, CorruptState
+from cardnet.rl import VectorEnv, infostate_tensor, legal_mask, load_state, new_state, observation_tensor
+
+GAMES = ["matchstick", "fistful", "cherki", "ten"]
+
+
+def _play(game: str, seed: int, steps: int) -> None:
+    state = new_state(game, seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        to_act = state.to_act()
+        if not to_act:
+            break
+        seat = to_act[0]
+        ids = state.legal_action_ids(seat)
+        mask = legal_mask(state, seat)
+        assert mask.dtype == np.bool_ and mask.shape == (state.action_space_size(),)
+        assert list(np.flatnonzero(mask)) == ids
+        for other in range(state.players):
+            obs = observation_tensor(state, other)
+            assert obs.dtype == np.float32 and obs.shape == (state.observation_len(),)
+            twin = state.determinize(other, int(rng.integers(1 << 62)))
+            assert np.array_equal(observation_tensor(twin, other), obs)
+            assert np.array_equal(infostate_tensor(twin, other), infostate_tensor(state, other))
+            assert twin.information_state_string(other) == state.information_state_string(other)
+        action = int(rng.choice(ids))
+        move = state.action_id_to_move(seat, action)
+        assert move is not None and state.move_to_action_id(seat, move) == action
+        state.apply_action_id(seat, action)
+    assert state.move_count() == len(state.action_history())
+    again = load_state(state.to_json())
+    assert again.state_json() == state.state_json()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_ids_masks_and_tensors_agree_and_do_not_leak(game: str) -> None:
+    _play(game, seed=11, steps=40)
+
+
+def test_errors_are_typed_and_change_nothing() -> None:
+    state = new_state("fistful", seed=3)
+    before = state.state_json()
+    with pytest.raises(IllegalMove):
+        state.apply_action_id(0, 10_000)
+    with pytest.raises(IllegalMove):
+        state.apply_action_id(7, 0)
+    with pytest.raises(BadOptions):
+        state.observation_into(0, np.zeros(3, np.float32))
+    with pytest.raises(BadOptions):
+        state.observation_into(0, np.zeros(state.observation_len(), np.float64))
+    assert state.state_json() == before
+    with pytest.raises(CorruptState):
+        load_state('{"format": 1, "game": "fistful"}')
+
+
+def test_metadata() -> None:
+    state = new_state("cherki", players=3)
+    assert state.reward_bounds() == (0.0, 1.0)
+    table = state.card_table()
+    assert len(table) == 120 and table[5]["face"] == 1
+    assert state.max_game_length() > 0
+    names = [name for name, _, _ in state.observation_layout()]
+    assert "hand" in names
+    game = new_game("cherki", seed=1)
+    seat, _ = game.decision() or (0, 0)
+    game.apply_index(seat, 0)
+    assert game.move_count() == 1
+
+
+def test_vector_env_steps_and_restarts() -> None:
+    env = VectorEnv("matchstick", 8, players=3, seed=5)
+    rng = np.random.default_rng(0)
+    step = env.observe()
+    assert step.observations.shape == (8, env.observation_len)
+    finished = 0
+    for _ in range(600):
+        step = env.step(env.random_actions(rng))
+        assert step.masks.any(axis=1).all()
+        finished += int(step.dones.sum())
+        ended = step.rewards[step.dones]
+        assert ((ended >= 0) & (ended <= 1)).all()
+    assert finished == env.episodes_finished > 0
+    before = step.observations.copy()
+    with pytest.raises(IllegalMove):
+        env.step(np.full(8, -1))
+    assert np.array_equal(env.observe().observations, before)
+
+
+def test_import_cardnet_needs_no_numpy() -> None:
+    code = (
+        "import sys; sys.modules['numpy'] = None\n"
+        "import cardnet\n"
+        "state = cardnet._core.rl_new('ten', seed=1)\n"
+        "assert state.legal_action_ids(state.to_act()[0])\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_selfplay_example_trains_a_few_steps() -> None:
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "rl_selfplay.py"
+    args = [sys.executable, str(example), "--steps", "150", "--envs", "8"]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=120, check=True)
+    assert "games, mean return" in done.stdout
+    assert "trained policy vs random: mean return" in done.stdout

@@ -1,0 +1,75 @@
+"""The adapters pass the frameworks' own test suites: PettingZoo's ``api_test`` for every game, and
+OpenSpiel's ``random_sim_test`` (with serialization) plus its observation API on every game."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, parallel_api_test
+
+from cardnet.rl import pettingzoo as pz
+from cardnet.rl.openspiel import load
+
+GAMES = ["matchstick", "fistful", "cherki", "ten"]
+PLAYERS = {"matchstick": 3, "fistful": 2, "cherki": 3, "ten": 2}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoo_api(game: str) -> None:
+    env = pz.env(game, PLAYERS[game], seed=7)
+    api_test(env, num_cycles=200, verbose_progress=False)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoo_parallel_api(game: str) -> None:
+    parallel_api_test(pz.parallel_env(game, PLAYERS[game], seed=5), num_cycles=300)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoo_random_game_ends(game: str) -> None:
+    env = pz.env(game, PLAYERS[game], seed=9)
+    env.reset(seed=9)
+    rng = np.random.default_rng(9)
+    steps = 0
+    for agent in env.agent_iter(max_iter=100_000):
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(rng.choice(legal)))
+        steps += 1
+    assert env.state_object.is_over()
+    assert steps == env.state_object.move_count() <= env.state_object.max_game_length()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_openspiel_random_sim(game: str) -> None:
+    import pyspiel
+
+    spiel_game = load(game, deals=16, players=PLAYERS[game])
+    pyspiel.random_sim_test(spiel_game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_openspiel_observations(game: str) -> None:
+    import pyspiel
+
+    spiel_game = load(game, deals=4, players=PLAYERS[game])
+    state = spiel_game.new_initial_state()
+    assert state.is_chance_node()
+    state.apply_action(1)
+    rng = np.random.default_rng(1)
+    while not state.is_terminal():
+        player = state.current_player()
+        seats = range(spiel_game.num_players()) if player == pyspiel.PlayerId.SIMULTANEOUS else [player]
+        for seat in seats:
+            tensor = np.asarray(state.observation_tensor(seat))
+            assert tensor.shape == tuple(spiel_game.observation_tensor_shape())
+            assert len(state.information_state_tensor(seat)) == spiel_game.information_state_tensor_size()
+            assert state.information_state_string(seat).startswith("{")
+        if player == pyspiel.PlayerId.SIMULTANEOUS:
+            state.apply_actions([int(rng.choice(state.legal_actions(p))) if state.legal_actions(p) else 0 for p in seats])
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert all(0.0 <= r <= 1.0 for r in state.returns())
