@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -61,7 +62,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         game = None
     else:
-        game = args.game or DEFAULT_GAME
+        game = args.game
+    if not args.plain and _full_screen_possible():
+        return _play_full_screen(args, game)
+    if game is None and args.resume is None:
+        game = DEFAULT_GAME
     from .ui.local import LocalError
 
     options = _parse_options(args.option, game) if game is not None else {}
@@ -82,6 +87,34 @@ def _cmd_play(args: argparse.Namespace) -> int:
     except LocalError as e:
         print(f"cardnet play: {e}", file=sys.stderr)
         return EXIT_FAILURE
+
+
+def _full_screen_possible() -> bool:
+    """The full-screen client needs a terminal on both ends; anything else gets line mode."""
+    return sys.stdout.isatty() and sys.stdin.isatty() and os.environ.get("TERM") != "dumb"
+
+
+def _play_full_screen(args: argparse.Namespace, game: str | None) -> int:
+    from .ui.app import StartRequest, run_app
+    from .ui.app.lobby import parse_address
+
+    try:
+        addresses = [parse_address(text) for text in args.connect or []]
+    except ValueError as e:
+        print(f"cardnet play: --connect: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    start = StartRequest(
+        game=game,
+        players=args.players,
+        seed=args.seed,
+        options=_parse_options(args.option, game) if game is not None else {},
+        player=args.level or args.bot,
+        seat=args.seat,
+        journal=args.journal,
+        resume=args.resume,
+        connect=addresses,
+    )
+    return run_app(start)
 
 
 def _new_game_flags(args: argparse.Namespace) -> list[tuple[str, object]]:
@@ -186,8 +219,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="store_true", help="print the version and build, then exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    play = sub.add_parser("play", help="play a local game against built-in players")
-    play.add_argument("game", nargs="?", type=_check_game, help="game (default matchstick)")
+    play = sub.add_parser(
+        "play", help="open the full-screen client (lobby, or GAME at once); --plain for line mode"
+    )
+    play.add_argument(
+        "game", nargs="?", type=_check_game, help="start this game at once (line mode: default matchstick)"
+    )
     play.add_argument("--players", type=_positive, help="number of seats (default: the game's)")
     play.add_argument("--level", choices=LEVELS, help="difficulty of the built-in players")
     play.add_argument("--bot", default="random", help="built-in player when no --level is given (default random)")
@@ -195,6 +232,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     play.add_argument("--plain", action="store_true", help="line mode: no full screen, works in any terminal")
     play.add_argument("--option", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
+    play.add_argument(
+        "--connect", action="append", metavar="HOST:PORT", help="list this table in the lobby (repeatable)"
+    )
     saved = play.add_mutually_exclusive_group()
     saved.add_argument(
         "--journal", type=Path, metavar="FILE", help="journal the game here (default: under the user's state directory)"

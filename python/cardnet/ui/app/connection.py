@@ -1,0 +1,173 @@
+"""The full-screen client's one door to the network side: tables hosted in this process, tables joined over
+TCP, and the journals that can be resumed.
+
+Everything the app needs from ``cardnet.host``, ``cardnet.peer``, ``cardnet.protocol``, ``cardnet.journal`` and
+``cardnet.ui.local`` is imported here and nowhere else in ``cardnet.ui.app``, so moving those modules means
+fixing the imports of this file only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from ...journal import JournalError, default_journal_dir, read_journal
+from ...peer import ChatMessage, HostError, Peer, PeerError, RematchVotes, SeatsChanged
+from ...protocol import JSONValue, StateMessage
+from ...table import Table, core_engine
+from ..local import LocalError, _new_table, _player_name, _resume_table, _Setup
+from ...host import Host, HostOptions
+
+__all__ = [
+    "ChatMessage",
+    "HostError",
+    "LocalError",
+    "Link",
+    "PeerError",
+    "RematchVotes",
+    "ResumeEntry",
+    "SeatsChanged",
+    "StateMessage",
+    "host_local",
+    "join_remote",
+    "player_name",
+    "resumable_journals",
+]
+
+#: What a peer delivers: states, errors about our messages, chat, seat changes, rematch votes.
+PeerEvent = StateMessage | HostError | ChatMessage | SeatsChanged | RematchVotes
+
+
+def player_name() -> str:
+    """The name this user plays under (from ``$USER``)."""
+    return _player_name()
+
+
+@dataclass
+class Link:
+    """One running session at a table: the peer the screen reads, and what the table is."""
+
+    peer: Peer
+    game: str
+    players: int
+    seat: int | None
+    title: str
+    journal: Path | None = None
+
+    @property
+    def events(self) -> AsyncIterator[PeerEvent]:
+        """The peer's events, in the order the host sent them."""
+        return self.peer.events.__aiter__()
+
+    async def move(self, decision_id: int, move: JSONValue | None = None, *, index: int | None = None) -> int:
+        """Answers a decision by index into its legal list or with a move object; returns the ref used."""
+        return await self.peer.move(decision_id, move, index=index)
+
+    async def rematch(self) -> None:
+        """Votes for another game at the same table."""
+        await self.peer.rematch()
+
+
+async def host_local(
+    nursery: trio.Nursery,
+    *,
+    game: str | None = None,
+    players: int | None = None,
+    seed: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    player: str = "random",
+    seat: int = 0,
+    journal: Path | None = None,
+    resume: Path | None = None,
+) -> Link:
+    """Hosts a table in this process (new, or resumed from ``resume``) with built-in players in every other
+    seat, sits the user at ``seat`` (or their seat in the journal) and returns the link once connected.
+
+    Raises :class:`LocalError` for an unusable journal and the core's errors for a bad game setup. The table
+    runs in ``nursery`` and stops with it; its journal is closed then.
+    """
+    setup: _Setup
+    if resume is not None:
+        setup = _resume_table(resume)
+    else:
+        if game is None:
+            raise LocalError("name a game to play")
+        setup = _new_table(game, players, seed, options, player, seat, journal)
+    table = setup.table
+    # The player's own seat is never handed to a built-in player: in local play, absence means thinking.
+    host = Host(table, journal=setup.journal, options=HostOptions(seat_timeout=math.inf))
+
+    async def serve(*, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        try:
+            await host.serve_in_process(task_status=task_status)
+        finally:
+            setup.journal.close()
+
+    await nursery.start(serve)
+
+    async def connect() -> trio.abc.Stream:
+        return host.open_local_stream()
+
+    peer = Peer(
+        "in-process",
+        0,
+        name=_player_name(),
+        seat=setup.seat if setup.token is None else None,
+        token=setup.token,
+        connect=connect,
+        reconnect=False,
+    )
+    await nursery.start(peer.run)
+    config = table.config
+    return Link(peer, config.game, config.players, setup.seat, setup.header, setup.journal.path)
+
+
+async def join_remote(nursery: trio.Nursery, address: str, port: int, *, password: str | None = None) -> Link:
+    """Joins the table at ``address:port`` over TCP as a player; raises :class:`PeerError` when refused."""
+    peer = Peer(address, port, name=_player_name(), password=password)
+    await nursery.start(peer.run)
+    table = peer.state.table
+    game = str(table.get("game"))
+    players = table.get("players")
+    count = players if isinstance(players, int) else 2
+    return Link(peer, game, count, peer.state.seat, f"{table.get('name')} at {address}:{port}")
+
+
+@dataclass(frozen=True)
+class ResumeEntry:
+    """An unfinished local game found in the default journal folder."""
+
+    path: Path
+    game: str
+    players: int
+    state_id: int
+    modified: float
+
+
+def resumable_journals(limit: int = 20, folder: Path | None = None) -> list[ResumeEntry]:
+    """The newest unfinished one-person games in the journal folder (newest first); unreadable journals and
+    games already over are left out."""
+    root = folder if folder is not None else default_journal_dir()
+    try:
+        paths = sorted(root.glob("*.journal"), key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return []
+    found: list[ResumeEntry] = []
+    for path in paths:
+        if len(found) >= limit:
+            break
+        try:
+            contents = read_journal(path)
+            table = Table.from_records(contents.records, core_engine(), clock=lambda: 0.0)
+            mtime = path.stat().st_mtime
+        except (JournalError, ValueError, KeyError, TypeError, OSError):
+            continue
+        if table.game.is_over() or sum(1 for s in table.seats if s.kind != "bot") != 1:
+            continue
+        found.append(ResumeEntry(path, table.config.game, table.config.players, table.state_id, mtime))
+    return found

@@ -1,0 +1,140 @@
+"""The screen's layout: title bar, the lobby or table, a message line, the ``:`` line and the status line with
+the keys that work here; the move chooser and help float above."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    Window,
+)
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.widgets import Frame
+
+from ...games import GAMES
+from .commands import CONTEXTS, for_context
+from .draw import Fragments, lobby_screen, table_screen
+from .filters import Filters, active_context
+from .state import AppState
+
+__all__ = ["build_layout", "help_fragments"]
+
+#: Rows the bars around the main area take (title, message, status).
+BARS = 3
+#: Most moves the chooser shows at once (it scrolls with the cursor).
+CHOICES_SHOWN = 12
+
+
+def build_layout(
+    st: AppState, filters: Filters, command_line: Buffer, size: Callable[[], tuple[int, int]]
+) -> tuple[Layout, Window]:
+    """The layout and its main window (which holds the focus when the command line does not)."""
+
+    def main() -> StyleAndTextTuples:
+        columns, rows = size()
+        height = max(1, rows - BARS - (1 if st.command_open else 0))
+        if st.screen == "table" and st.table is not None:
+            return table_screen(st.table, columns, height, st.no_color)  # type: ignore[return-value]
+        return lobby_screen(st, columns, height)  # type: ignore[return-value]
+
+    main_window = Window(FormattedTextControl(main, focusable=True, show_cursor=False), wrap_lines=False)
+    body = HSplit(
+        [
+            Window(FormattedTextControl(lambda: _title(st)), height=1, style="class:title"),
+            main_window,
+            Window(FormattedTextControl(lambda: _message(st)), height=1),
+            ConditionalContainer(
+                Window(BufferControl(command_line), height=1, get_line_prefix=lambda *_: [("class:heading", ":")]),
+                filter=Condition(lambda: st.command_open),
+            ),
+            Window(FormattedTextControl(lambda: _status(st)), height=1, style="class:status"),
+        ]
+    )
+    floats = [
+        Float(
+            ConditionalContainer(
+                Frame(Window(FormattedTextControl(lambda: _choices(st)), wrap_lines=False), title="Choose a move"),
+                filter=filters.choices,
+            )
+        ),
+        Float(
+            ConditionalContainer(
+                Frame(Window(FormattedTextControl(lambda: help_fragments(st)), wrap_lines=True), title="Help"),
+                filter=filters.help,
+            ),
+            left=2,
+            right=2,
+            top=1,
+            bottom=1,
+        ),
+    ]
+    return Layout(FloatContainer(body, floats), focused_element=main_window), main_window
+
+
+def _title(st: AppState) -> StyleAndTextTuples:
+    where = st.table.title if st.screen == "table" and st.table is not None else "lobby"
+    return [("", f" cardnet - {where}")]
+
+
+def _message(st: AppState) -> StyleAndTextTuples:
+    if st.error:
+        return [("class:error", st.error)]
+    return [("class:message", st.message)]
+
+
+def _status(st: AppState) -> StyleAndTextTuples:
+    context = active_context(st)
+    if context == "help":
+        return [("class:status", " Esc or ? closes help   ^Q quit")]
+    out: StyleAndTextTuples = [("class:status", " ")]
+    for command in for_context(context):
+        if command.shown:
+            key, _, label = command.shown.partition(" ")
+            out += [("class:status.key", key), ("class:status", f" {label}   ")]
+    return out
+
+
+def _choices(st: AppState) -> StyleAndTextTuples:
+    ts = st.table
+    if ts is None or not ts.choices:
+        return []
+    first = max(0, min(ts.choice_cursor - CHOICES_SHOWN // 2, len(ts.choices) - CHOICES_SHOWN))
+    out: StyleAndTextTuples = []
+    for pos in range(first, min(len(ts.choices), first + CHOICES_SHOWN)):
+        style = "class:choice.cursor" if pos == ts.choice_cursor else "class:choice"
+        out += [(style, f" {ts.choices[pos].label} "), ("", "\n")]
+    out.append(("class:dim", f" {ts.choice_cursor + 1} of {len(ts.choices)} - Up/Down, Enter plays, Esc back"))
+    return out
+
+
+def help_fragments(st: AppState) -> StyleAndTextTuples:
+    """The help screen: how to play the current game (when at a table) and every key, by screen."""
+    out: Fragments = []
+    ts = st.table
+    if st.screen == "table" and ts is not None:
+        info = GAMES.get(ts.game)
+        if info is not None:
+            out += [("class:heading", info.title + "\n"), ("", info.summary + "\n\n")]
+        out += [("", line + "\n") for line in ts.renderer.help()]
+        out.append(("", "Type ':' and a move in those words to play it directly.\n\n"))
+    names = {"always": "Everywhere", "lobby": "Lobby", "form": "New table form", "table": "At a table", "choices": "Move list"}
+    for context in CONTEXTS:
+        out.append(("class:heading", names[context] + "\n"))
+        for command in for_context(context):
+            if command.context != context:
+                continue
+            keys = ", ".join(_key_name(k) for k in command.keys) or f":{command.name}"
+            out.append(("", f"  {keys:<16} {command.doc}\n"))
+    return out  # type: ignore[return-value]
+
+
+def _key_name(key: str) -> str:
+    return {"c-q": "Ctrl-Q", "escape": "Esc", "enter": "Enter", "space": "Space", "tab": "Tab"}.get(key, key)
