@@ -169,8 +169,7 @@ class Controller:
                 self.link = link
                 st = self.state
                 st.table = TableState.open(link.game, link.players, link.seat, link.title, link.journal)
-                st.screen, st.busy, st.error = "table", "", ""
-                st.message = link.title
+                st.screen, st.busy, st.error, st.message = "table", "", "", ""
                 self.redraw()
                 await self._pump(link, st.table)
                 nursery.cancel_scope.cancel()

@@ -305,7 +305,8 @@ def _fistful(ts: TableState, width: int, height: int) -> list[Fragments]:
         steps = [r.step_text(s) for s in last.get("steps", [])] or ["nothing happens"]
         said: Fragments = [("", (": " if n == 0 else "; ") + step) for n, step in enumerate(steps)]
         rows += _wrap_fragments(
-            [("class:heading", f"Last duel ({last['duel']}): "), _fcard(ts, 0, a), ("", " vs "), _fcard(ts, 1, b)]
+            [("class:heading", f"Last duel ({last['duel']}): "), ("", f"{r.name(0)} "), _fcard(ts, 0, a)]
+            + [("", f" vs {r.name(1)} "), _fcard(ts, 1, b)]
             + said,
             width,
         )

@@ -98,7 +98,7 @@ def _status(st: AppState) -> StyleAndTextTuples:
     for command in for_context(context):
         if command.shown:
             key, _, label = command.shown.partition(" ")
-            out += [("class:status.key", key), ("class:status", f" {label}   ")]
+            out += [("class:status.key", key), ("class:status", f" {label}  ")]
     return out
 
 

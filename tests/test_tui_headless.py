@@ -1,0 +1,253 @@
+"""The full-screen client headless (pipe input, dummy output) against the real in-process host and core."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tuihelpers import Driver, running
+
+import cardnet
+from cardnet.ui.app import StartRequest
+from cardnet.ui.app.draw import table_screen, text_of
+from cardnet.ui.app.layout import help_fragments
+from cardnet.ui.app.moves import hand_cards
+from cardnet.ui.app.state import AppState, TableState
+
+ENTER, SPACE, RIGHT, CTRL_Q, ESC = "\r", " ", "\x1b[C", "\x11", "\x1b"
+
+
+def run(coro: Any) -> None:
+    asyncio.run(coro)
+
+
+def test_import_cardnet_does_not_load_prompt_toolkit() -> None:
+    code = "import sys, cardnet, cardnet.ui.render; print('prompt_toolkit' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+# -- screens from recorded views of every phase ------------------------------------------------------------
+
+
+def _views(game: str, players: int, seed: int) -> dict[str, tuple[int, dict[str, Any], list[Any]]]:
+    """One (seat, view, legal moves) per phase (Fistful) or per table situation (Matchstick), from a random game."""
+    g = cardnet.new_game(game, players=players, seed=seed)
+    rng = random.Random(seed)
+    seen: dict[str, tuple[int, dict[str, Any], list[Any]]] = {}
+    while not g.is_over():
+        seat = g.to_act()[0]
+        view = g.view(seat)
+        pub = view["public"]
+        key = pub["phase"] if game == "fistful" else ("revolution" if pub["revolution"] else ("trick" if pub["table"] else "lead"))
+        seen.setdefault(key, (seat, view, g.legal_moves(seat)))
+        g.apply(seat, rng.choice(g.legal_moves(seat)))
+    seen["over"] = (0, g.view(0), [])
+    return seen
+
+
+def _screen(game: str, players: int, seat: int, view: dict[str, Any], legal: list[Any], size: tuple[int, int]) -> str:
+    ts = TableState.open(game, players, seat, "test")
+    ts.view, ts.legal, ts.to_act, ts.decision_id = view, legal, [seat] if legal else [], 1 if legal else None
+    ts.over = not legal
+    ts.add_log("Bot 1 plays something")
+    width, height = size
+    text = text_of(table_screen(ts, width, height))
+    lines = text.split("\n")
+    assert len(lines) <= height + 1
+    assert all(len(line) <= width for line in lines), text
+    return text
+
+
+@pytest.mark.parametrize("size", [(80, 21), (200, 47)])
+def test_fistful_screens_every_phase(size: tuple[int, int]) -> None:
+    views = _views("fistful", 2, 1)
+    assert {"setup_discard", "pick", "green8_retrieve", "round_end_discard", "over"} <= set(views)
+    for phase, (seat, view, legal) in views.items():
+        text = _screen("fistful", 2, seat, view, legal, size)
+        assert "A Fistful of Gold - round" in text and "Stars" in text and "Pot" in text
+        colour = view["public"]["colours"][seat].capitalize()
+        assert f"You ({colour})" in text
+        if phase == "green8_retrieve":
+            assert "Your discard pile - take one back:" in text
+        if phase == "pick":
+            assert "Your turn." in text and "Pick your card" in text
+        if phase == "over":
+            assert "Game over." in text
+        assert "Bot 1 plays something" in text
+
+
+@pytest.mark.parametrize("size", [(80, 21), (200, 47)])
+def test_matchstick_screens(size: tuple[int, int]) -> None:
+    views = _views("matchstick", 3, 11)
+    assert {"lead", "trick", "over"} <= set(views)
+    for situation, (seat, view, legal) in views.items():
+        text = _screen("matchstick", 3, seat, view, legal, size)
+        assert "Matchstick Tycoon" in text
+        if situation == "trick":
+            assert "Trick: " in text and " played " in text
+        if situation == "revolution":
+            assert "REVOLUTION" in text
+        if view["private"]["hand"]:
+            assert "Your hand" in text
+            # Every card id of the hand is shown under its drawing (long hands scroll around the cursor).
+            ids = [str(c["id"]) for c in view["private"]["hand"]]
+            assert ids[0] in text
+
+
+def test_matchstick_added_matchsticks_without_colour() -> None:
+    ts = TableState.open("matchstick", 3, 0, "test")
+    seat, view, legal = _views("matchstick", 3, 11)["lead"]
+    view = dict(view)
+    public = dict(view["public"])
+    public["table"] = {
+        "cards": [{"added": "ef", "card": "3E", "id": 14, "lit": "abcdg", "rotated": False}],
+        "cost": 2,
+        "count": 1,
+        "seat": 1,
+        "value": "8",
+    }
+    view["public"] = public
+    ts.view, ts.seat = view, seat
+    coloured = table_screen(ts, 80, 30)
+    plain = text_of(table_screen(ts, 80, 30, no_color=True))
+    assert any("seg.added" in style for style, _ in coloured)
+    assert "!" in plain and "with 2 matchsticks" in plain
+
+
+def test_help_lists_keys_and_game_rules() -> None:
+    st = AppState(screen="table", table=TableState.open("fistful", 2, 0, "t"))
+    text = text_of(help_fragments(st))  # type: ignore[arg-type]
+    assert "A Fistful of Gold" in text and "Ctrl-Q" in text and "Space" in text and "pick 7" in text
+
+
+# -- key paths against the real host ---------------------------------------------------------------------
+
+
+def test_fistful_select_discard_pick_illegal_help_quit() -> None:
+    async def scenario() -> None:
+        async with running(StartRequest(game="fistful", seed=3, player="random")) as d:
+            await d.my_turn()
+            st = d.state
+            ts = st.table
+            assert ts is not None and st.screen == "table"
+            assert ts.view["public"]["phase"] == "setup_discard"
+            assert "Setup: discard 2" in d.screen()
+            first, second = hand_cards(ts)[:2]
+            await d.press(SPACE + RIGHT + SPACE)
+            assert ts.selected == {first, second}
+            hand_before = list(ts.view["private"]["hand"])
+            await d.press(ENTER)
+            await d.until(lambda: ts.view["public"]["phase"] == "pick" and ts.my_turn, "the first duel")
+            assert first not in ts.view["private"]["hand"] and len(ts.view["private"]["hand"]) == len(hand_before) - 2
+            assert f"You discard" in "\n".join(ts.log)
+            # Pick the card under the cursor; the next duel bars the card one higher (the +1 rule).
+            played = hand_cards(ts)[ts.cursor]
+            await d.press(ENTER)
+            await d.until(lambda: ts.view["public"]["played"][ts.seat] == [played] and ts.my_turn, "the second duel")
+            assert ts.view["public"]["barred"][ts.seat] == played + 1
+            ts.cursor = hand_cards(ts).index(played + 1)
+            view_before = ts.view
+            await d.press(ENTER)
+            await d.until(lambda: st.error.startswith("Refused:"), "the host's refusal")
+            assert ts.view is view_before and ts.my_turn
+            await d.press("?")
+            assert st.help_open
+            await d.press(ESC)
+            # A lone Esc is told from an escape sequence by a short timeout.
+            await d.until(lambda: not st.help_open, "Esc to close help")
+
+    run(scenario())
+
+
+def test_matchstick_select_play_choices_pass_typed_illegal() -> None:
+    async def scenario() -> None:
+        async with running(StartRequest(game="matchstick", players=3, seed=2, player="random")) as d:
+            st = d.state
+            await d.my_turn()
+            ts = st.table
+            assert ts is not None
+            hand = {c["id"]: c["card"] for c in ts.view["private"]["hand"]}
+            zero = next(i for i, c in hand.items() if c == "0")
+            ts.cursor = hand_cards(ts).index(zero)
+            await d.press(SPACE + ENTER)
+            # A "0" can show 0 as it is or 8 with a matchstick: both are offered, from the legal list only.
+            labels = [c.label for c in ts.choices]
+            assert any(label.startswith(f"play 0 {zero}") for label in labels)
+            assert any(label.startswith(f"play 8 {zero}") and "1 matchstick" in label for label in labels)
+            assert all(c.index is not None for c in ts.choices)
+            await d.press(ENTER)
+            await d.until(lambda: zero not in [c["id"] for c in ts.view["private"]["hand"]], "the play")
+            await d.until(lambda: ts.my_turn, "my next turn")
+            # A typed move the core refuses: the host's reason is shown and nothing changes.
+            one = next(i for i, c in hand.items() if c == "1")
+            before = ts.view
+            await d.press(":play 9 " + str(one) + ENTER)
+            await d.until(lambda: st.error.startswith("Refused:"), "the refusal of a typed move")
+            assert ts.view is before and ts.my_turn
+            assert any(m.get("type") == "pass" for m in ts.legal)
+            sticks = ts.view["public"]["players"][ts.seat]["matchsticks"]
+            await d.press("p")
+            await d.until(lambda: "You pass" in "\n".join(ts.log), "the pass")
+            assert ts.view["public"]["players"][ts.seat]["matchsticks"] == sticks + 1
+
+    run(scenario())
+
+
+def test_lobby_form_hosts_a_table_and_q_quits(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with running(StartRequest(connect=[("127.0.0.1", 9)])) as d:
+            st = d.state
+            assert st.screen == "lobby"
+            assert "New table" in d.screen() and "127.0.0.1:9" in d.screen()
+            await d.press(ENTER)
+            assert st.form is not None and "New table" in d.screen()
+            while "A Fistful of Gold" not in d.screen():
+                await d.press(RIGHT)
+            await d.press(ENTER)
+            await d.until(lambda: st.screen == "table", "the hosted table")
+            ts = st.table
+            assert ts is not None and ts.game == "fistful" and ts.seat == 0
+            await d.my_turn()
+            assert "Your hand" in d.screen()
+
+    run(scenario())
+
+
+def test_lobby_lists_unfinished_game_and_resumes_it(private_state_dir: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "cardnet", "play", "fistful", "--plain", "--seed", "4"],
+        input="1\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+
+    async def scenario() -> None:
+        async with running(StartRequest()) as d:
+            st = d.state
+            resumes = [e for e in st.entries if e.kind == "resume"]
+            assert len(resumes) == 1 and resumes[0].label.startswith("fistful")
+            st.lobby_cursor = st.entries.index(resumes[0])
+            await d.press(ENTER)
+            await d.until(lambda: st.table is not None and st.table.my_turn, "the resumed game")
+
+    run(scenario())
+
+
+def test_q_quits_from_the_lobby() -> None:
+    async def scenario() -> None:
+        with_q = running(StartRequest())
+        driver: Driver
+        async with with_q as driver:
+            driver.keys.send_text("q")
+            await driver.until(lambda: driver.client.app.future is not None and driver.client.app.future.done(), "quit")
+            # The context manager's Ctrl-Q then finds the app already gone and the exit code 0.
+
+    run(scenario())
