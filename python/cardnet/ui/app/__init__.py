@@ -88,7 +88,8 @@ class Client:
         """Leaves the app (from Ctrl-Q, ``q`` or a signal); trio is cancelled once the screen is gone."""
         if signum is not None:
             self.signalled = signum
-        if self.app.is_running and not self.app.future.done():
+        future = self.app.future
+        if self.app.is_running and future is not None and not future.done():
             self.app.exit(result=0)
 
     async def run_async(self) -> int:
@@ -113,9 +114,9 @@ class Client:
         )
         handled: list[int] = []
         if threading.current_thread() is threading.main_thread():
-            for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-                loop.add_signal_handler(signum, self.quit, signum)
-                handled.append(signum)
+            for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+                loop.add_signal_handler(sig, self.quit, int(sig))
+                handled.append(sig)
         try:
             code = await self.app.run_async()
         finally:

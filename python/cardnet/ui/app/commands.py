@@ -15,7 +15,7 @@ from .lobby import form_change
 __all__ = ["COMMANDS", "Command", "by_name", "for_context"]
 
 #: The contexts a command can work in; the filters module says which one is active.
-CONTEXTS = ("always", "lobby", "form", "table", "choices")
+CONTEXTS = ("always", "help", "lobby", "form", "table", "choices")
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,14 @@ def _quit(c: Controller, _: str) -> None:
 
 def _help(c: Controller, _: str) -> None:
     c.state.help_open = not c.state.help_open
+    c.state.help_offset = 0
+
+
+def _help_scroll(step: int) -> Callable[[Controller, str], None]:
+    def run(c: Controller, _: str) -> None:
+        c.state.help_offset = max(0, c.state.help_offset + step)
+
+    return run
 
 
 def _lobby_move(step: int) -> Callable[[Controller, str], None]:
@@ -97,7 +105,9 @@ COMMANDS: list[Command] = [
     Command("help", "always", ("?",), "? help", "Show or hide this help.", _help),
     Command("type", "always", (":",), ": type", "Type a command or a move in line-mode words.", lambda c, _: None),
     Command("close", "always", ("escape",), "", "Close a list or help; clear the selection.", lambda c, _: c.clear()),
-    Command("lobby-quit", "lobby", ("q",), "q quit", "Leave cardnet.", _quit),
+    Command("help-up", "help", ("up", "pageup"), "", "Scroll the help up.", _help_scroll(-5)),
+    Command("help-down", "help", ("down", "pagedown"), "", "Scroll the help down.", _help_scroll(5)),
+    Command("lobby-quit", "lobby", ("q",), "", "Leave cardnet.", _quit),
     Command("up", "lobby", ("up", "k"), "", "Previous entry.", _lobby_move(-1)),
     Command("down", "lobby", ("down", "j"), "", "Next entry.", _lobby_move(1)),
     Command("open", "lobby", ("enter",), "Enter open", "Open the entry: new table, join, resume.", lambda c, _: c.lobby_enter()),

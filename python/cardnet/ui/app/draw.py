@@ -11,6 +11,7 @@ from typing import Any
 
 from ... import segments
 from ..render.fistful import DYNAMITE, card_label
+from ..render.fistful import Renderer as FistfulRenderer
 from .moves import hand_cards
 from .state import AppState, TableState
 
@@ -266,6 +267,7 @@ def _fistful(ts: TableState, width: int, height: int) -> list[Fragments]:
     pub: Mapping[str, Any] = ts.view["public"]
     priv: Mapping[str, Any] | None = ts.view.get("private")
     r = ts.renderer
+    assert isinstance(r, FistfulRenderer)
     r.observe(ts.view)
     me = ts.seat if ts.seat is not None else 0
     them = 1 - me
@@ -277,14 +279,14 @@ def _fistful(ts: TableState, width: int, height: int) -> list[Fragments]:
             ("class:dim", f"  ({length})"),
         ]
     )
-    line: Fragments = [("class:heading", "Stars")]
+    scores: Fragments = [("class:heading", "Stars")]
     for seat in (me, them):
-        line += [("", f" {r.name(seat)} "), ("class:star", "*" * int(pub["stars"][seat]) or "-")]
-    line += [("class:heading", "   Gold")]
+        scores += [("", f" {r.name(seat)} "), ("class:star", "*" * int(pub["stars"][seat]) or "-")]
+    scores += [("class:heading", "   Gold")]
     for seat in (me, them):
-        line += [("", f" {r.name(seat)} "), ("class:gold", str(pub["gold"][seat]))]
-    line += [("class:heading", "   Pot "), ("class:gold", str(pub["pot"]))]
-    rows.append(line)
+        scores += [("", f" {r.name(seat)} "), ("class:gold", str(pub["gold"][seat]))]
+    scores += [("class:heading", "   Pot "), ("class:gold", str(pub["pot"]))]
+    rows.append(scores)
     barred = pub.get("barred") or [None, None]
     for seat in (them, me):
         who = f"{r.name(seat)}{_seat_marker(ts, seat)} ({r.colour_of(seat)})"

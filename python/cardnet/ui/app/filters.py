@@ -32,6 +32,7 @@ class Filters:
         """The filter of a command context (see :data:`cardnet.ui.app.commands.CONTEXTS`)."""
         return {
             "always": self.always,
+            "help": self.help,
             "choices": self.choices,
             "form": self.form,
             "lobby": self.lobby,

@@ -67,7 +67,7 @@ def build_layout(
         ),
         Float(
             ConditionalContainer(
-                Frame(Window(FormattedTextControl(lambda: help_fragments(st)), wrap_lines=True), title="Help"),
+                Frame(Window(FormattedTextControl(lambda: _scrolled_help(st)), wrap_lines=True), title="Help"),
                 filter=filters.help,
             ),
             left=2,
@@ -93,7 +93,7 @@ def _message(st: AppState) -> StyleAndTextTuples:
 def _status(st: AppState) -> StyleAndTextTuples:
     context = active_context(st)
     if context == "help":
-        return [("class:status", " Esc or ? closes help   ^Q quit")]
+        return [("class:status", " Up/Down scroll   Esc or ? closes help   ^Q quit")]
     out: StyleAndTextTuples = [("class:status", " ")]
     for command in for_context(context):
         if command.shown:
@@ -115,6 +115,12 @@ def _choices(st: AppState) -> StyleAndTextTuples:
     return out
 
 
+def _scrolled_help(st: AppState) -> StyleAndTextTuples:
+    lines = "".join(fragment[1] for fragment in help_fragments(st)).split("\n")
+    st.help_offset = min(st.help_offset, max(0, len(lines) - 5))
+    return [("", "\n".join(lines[st.help_offset :]))]
+
+
 def help_fragments(st: AppState) -> StyleAndTextTuples:
     """The help screen: how to play the current game (when at a table) and every key, by screen."""
     out: Fragments = []
@@ -125,7 +131,7 @@ def help_fragments(st: AppState) -> StyleAndTextTuples:
             out += [("class:heading", info.title + "\n"), ("", info.summary + "\n\n")]
         out += [("", line + "\n") for line in ts.renderer.help()]
         out.append(("", "Type ':' and a move in those words to play it directly.\n\n"))
-    names = {"always": "Everywhere", "lobby": "Lobby", "form": "New table form", "table": "At a table", "choices": "Move list"}
+    names = {"always": "Everywhere", "help": "Help", "lobby": "Lobby", "form": "New table form", "table": "At a table", "choices": "Move list"}
     for context in CONTEXTS:
         out.append(("class:heading", names[context] + "\n"))
         for command in for_context(context):

@@ -61,7 +61,7 @@ class ManualListings:
 def new_form(game: str | None = None) -> NewTableForm:
     """A form preset to ``game`` (or the first game) with its default players and options."""
     games = list(GAMES)
-    form = NewTableForm(games, game=games.index(game) if game in games else 0)
+    form = NewTableForm(games, game=games.index(game) if game in games else 0, level=0)
     _reset_game_fields(form)
     return form
 

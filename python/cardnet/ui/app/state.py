@@ -112,7 +112,7 @@ class NewTableForm:
     games: list[str]
     game: int = 0
     players: int = 0
-    level: int = 1
+    level: int = 0
     options: dict[str, int] = field(default_factory=dict)
     field_index: int = 0
 
@@ -127,6 +127,7 @@ class AppState:
     form: NewTableForm | None = None
     table: TableState | None = None
     help_open: bool = False
+    help_offset: int = 0
     command_open: bool = False
     message: str = ""
     error: str = ""
