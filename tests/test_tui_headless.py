@@ -251,3 +251,41 @@ def test_q_quits_from_the_lobby() -> None:
             # The context manager's Ctrl-Q then finds the app already gone and the exit code 0.
 
     run(scenario())
+
+
+def test_a_crash_on_the_trio_side_leaves_the_screen_and_is_raised() -> None:
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from cardnet.ui.app import Client
+
+    async def broken() -> None:
+        raise RuntimeError("boom in a table task")
+
+    async def scenario() -> None:
+        with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+            client = Client(StartRequest())
+            task = asyncio.ensure_future(client.run_async())
+            while client.controller.token is None or client.controller.nursery is None:
+                await asyncio.sleep(0.01)
+            nursery = client.controller.nursery
+            client.controller.token.run_sync_soon(nursery.start_soon, broken)
+            with pytest.raises(RuntimeError, match="boom in a table task"):
+                await asyncio.wait_for(task, 10)
+            assert not client.app.is_running
+
+    run(scenario())
+
+
+def test_no_color_draws_in_one_colour(monkeypatch: pytest.MonkeyPatch) -> None:
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import ColorDepth, DummyOutput
+
+    from cardnet.ui.app import Client
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        client = Client(StartRequest())
+        assert client.state.no_color and client.app.color_depth == ColorDepth.MONOCHROME

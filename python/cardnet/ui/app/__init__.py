@@ -131,7 +131,14 @@ class Client:
                 except trio.RunFinishedError:
                     pass
             result = await done
-        result.unwrap()
+        try:
+            result.unwrap()
+        except BaseExceptionGroup as group:
+            # trio wraps a task's error in one group per nursery; the player needs the error itself.
+            inner: BaseException = group
+            while isinstance(inner, BaseExceptionGroup) and len(inner.exceptions) == 1:
+                inner = inner.exceptions[0]
+            raise inner from None
         return EXIT_SIGNAL_BASE + self.signalled if self.signalled is not None else code
 
 
