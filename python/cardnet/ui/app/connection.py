@@ -68,6 +68,11 @@ class Link:
         """Answers a decision by index into its legal list or with a move object; returns the ref used."""
         return await self.peer.move(decision_id, move, index=index)
 
+    def seats(self) -> list[JSONValue]:
+        """The seats as the host described them when we joined (later changes arrive as events)."""
+        seats = self.peer.state.table.get("seats")
+        return seats if isinstance(seats, list) else []
+
     async def rematch(self) -> None:
         """Votes for another game at the same table."""
         await self.peer.rematch()

@@ -169,6 +169,7 @@ class Controller:
                 self.link = link
                 st = self.state
                 st.table = TableState.open(link.game, link.players, link.seat, link.title, link.journal)
+                st.table.set_seats(link.seats())
                 st.screen, st.busy, st.error, st.message = "table", "", "", ""
                 self.redraw()
                 await self._pump(link, st.table)
