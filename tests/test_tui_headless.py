@@ -289,3 +289,41 @@ def test_no_color_draws_in_one_colour(monkeypatch: pytest.MonkeyPatch) -> None:
     with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
         client = Client(StartRequest())
         assert client.state.no_color and client.app.color_depth == ColorDepth.MONOCHROME
+
+
+def test_lobby_joins_a_lan_table_by_address(tmp_path: Path) -> None:
+    from nethelpers import child_env, free_port
+
+    port = free_port()
+    host = subprocess.Popen(
+        [sys.executable, "-m", "cardnet", "host", "fistful", "--bots", "1", "--port", str(port)]
+        + ["--interface", "127.0.0.1", "--headless", "--journal", str(tmp_path / "lan.journal")],
+        env=child_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert host.stdout is not None
+        for _ in range(20):
+            if "listening on" in host.stdout.readline():
+                break
+        else:
+            raise AssertionError("the host did not start")
+
+        async def scenario() -> None:
+            async with running(StartRequest(connect=[("127.0.0.1", port)])) as d:
+                st = d.state
+                entry = next(e for e in st.entries if e.kind == "table")
+                st.lobby_cursor = st.entries.index(entry)
+                await d.press(ENTER)
+                await d.until(lambda: st.table is not None and st.table.my_turn, "my turn at the LAN table")
+                assert st.table is not None and st.table.game == "fistful" and st.table.seat == 0
+                assert "Setup: discard 2" in d.screen()
+                await d.press(SPACE + RIGHT + SPACE + ENTER)
+                await d.until(lambda: st.table is not None and "You discard" in "\n".join(st.table.log), "the discard")
+
+        run(scenario())
+    finally:
+        host.terminate()
+        host.wait(10)
