@@ -151,6 +151,7 @@ def test_fistful_select_discard_pick_illegal_help_quit() -> None:
             await d.press(ENTER)
             await d.until(lambda: ts.view["public"]["played"][ts.seat] == [played] and ts.my_turn, "the second duel")
             assert ts.view["public"]["barred"][ts.seat] == played + 1
+            assert f"Barred by the +1 rule:  your [{played + 1}]" in d.screen()
             ts.cursor = hand_cards(ts).index(played + 1)
             view_before = ts.view
             await d.press(ENTER)

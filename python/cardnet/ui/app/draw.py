@@ -298,9 +298,14 @@ def _fistful(ts: TableState, width: int, height: int) -> list[Fragments]:
         row.append(("class:dim", f"   hand {pub['hand_sizes'][seat]}, discards {pub['discard_sizes'][seat]}"))
         if pub["phase"] == "pick" and pub["picked"][seat] and seat != me:
             row.append(("class:turn", "  has picked"))
-        if pub["phase"] == "pick" and barred[seat] is not None:
-            row += [("class:dim", "  +1 bars "), _fcard(ts, seat, int(barred[seat]))]
         rows.append(row)
+    bars: Fragments = []
+    for seat in (me, them):
+        if pub["phase"] == "pick" and barred[seat] is not None:
+            whose = "your" if seat == me else f"{r.name(seat)}'s"
+            bars += [("class:dim", f"  {whose} "), _fcard(ts, seat, int(barred[seat]))]
+    if bars:
+        rows.append([("class:dim", "Barred by the +1 rule:")] + bars)
     last = pub.get("last_duel")
     if last and last.get("round") == pub["round"]:
         a, b = last["cards"]
