@@ -113,6 +113,7 @@ def _play_full_screen(args: argparse.Namespace, game: str | None) -> int:
         journal=args.journal,
         resume=args.resume,
         connect=addresses,
+        interfaces=list(args.interface or []),
     )
     return run_app(start)
 
@@ -234,6 +235,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--option", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
     play.add_argument(
         "--connect", action="append", metavar="HOST:PORT", help="list this table in the lobby (repeatable)"
+    )
+    play.add_argument(
+        "--interface",
+        action="append",
+        metavar="IP",
+        help="where a LAN table made in the lobby listens (repeatable; default: this machine's LAN addresses)",
     )
     saved = play.add_mutually_exclusive_group()
     saved.add_argument(

@@ -323,7 +323,10 @@ def _new_table(
     player: str,
     seat: int,
     journal_path: Path | None,
+    open_seats: int = 0,
 ) -> _Setup:
+    """A new table with the player at ``seat``; the last ``open_seats`` other seats wait for people, built-in
+    players (``player``) take the rest."""
     info = GAMES[game]
     count = players if players is not None else int(info.default_players)
     if not 0 <= seat < count:
@@ -338,7 +341,7 @@ def _new_table(
         seeded=seeded,
         name=f"{_player_name()}'s {game}",
         table_id=table_id,
-        bots={s: player for s in range(count) if s != seat},
+        bots={s: player for s in [s for s in range(count) if s != seat][: count - 1 - open_seats]},
     )
     # The core checks the player count and options here, before a journal file exists.
     table = Table(config, core_engine(), clock=trio.current_time)

@@ -20,11 +20,11 @@ import outcome
 import trio
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.key_binding import KeyPressEvent
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent, merge_key_bindings
 from prompt_toolkit.output import ColorDepth
 
 from .commands import Command, run_line
-from .controller import Controller, StartRequest
+from .controller import Controller, StartRequest, single_error
 from .filters import build_filters
 from .keys import build_key_bindings
 from .layout import build_layout
@@ -47,9 +47,14 @@ class Client:
         self.command_line = Buffer(multiline=False, accept_handler=self._accept)
         self.filters = build_filters(self.state, lambda: self.app.layout.has_focus(self.command_line))
         layout, self.main_window = build_layout(self.state, self.filters, self.command_line, self._size)
+        line_keys = KeyBindings()
+        # Esc while typing drops the line (and an unanswered question: a password prompt then asks nothing).
+        line_keys.add("escape", filter=self.filters.typing)(lambda _event: self._close_line())
         self.app: Application[int] = Application(
             layout=layout,
-            key_bindings=build_key_bindings(self.controller, self.filters, self._after_key),
+            key_bindings=merge_key_bindings(
+                [build_key_bindings(self.controller, self.filters, self._after_key), line_keys]
+            ),
             style=build_style(),
             full_screen=True,
             mouse_support=False,
@@ -64,22 +69,35 @@ class Client:
         return size.columns, size.rows
 
     def redraw(self) -> None:
-        """Asks for a redraw (cheap; coalesced by prompt_toolkit)."""
+        """Asks for a redraw (cheap; coalesced by prompt_toolkit); a question just asked gets the focus."""
+        if self.state.prompt and not self.state.command_open:
+            self._open_line()
         self.app.invalidate()
+
+    def _open_line(self) -> None:
+        self.state.command_open = True
+        self.command_line.reset()
+        self.app.layout.focus(self.command_line)
+
+    def _close_line(self) -> None:
+        self.state.command_open = False
+        self.command_line.reset()
+        self.app.layout.focus(self.main_window)
+        self.controller.answer_none()
 
     def _after_key(self, event: KeyPressEvent, command: Command) -> None:
         if self.state.quitting:
             self.quit()
-        elif command.name == "type":
-            self.state.command_open = True
-            self.app.layout.focus(self.command_line)
+        elif command.name == "type" or self.state.prompt:
+            self._open_line()
 
     def _accept(self, buffer: Buffer) -> bool:
         line = buffer.text
         self.state.command_open = False
         self.app.layout.focus(self.main_window)
         self.state.error = ""
-        run_line(self.controller, line)
+        if not self.controller.answer(line):
+            run_line(self.controller, line)
         if self.state.quitting:
             self.quit()
         return False
@@ -135,10 +153,7 @@ class Client:
             result.unwrap()
         except BaseExceptionGroup as group:
             # trio wraps a task's error in one group per nursery; the player needs the error itself.
-            inner: BaseException = group
-            while isinstance(inner, BaseExceptionGroup) and len(inner.exceptions) == 1:
-                inner = inner.exceptions[0]
-            raise inner from None
+            raise single_error(group) from None
         return EXIT_SIGNAL_BASE + self.signalled if self.signalled is not None else code
 
 

@@ -111,6 +111,7 @@ COMMANDS: list[Command] = [
     Command("up", "lobby", ("up", "k"), "", "Previous entry.", _lobby_move(-1)),
     Command("down", "lobby", ("down", "j"), "", "Next entry.", _lobby_move(1)),
     Command("open", "lobby", ("enter",), "Enter open", "Open the entry: new table, join, resume.", lambda c, _: c.lobby_enter()),
+    Command("spectate", "lobby", ("s",), "s watch", "Watch the table under the cursor.", lambda c, _: c.join_entry(spectate=True)),
     Command("refresh", "lobby", ("f5",), "", "Look for unfinished games again.", _refresh),
     Command("connect", "lobby", (), "", "':connect HOST:PORT' adds a table by address.", _connect),
     Command("field-up", "form", ("up",), "", "Previous field.", _form_field(-1)),

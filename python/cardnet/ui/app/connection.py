@@ -9,8 +9,9 @@ fixing the imports of this file only.
 from __future__ import annotations
 
 import math
-from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass
+import os
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ __all__ = [
     "host_local",
     "join_remote",
     "player_name",
+    "lan_interfaces",
     "resumable_journals",
 ]
 
@@ -58,6 +60,8 @@ class Link:
     seat: int | None
     title: str
     journal: Path | None = None
+    #: ``HOST:PORT`` addresses others join at, when this process hosts a LAN table.
+    listening: list[str] = field(default_factory=list)
 
     @property
     def events(self) -> AsyncIterator[PeerEvent]:
@@ -89,12 +93,18 @@ async def host_local(
     seat: int = 0,
     journal: Path | None = None,
     resume: Path | None = None,
+    interfaces: Sequence[str] = (),
+    open_seats: int = 0,
+    password: str | None = None,
 ) -> Link:
     """Hosts a table in this process (new, or resumed from ``resume``) with built-in players in every other
     seat, sits the user at ``seat`` (or their seat in the journal) and returns the link once connected.
 
-    Raises :class:`LocalError` for an unusable journal and the core's errors for a bad game setup. The table
-    runs in ``nursery`` and stops with it; its journal is closed then.
+    With ``interfaces`` the table also listens on TCP there (a LAN table: ``open_seats`` seats wait for people,
+    who need ``password`` when one is set); the link's ``listening`` names the addresses. Raises
+    :class:`LocalError` for an unusable journal, ``OSError`` when an address cannot be listened on, and the
+    core's errors for a bad game setup. The table runs in ``nursery`` and stops with it; its journal is closed
+    then.
     """
     setup: _Setup
     if resume is not None:
@@ -102,18 +112,26 @@ async def host_local(
     else:
         if game is None:
             raise LocalError("name a game to play")
-        setup = _new_table(game, players, seed, options, player, seat, journal)
+        setup = _new_table(game, players, seed, options, player, seat, journal, open_seats)
     table = setup.table
-    # The player's own seat is never handed to a built-in player: in local play, absence means thinking.
-    host = Host(table, journal=setup.journal, options=HostOptions(seat_timeout=math.inf))
+    # The player's own seat is never handed to a built-in player: at a local table, absence means thinking.
+    limits = HostOptions(password=password, seat_timeout=math.inf if not interfaces else HostOptions.seat_timeout)
+    host = Host(table, journal=setup.journal, options=limits)
 
-    async def serve(*, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+    async def serve(*, task_status: trio.TaskStatus[int | None] = trio.TASK_STATUS_IGNORED) -> None:
         try:
-            await host.serve_in_process(task_status=task_status)
+            if interfaces:
+                await host.serve(list(interfaces), 0, task_status=task_status)
+            else:
+                await host.serve_in_process(task_status=task_status)
         finally:
             setup.journal.close()
 
-    await nursery.start(serve)
+    try:
+        port = await nursery.start(serve)
+    except BaseException:
+        setup.journal.close()
+        raise
 
     async def connect() -> trio.abc.Stream:
         return host.open_local_stream()
@@ -129,18 +147,24 @@ async def host_local(
     )
     await nursery.start(peer.run)
     config = table.config
-    return Link(peer, config.game, config.players, setup.seat, setup.header, setup.journal.path)
+    link = Link(peer, config.game, config.players, setup.seat, setup.header, setup.journal.path)
+    link.listening = [f"{address}:{port}" for address in interfaces]
+    return link
 
 
-async def join_remote(nursery: trio.Nursery, address: str, port: int, *, password: str | None = None) -> Link:
-    """Joins the table at ``address:port`` over TCP as a player; raises :class:`PeerError` when refused."""
-    peer = Peer(address, port, name=_player_name(), password=password)
+async def join_remote(
+    nursery: trio.Nursery, address: str, port: int, *, password: str | None = None, spectate: bool = False
+) -> Link:
+    """Joins the table at ``address:port`` over TCP as a player (or a spectator); raises :class:`PeerError`
+    when refused (code ``auth_failed`` when a password is needed or wrong)."""
+    peer = Peer(address, port, name=_player_name(), password=password, spectate=spectate)
     await nursery.start(peer.run)
     table = peer.state.table
     game = str(table.get("game"))
     players = table.get("players")
     count = players if isinstance(players, int) else 2
-    return Link(peer, game, count, peer.state.seat, f"{table.get('name')} at {address}:{port}")
+    role = "watching" if spectate else "playing"
+    return Link(peer, game, count, peer.state.seat, f"{table.get('name')} at {address}:{port} ({role})")
 
 
 @dataclass(frozen=True)
@@ -176,3 +200,15 @@ def resumable_journals(limit: int = 20, folder: Path | None = None) -> list[Resu
             continue
         found.append(ResumeEntry(path, table.config.game, table.config.players, table.state_id, mtime))
     return found
+
+
+def lan_interfaces(given: Sequence[str]) -> list[str]:
+    """The addresses a LAN table from the lobby listens on: ``given`` (``--interface``), else the machine's
+    non-loopback IPv4 addresses; none under ``CI`` or ``CARDNET_TEST`` unless given, as for ``cardnet host``."""
+    if given:
+        return list(given)
+    if os.environ.get("CI") or os.environ.get("CARDNET_TEST"):
+        return []
+    from ...commands.net import default_interfaces
+
+    return default_interfaces()

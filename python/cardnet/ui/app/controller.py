@@ -15,7 +15,7 @@ import trio
 
 from ...errors import CardnetError
 from . import connection as C
-from .lobby import ListingSource, ManualListings, form_settings, new_form, parse_address
+from .lobby import ListingSource, ManualListings, focused_key, form_settings, new_form, parse_address
 from .moves import all_choices, hand_cards, pass_choice, selection_choices
 from .state import AppState, Choice, LobbyEntry, TableState
 
@@ -35,6 +35,9 @@ class StartRequest:
     journal: Path | None = None
     resume: Path | None = None
     connect: list[tuple[str, int]] = field(default_factory=list)
+    interfaces: list[str] = field(default_factory=list)
+    open_seats: int = 0
+    password: str | None = None
 
 
 class Controller:
@@ -47,7 +50,9 @@ class Controller:
         self.token: trio.lowlevel.TrioToken | None = None
         self.link: C.Link | None = None
         self.sources: list[ListingSource] = []
-        self._table_scope: trio.CancelScope | None = None
+        self.interfaces: list[str] = []
+        #: What the next line typed at the prompt is for (a password), and where it goes.
+        self.prompt_answer: Callable[[str], None] | None = None
 
     # -- running tasks -------------------------------------------------------------------------------------
 
@@ -61,8 +66,11 @@ class Controller:
         async def guarded() -> None:
             try:
                 await work()
-            except (CardnetError, C.PeerError, C.LocalError, OSError, ValueError) as exc:
-                self.state.error = f"{what}: {exc}"
+            except BaseException as exc:
+                inner = single_error(exc)
+                if not isinstance(inner, (CardnetError, C.PeerError, C.LocalError, OSError, ValueError)):
+                    raise
+                self.state.error = f"{what}: {inner}"
                 self.state.busy = ""
             self.redraw()
 
@@ -79,6 +87,7 @@ class Controller:
             self.nursery = nursery
             self.token = trio.lowlevel.current_trio_token()
             self.sources.append(ManualListings(start.connect))
+            self.interfaces = C.lan_interfaces(start.interfaces)
             self.refresh_lobby()
             for source in self.sources:
                 nursery.start_soon(self._follow, source)
@@ -117,25 +126,67 @@ class Controller:
         self.refresh_lobby(tables)
         self.state.message = f"Added {host}:{port}; Enter joins it."
 
+    def ask(self, label: str, answer: Callable[[str], None], *, secret: bool = True) -> None:
+        """Opens the prompt line for one answer (a password); ``answer`` gets the text typed."""
+        self.state.prompt, self.state.prompt_secret = label, secret
+        self.prompt_answer = answer
+
+    def answer(self, text: str) -> bool:
+        """Hands a line typed at the prompt to whoever asked; False when nothing had asked."""
+        answer, self.prompt_answer = self.prompt_answer, None
+        self.state.prompt, self.state.prompt_secret = "", False
+        if answer is None:
+            return False
+        answer(text)
+        return True
+
+    def answer_none(self) -> None:
+        """The prompt was closed without an answer."""
+        self.prompt_answer = None
+        self.state.prompt, self.state.prompt_secret = "", False
+
     def lobby_enter(self) -> None:
         """Enter on the lobby: open the form, join a table, or resume a journal."""
         st = self.state
-        if st.form is not None:
-            game, players, level, options = form_settings(st.form)
+        form = st.form
+        if form is not None:
+            if focused_key(form) == "password":
+                self.ask("Table password (empty for none): ", lambda text: setattr(form, "password", text))
+                return
+            req = form_settings(form)
             st.form = None
-            self.spawn(lambda: self._open_local(StartRequest(game, players, None, options, level)), "new table")
+            start = StartRequest(
+                req.game,
+                req.players,
+                None,
+                req.options,
+                req.level,
+                interfaces=req.interfaces,
+                open_seats=req.open_seats,
+                password=req.password,
+            )
+            self.spawn(lambda: self._open_local(start), "new table")
             return
         if not st.entries:
             return
         entry = st.entries[st.lobby_cursor]
         if entry.kind == "new":
-            st.form = new_form()
+            st.form = new_form(self.interfaces)
         elif entry.kind == "resume" and entry.path is not None:
             path = entry.path
             self.spawn(lambda: self._open_local(StartRequest(resume=path)), "resume")
-        elif entry.kind == "table" and entry.address is not None and entry.port is not None:
-            address, port = entry.address, entry.port
-            self.spawn(lambda: self._join(address, port), "join")
+        elif entry.kind == "table":
+            self.join_entry(spectate=False)
+
+    def join_entry(self, *, spectate: bool, password: str | None = None) -> None:
+        """Joins (or watches) the table under the lobby cursor."""
+        st = self.state
+        entry = st.entries[st.lobby_cursor] if st.entries else None
+        if entry is None or entry.kind != "table" or entry.address is None or entry.port is None:
+            st.error = "Pick a table to join first."
+            return
+        address, port = entry.address, entry.port
+        self.spawn(lambda: self._join(address, port, password, spectate), "join")
 
     # -- tables --------------------------------------------------------------------------------------------
 
@@ -153,27 +204,46 @@ class Controller:
                 seat=start.seat,
                 journal=start.journal,
                 resume=start.resume,
+                interfaces=start.interfaces,
+                open_seats=start.open_seats,
+                password=start.password,
             )
         )
 
-    async def _join(self, address: str, port: int) -> None:
+    async def _join(self, address: str, port: int, password: str | None, spectate: bool) -> None:
         self.state.busy = f"Joining {address}:{port}..."
         self.redraw()
-        await self._serve_table(lambda nursery: C.join_remote(nursery, address, port))
+        try:
+            await self._serve_table(
+                lambda nursery: C.join_remote(nursery, address, port, password=password, spectate=spectate)
+            )
+        except BaseException as error:
+            exc = single_error(error)
+            if not isinstance(exc, C.PeerError) or exc.code != "auth_failed":
+                raise
+            self.state.busy = ""
+            if password is not None:
+                self.state.error = f"join: {exc.reason}"
+            self.ask(
+                f"Password for {address}:{port}: ",
+                lambda text: self.join_entry(spectate=spectate, password=text),
+            )
 
     async def _serve_table(self, open_link: Callable[[trio.Nursery], Awaitable[C.Link]]) -> None:
-        with trio.CancelScope() as scope:
-            self._table_scope = scope
-            async with trio.open_nursery() as nursery:
-                link = await open_link(nursery)
-                self.link = link
-                st = self.state
-                st.table = TableState.open(link.game, link.players, link.seat, link.title, link.journal)
-                st.table.set_seats(link.seats())
-                st.screen, st.busy, st.error, st.message = "table", "", "", ""
-                self.redraw()
-                await self._pump(link, st.table)
-                nursery.cancel_scope.cancel()
+        async with trio.open_nursery() as nursery:
+            link = await open_link(nursery)
+            self.link = link
+            st = self.state
+            st.table = TableState.open(link.game, link.players, link.seat, link.title, link.journal)
+            st.table.set_seats(link.seats())
+            st.table.listening = list(link.listening)
+            st.screen, st.busy, st.error, st.message = "table", "", "", ""
+            if link.listening:
+                where = " or ".join(link.listening)
+                st.message = f"Others join at {where} (cardnet play --connect {link.listening[0]})"
+            self.redraw()
+            await self._pump(link, st.table)
+            nursery.cancel_scope.cancel()
 
     async def _pump(self, link: C.Link, ts: TableState) -> None:
         """Feeds the host's messages for this seat into the table state until the connection ends."""
@@ -357,3 +427,10 @@ class Controller:
         if ts is not None and ts.journal is not None and not ts.over:
             return f"The game is saved; continue it with: cardnet play --resume {ts.journal}"
         return ""
+
+
+def single_error(exc: BaseException) -> BaseException:
+    """The one error inside nested exception groups (trio wraps a task's error in each nursery's group)."""
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc

@@ -76,6 +76,10 @@ def table_screen(ts: TableState, width: int, height: int, no_color: bool = False
 
 
 def _turn_line(ts: TableState) -> Fragments:
+    if ts.open_seats:
+        taken = ts.players - ts.open_seats
+        where = f"; others join at {' or '.join(ts.listening)}" if ts.listening else ""
+        return [("class:turn", f"Waiting for players: {taken} of {ts.players} seats taken{where}.")]
     if ts.over:
         return [("class:turn", "Game over. "), ("", _outcome_text(ts))]
     if ts.pending is not None:
@@ -388,7 +392,7 @@ def _form_rows(state: AppState) -> list[Fragments]:
     rows: list[Fragments] = [[("class:heading", "New table (hosted here; you sit at seat 0)")]]
     for pos, (label, value) in enumerate(form_fields(form)):
         style = "class:cursor" if pos == form.field_index else ""
-        rows.append([("", f"  {label:<14}"), (style, f"< {value} >")])
+        rows.append([("", f"  {label:<16}"), (style, f"< {value} >")])
     rows.append([])
     rows.append([("class:dim", "Up/Down: field   Left/Right: change   Enter: start   Esc: back")])
     return rows

@@ -17,6 +17,7 @@ from prompt_toolkit.layout import (
     Window,
 )
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.processors import ConditionalProcessor, PasswordProcessor
 from prompt_toolkit.widgets import Frame
 
 from ...games import GAMES
@@ -52,7 +53,16 @@ def build_layout(
             main_window,
             Window(FormattedTextControl(lambda: _message(st)), height=1),
             ConditionalContainer(
-                Window(BufferControl(command_line), height=1, get_line_prefix=lambda *_: [("class:heading", ":")]),
+                Window(
+                    BufferControl(
+                        command_line,
+                        input_processors=[
+                            ConditionalProcessor(PasswordProcessor(), Condition(lambda: st.prompt_secret))
+                        ],
+                    ),
+                    height=1,
+                    get_line_prefix=lambda *_: [("class:heading", st.prompt or ":")],
+                ),
                 filter=Condition(lambda: st.command_open),
             ),
             Window(FormattedTextControl(lambda: _status(st)), height=1, style="class:status"),

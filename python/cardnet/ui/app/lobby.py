@@ -20,6 +20,7 @@ __all__ = [
     "form_change",
     "form_fields",
     "form_settings",
+    "focused_key",
     "new_form",
     "parse_address",
 ]
@@ -58,10 +59,11 @@ class ManualListings:
         ]
 
 
-def new_form(game: str | None = None) -> NewTableForm:
-    """A form preset to ``game`` (or the first game) with its default players and options."""
+def new_form(interfaces: Sequence[str] = (), game: str | None = None) -> NewTableForm:
+    """A form preset to ``game`` (or the first game) with its default players and options; a LAN table may
+    listen on one of ``interfaces``."""
     games = list(GAMES)
-    form = NewTableForm(games, game=games.index(game) if game in games else 0, level=0)
+    form = NewTableForm(games, game=games.index(game) if game in games else 0, level=0, interfaces=list(interfaces))
     _reset_game_fields(form)
     return form
 
@@ -80,6 +82,7 @@ def _reset_game_fields(form: NewTableForm) -> None:
     info = GAMES[form.games[form.game]]
     form.players = list(_player_counts(form)).index(int(info.default_players))
     form.options = {spec.name: _option_values(spec).index(spec.default) for spec in info.options}
+    form.bots = _seats(form) - 1 if form.where == 0 else max(0, _seats(form) - 2)
 
 
 def _player_counts(form: NewTableForm) -> range:
@@ -93,43 +96,98 @@ def _show(value: Any) -> str:
     return str(value)
 
 
+def _keys(form: NewTableForm) -> list[str]:
+    """The form's fields in screen order: a LAN table adds how many seats built-in players take, and a password."""
+    info = GAMES[form.games[form.game]]
+    lan = ["bots", "password"] if form.where > 0 else []
+    return ["game", "players", "where", *lan, "level"] + [f"option:{spec.name}" for spec in info.options]
+
+
+def _seats(form: NewTableForm) -> int:
+    return _player_counts(form)[form.players]
+
+
 def form_fields(form: NewTableForm) -> list[tuple[str, str]]:
     """The form's fields as (label, shown value), in screen order."""
     info = GAMES[form.games[form.game]]
-    fields = [
-        ("Game", info.title),
-        ("Players", str(_player_counts(form)[form.players])),
-        ("Built-in", LEVELS[form.level]),
-    ]
-    for spec in info.options:
-        house = " (house rules)" if spec.house_rules else ""
-        fields.append((spec.name, _show(_option_values(spec)[form.options[spec.name]]) + house))
+    fields = []
+    for key in _keys(form):
+        if key == "game":
+            fields.append(("Game", info.title))
+        elif key == "players":
+            fields.append(("Players", str(_seats(form))))
+        elif key == "where":
+            where = "this machine only" if form.where == 0 else f"LAN on {form.interfaces[form.where - 1]}"
+            fields.append(("Table", where))
+        elif key == "bots":
+            fields.append(("Built-in seats", f"{form.bots} (people: {_seats(form) - form.bots})"))
+        elif key == "password":
+            fields.append(("Password", "*" * len(form.password) if form.password else "none (Enter sets one)"))
+        elif key == "level":
+            fields.append(("Built-in level", LEVELS[form.level]))
+        else:
+            spec = info.option(key.split(":", 1)[1])
+            house = " (house rules)" if spec.house_rules else ""
+            fields.append((spec.name, _show(_option_values(spec)[form.options[spec.name]]) + house))
     return fields
+
+
+def focused_key(form: NewTableForm) -> str:
+    """The key of the focused field (``password`` is typed rather than chosen)."""
+    keys = _keys(form)
+    return keys[min(form.field_index, len(keys) - 1)]
 
 
 def form_change(form: NewTableForm, step: int) -> None:
     """Moves the focused field's value by ``step`` (wrapping round)."""
-    info = GAMES[form.games[form.game]]
-    index = form.field_index
-    if index == 0:
+    key = focused_key(form)
+    if key == "game":
         form.game = (form.game + step) % len(form.games)
         _reset_game_fields(form)
-    elif index == 1:
+    elif key == "players":
         form.players = (form.players + step) % len(_player_counts(form))
-    elif index == 2:
+        form.bots = min(form.bots, _seats(form) - 1)
+    elif key == "where":
+        form.where = (form.where + step) % (len(form.interfaces) + 1)
+        form.bots = _seats(form) - 1 if form.where == 0 else min(form.bots, _seats(form) - 2)
+    elif key == "bots":
+        form.bots = (form.bots + step) % _seats(form)
+    elif key == "level":
         form.level = (form.level + step) % len(LEVELS)
-    else:
-        spec = info.options[index - 3]
+    elif key.startswith("option:"):
+        spec = GAMES[form.games[form.game]].option(key.split(":", 1)[1])
         values = _option_values(spec)
         form.options[spec.name] = (form.options[spec.name] + step) % len(values)
 
 
-def form_settings(form: NewTableForm) -> tuple[str, int, str, dict[str, Any]]:
-    """What the form asks for: game, players, built-in player level, options (only those changed)."""
+@dataclass(frozen=True)
+class TableRequest:
+    """What the form asks for."""
+
+    game: str
+    players: int
+    level: str
+    options: dict[str, Any]
+    interfaces: list[str]
+    open_seats: int
+    password: str | None
+
+
+def form_settings(form: NewTableForm) -> TableRequest:
+    """The table the form describes (options only where changed from their defaults)."""
     info = GAMES[form.games[form.game]]
     options: dict[str, Any] = {}
     for spec in info.options:
         value = _option_values(spec)[form.options[spec.name]]
         if value != spec.default:
             options[spec.name] = value
-    return info.name, _player_counts(form)[form.players], LEVELS[form.level], options
+    lan = form.where > 0
+    return TableRequest(
+        info.name,
+        _seats(form),
+        LEVELS[form.level],
+        options,
+        [form.interfaces[form.where - 1]] if lan else [],
+        _seats(form) - 1 - form.bots if lan else 0,
+        form.password or None if lan else None,
+    )

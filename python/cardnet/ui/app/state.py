@@ -58,6 +58,13 @@ class TableState:
     pending: int | None = None
     pending_text: str = ""
     connected: bool = True
+    #: ``HOST:PORT`` addresses others join at, when this process hosts the table on the LAN.
+    listening: list[str] = field(default_factory=list)
+
+    @property
+    def open_seats(self) -> int:
+        """Seats still waiting for a person (the game starts when there are none)."""
+        return sum(1 for info in self.seats if isinstance(info, Mapping) and info.get("kind") == "open")
 
     @classmethod
     def open(
@@ -85,9 +92,14 @@ class TableState:
             if s == self.seat:
                 names.append("You")
                 continue
+            kind = info.get("kind") if isinstance(info, Mapping) else None
             name = info.get("name") if isinstance(info, Mapping) else None
-            bot = isinstance(info, Mapping) and info.get("kind") == "bot"
-            names.append(f"Bot {s}" if bot or not name else str(name))
+            if kind == "bot":
+                names.append(f"Bot {s}")
+            elif kind == "open" or not name:
+                names.append(f"Seat {s}")
+            else:
+                names.append(str(name))
         if len(names) == self.players:
             self.renderer.names = names
 
@@ -115,6 +127,11 @@ class NewTableForm:
     level: int = 0
     options: dict[str, int] = field(default_factory=dict)
     field_index: int = 0
+    #: 0 = this machine only; n = a LAN table listening on ``interfaces[n - 1]``.
+    where: int = 0
+    interfaces: list[str] = field(default_factory=list)
+    bots: int = 0
+    password: str = ""
 
 
 @dataclass
@@ -129,6 +146,9 @@ class AppState:
     help_open: bool = False
     help_offset: int = 0
     command_open: bool = False
+    #: A question on the bottom line (a password); empty when the line takes commands.
+    prompt: str = ""
+    prompt_secret: bool = False
     message: str = ""
     error: str = ""
     busy: str = ""
