@@ -142,6 +142,7 @@ async def host_local(
         name=_player_name(),
         seat=setup.seat if setup.token is None else None,
         token=setup.token,
+        password=password,
         connect=connect,
         reconnect=False,
     )
