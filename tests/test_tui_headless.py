@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tuihelpers import Driver, running
+from tuihelpers import running
 
 import cardnet
 from cardnet.ui.app import StartRequest
@@ -200,12 +200,13 @@ def test_matchstick_select_play_choices_pass_typed_illegal() -> None:
     run(scenario())
 
 
-def test_lobby_form_hosts_a_table_and_q_quits(tmp_path: Path) -> None:
+def test_lobby_form_hosts_a_table_at_seat_0() -> None:
     async def scenario() -> None:
         async with running(StartRequest(connect=[("127.0.0.1", 9)])) as d:
             st = d.state
             assert st.screen == "lobby"
-            assert "New table" in d.screen() and "127.0.0.1:9" in d.screen()
+            await d.until(lambda: "127.0.0.1:9" in d.screen(), "the table listed")
+            assert "New table" in d.screen()
             await d.press(ENTER)
             assert st.form is not None and "New table" in d.screen()
             while "A Fistful of Gold" not in d.screen():
@@ -244,12 +245,10 @@ def test_lobby_lists_unfinished_game_and_resumes_it(private_state_dir: Path) -> 
 
 def test_q_quits_from_the_lobby() -> None:
     async def scenario() -> None:
-        with_q = running(StartRequest())
-        driver: Driver
-        async with with_q as driver:
+        async with running(StartRequest()) as driver:
             driver.keys.send_text("q")
-            await driver.until(lambda: driver.client.app.future is not None and driver.client.app.future.done(), "quit")
-            # The context manager's Ctrl-Q then finds the app already gone and the exit code 0.
+            await driver.until(lambda: not driver.client.app.is_running, "quit")
+            # Leaving the block then finds the app already gone, with exit code 0.
 
     run(scenario())
 
@@ -292,29 +291,59 @@ def test_no_color_draws_in_one_colour(monkeypatch: pytest.MonkeyPatch) -> None:
         assert client.state.no_color and client.app.color_depth == ColorDepth.MONOCHROME
 
 
-def test_lobby_joins_a_lan_table_by_address(tmp_path: Path) -> None:
+def _lan_host(tmp_path: Path, bots: int, *extra: str) -> tuple[subprocess.Popen[str], int]:
+    """``cardnet host fistful`` on loopback, running once it listens."""
     from nethelpers import child_env, free_port
 
     port = free_port()
     host = subprocess.Popen(
-        [sys.executable, "-m", "cardnet", "host", "fistful", "--bots", "1", "--port", str(port)]
-        + ["--interface", "127.0.0.1", "--headless", "--journal", str(tmp_path / "lan.journal")],
+        [sys.executable, "-m", "cardnet", "host", "fistful", "--bots", str(bots), "--port", str(port)]
+        + ["--interface", "127.0.0.1", "--headless", "--journal", str(tmp_path / "lan.journal"), *extra],
         env=child_env(),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
     )
+    assert host.stdout is not None
+    for _ in range(20):
+        if "listening on" in host.stdout.readline():
+            return host, port
+    host.terminate()
+    raise AssertionError("the host did not start")
+
+
+def test_lobby_spectates_a_lan_table(tmp_path: Path) -> None:
+    host, port = _lan_host(tmp_path, 2, "--bot-delay", "0.2")
     try:
-        assert host.stdout is not None
-        for _ in range(20):
-            if "listening on" in host.stdout.readline():
-                break
-        else:
-            raise AssertionError("the host did not start")
 
         async def scenario() -> None:
             async with running(StartRequest(connect=[("127.0.0.1", port)])) as d:
                 st = d.state
+                await d.until(lambda: any(e.kind == "table" for e in st.entries), "the table listed")
+                st.lobby_cursor = next(n for n, e in enumerate(st.entries) if e.kind == "table")
+                await d.press("s")
+                await d.until(lambda: st.table is not None and bool(st.table.view), "the public view")
+                ts = st.table
+                assert ts is not None and ts.seat is None and "(watching)" in ts.title
+                await d.until(lambda: len(ts.log) > 2, "the bots' moves")
+                assert "Your hand" not in d.screen() and "A Fistful of Gold - round" in d.screen()
+                await d.press(ENTER)
+                assert st.error == "It is not your turn."
+
+        run(scenario())
+    finally:
+        host.terminate()
+        host.wait(10)
+
+
+def test_lobby_joins_a_lan_table_by_address(tmp_path: Path) -> None:
+    host, port = _lan_host(tmp_path, 1)
+    try:
+
+        async def scenario() -> None:
+            async with running(StartRequest(connect=[("127.0.0.1", port)])) as d:
+                st = d.state
+                await d.until(lambda: any(e.kind == "table" for e in st.entries), "the table listed")
                 entry = next(e for e in st.entries if e.kind == "table")
                 st.lobby_cursor = st.entries.index(entry)
                 await d.press(ENTER)

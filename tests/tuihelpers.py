@@ -59,7 +59,11 @@ async def running(start: StartRequest) -> AsyncIterator[Driver]:
         task = asyncio.ensure_future(client.run_async())
         driver = Driver(client, keys)
         try:
-            await driver.until(lambda: client.controller.token is not None, "trio to start")
+            # Keys typed before the first frame could reach the app before it reads its input.
+            await driver.until(
+                lambda: client.controller.token is not None and client.app.is_running and client.app.render_counter > 0,
+                "trio and the screen to start",
+            )
             yield driver
             keys.send_text("\x11")
             assert await asyncio.wait_for(task, WAIT) == 0
