@@ -357,3 +357,25 @@ def test_lobby_joins_a_lan_table_by_address(tmp_path: Path) -> None:
     finally:
         host.terminate()
         host.wait(10)
+
+
+@pytest.mark.parametrize("game", ["cherki", "ten"])
+def test_other_games_play_through_the_generic_screen(game: str) -> None:
+    async def scenario() -> None:
+        async with running(StartRequest(game=game, seed=2, player="random")) as d:
+            st = d.state
+            await d.my_turn()
+            ts = st.table
+            assert ts is not None
+            # The game's line-mode drawing, until it gets a screen of its own.
+            assert ts.renderer.table(ts.view, 0)[0] in d.screen() and "Enter lists your moves." in d.screen()
+            for _ in range(3):
+                await d.my_turn()
+                state_before = ts.view
+                await d.press(ENTER)
+                if ts.choices:
+                    assert len(ts.choices) == len(ts.legal)
+                    await d.press(ENTER)
+                await d.until(lambda: ts.view is not state_before, "the move to be applied")
+
+    run(scenario())
