@@ -172,10 +172,12 @@ def test_ctrl_q_restores_the_terminal(tmp_path: Path) -> None:
         # Resizing redraws for the new size: the status line moves to the new last row.
         subprocess.run(["tmux", "resize-window", "-t", pane.name, "-x", "120", "-y", "40"], check=True)
         deadline = time.monotonic() + WAIT
-        while "Space select" not in pane.screen().rstrip("\n").split("\n")[-1]:
-            assert time.monotonic() < deadline, pane.screen()
+        while True:
+            rows = pane.screen().rstrip("\n").split("\n")
+            if len(rows) == 40 and "Space select" in rows[-1]:
+                break
+            assert time.monotonic() < deadline, "\n".join(rows)
             time.sleep(0.05)
-        assert len(pane.screen().rstrip("\n").split("\n")) == 40
         pane.keys("C-q")
         final = pane.wait(DONE)
         # The full screen is gone: the shell's own output is back, with the resume hint and no traceback.
