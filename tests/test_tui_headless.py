@@ -379,3 +379,29 @@ def test_other_games_play_through_the_generic_screen(game: str) -> None:
                 await d.until(lambda: ts.view is not state_before, "the move to be applied")
 
     run(scenario())
+
+
+def test_whole_fistful_match_then_rematch() -> None:
+    async def scenario() -> None:
+        async with running(StartRequest(game="fistful", seed=8, player="random")) as d:
+            st = d.state
+            await d.until(lambda: st.table is not None, "the table")
+            ts = st.table
+            assert ts is not None
+            for _ in range(80):
+                await d.until(lambda: ts.my_turn or ts.over, "my turn or the end")
+                if ts.over:
+                    break
+                decision = ts.decision_id
+                await d.press("l")
+                if ts.choices:
+                    await d.press(ENTER)
+                await d.until(lambda: ts.decision_id != decision or ts.over, "the move")
+            assert ts.over and "Game over." in d.screen() and "win" in d.screen()
+            assert "r: rematch" in st.message
+            await d.press("r")
+            await d.until(lambda: not ts.over and ts.my_turn, "the rematch")
+            assert ts.view["public"]["round"] == 1 and ts.view["public"]["phase"] == "setup_discard"
+            assert "begins (same seats)" in "\n".join(ts.log) and "rematch" not in st.message
+
+    run(scenario())

@@ -264,6 +264,10 @@ class Controller:
 
     def _on_state(self, ts: TableState, msg: C.StateMessage) -> None:
         ts.renderer.observe(msg.view)
+        if ts.game_no is not None and msg.game_no != ts.game_no:
+            ts.add_log(f"-- Game {msg.game_no + 1} begins (same seats) --")
+            self.state.message = ""
+        ts.game_no = msg.game_no
         decision_changed = msg.decision_id != ts.decision_id or msg.view.get("private") != ts.view.get("private")
         ts.view = msg.view
         ts.to_act = list(msg.to_act)

@@ -49,6 +49,7 @@ class TableState:
     legal: list[Any] = field(default_factory=list)
     over: bool = False
     outcome: Any = None
+    game_no: int | None = None
     seats: list[Any] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
     cursor: int = 0
