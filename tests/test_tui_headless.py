@@ -345,6 +345,9 @@ def test_lobby_joins_a_lan_table_by_address(tmp_path: Path) -> None:
                 st = d.state
                 await d.until(lambda: any(e.kind == "table" for e in st.entries), "the table listed")
                 entry = next(e for e in st.entries if e.kind == "table")
+                # The lobby asked the table what it is: its name, game and free seats are listed.
+                assert entry.detail == f"127.0.0.1:{port}  A Fistful of Gold, 1/2 seats, waiting"
+                assert entry.label.endswith("'s fistful") and not entry.password
                 st.lobby_cursor = st.entries.index(entry)
                 await d.press(ENTER)
                 await d.until(lambda: st.table is not None and st.table.my_turn, "my turn at the LAN table")

@@ -17,10 +17,13 @@ from typing import Any
 
 import trio
 
+from ..._core import json_loads
+
 from ...journal import JournalError, default_journal_dir, read_journal
 from ...peer import ChatMessage, HostError, Peer, PeerError, RematchVotes, SeatsChanged
-from ...protocol import JSONValue, StateMessage
+from ...protocol import MAX_HOST_LINE, JSONValue, LineBuffer, ProtocolError, StateMessage
 from ...table import Table, core_engine
+from .lobby import TableInfo
 from ..local import LocalError, _new_table, _player_name, _resume_table, _Setup
 from ...host import Host, HostOptions
 
@@ -38,6 +41,7 @@ __all__ = [
     "join_remote",
     "player_name",
     "lan_interfaces",
+    "probe_table",
     "resumable_journals",
 ]
 
@@ -213,3 +217,37 @@ def lan_interfaces(given: Sequence[str]) -> list[str]:
     from ...commands.net import default_interfaces
 
     return default_interfaces()
+
+
+async def probe_table(address: str, port: int, timeout: float = 2.0) -> TableInfo | None:
+    """Reads the ``table`` message a host sends first and hangs up; None when nothing answers in ``timeout``."""
+    with trio.move_on_after(timeout):
+        try:
+            stream = await trio.open_tcp_stream(address, port)
+        except OSError:
+            return None
+        async with stream:
+            lines = LineBuffer(MAX_HOST_LINE)
+            try:
+                while (line := lines.next_line()) is None:
+                    chunk = await stream.receive_some(1 << 16)
+                    if not chunk:
+                        return None
+                    lines.feed(chunk)
+                table = json_loads(line.decode("utf-8"))
+            except (OSError, ValueError, ProtocolError, trio.BrokenResourceError):
+                return None
+        if not isinstance(table, dict) or table.get("type") != "table":
+            return None
+        seats = table.get("seats")
+        seats = seats if isinstance(seats, list) else []
+        players = table.get("players")
+        return TableInfo(
+            str(table.get("name")),
+            str(table.get("game")),
+            players if isinstance(players, int) else len(seats),
+            sum(1 for s in seats if isinstance(s, dict) and s.get("kind") != "open"),
+            bool(table.get("password")),
+            bool(table.get("started")),
+        )
+    return None

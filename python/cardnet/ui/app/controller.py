@@ -50,6 +50,9 @@ class Controller:
         self.token: trio.lowlevel.TrioToken | None = None
         self.link: C.Link | None = None
         self.sources: list[ListingSource] = []
+        self.manual: ManualListings | None = None
+        #: The latest list from each source, in the order of ``sources``.
+        self.listed: dict[int, list[LobbyEntry]] = {}
         self.interfaces: list[str] = []
         #: What the next line typed at the prompt is for (a password), and where it goes.
         self.prompt_answer: Callable[[str], None] | None = None
@@ -86,22 +89,23 @@ class Controller:
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
             self.token = trio.lowlevel.current_trio_token()
-            self.sources.append(ManualListings(start.connect))
+            self.manual = ManualListings(start.connect, C.probe_table)
+            self.sources.append(self.manual)
             self.interfaces = C.lan_interfaces(start.interfaces)
             self.refresh_lobby()
-            for source in self.sources:
-                nursery.start_soon(self._follow, source)
+            for n, source in enumerate(self.sources):
+                nursery.start_soon(self._follow, n, source)
             if start.resume is not None or start.game is not None:
                 await self._open_local(start)
             await trio.sleep_forever()
 
     # -- the lobby -----------------------------------------------------------------------------------------
 
-    def refresh_lobby(self, tables: list[LobbyEntry] | None = None) -> None:
-        """Rebuilds the lobby list (new table, tables found, unfinished games) keeping the cursor in range."""
+    def refresh_lobby(self) -> None:
+        """Rebuilds the lobby list (new table, tables listed by every source, unfinished games) keeping the
+        cursor in range."""
         st = self.state
-        if tables is None:
-            tables = [e for e in st.entries if e.kind == "table"]
+        tables = [entry for n in sorted(self.listed) for entry in self.listed[n]]
         resumes = [
             LobbyEntry("resume", f"{r.game}, {r.players} players", f"state {r.state_id}  {r.path.name}", path=r.path)
             for r in C.resumable_journals()
@@ -110,20 +114,17 @@ class Controller:
         st.entries += tables + resumes
         st.lobby_cursor = min(st.lobby_cursor, len(st.entries) - 1)
 
-    async def _follow(self, source: ListingSource) -> None:
+    async def _follow(self, n: int, source: ListingSource) -> None:
         async for tables in source.listings():
-            self.refresh_lobby(self._manual_tables() + tables if not isinstance(source, ManualListings) else tables)
+            self.listed[n] = tables
+            self.refresh_lobby()
             self.redraw()
 
-    def _manual_tables(self) -> list[LobbyEntry]:
-        return [e for e in self.state.entries if e.kind == "table" and e.detail == "added by address"]
-
     def add_address(self, text: str) -> None:
-        """Adds a ``HOST:PORT`` table to the lobby."""
+        """Adds a ``HOST:PORT`` table to the lobby (asked what it is at once)."""
         host, port = parse_address(text)
-        tables = [e for e in self.state.entries if e.kind == "table"]
-        tables.append(LobbyEntry("table", f"{host}:{port}", "added by address", address=host, port=port))
-        self.refresh_lobby(tables)
+        if self.manual is not None:
+            self.manual.add(host, port)
         self.state.message = f"Added {host}:{port}; Enter joins it."
 
     def ask(self, label: str, answer: Callable[[str], None], *, secret: bool = True) -> None:

@@ -6,9 +6,11 @@ Listings come from a :class:`ListingSource`. Manual ``--connect HOST:PORT`` addr
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+import trio
 
 from ...games import GAMES, OptionSpec
 from .state import LobbyEntry, NewTableForm
@@ -17,6 +19,8 @@ __all__ = [
     "LEVELS",
     "ListingSource",
     "ManualListings",
+    "TableInfo",
+    "table_entry",
     "form_change",
     "form_fields",
     "form_settings",
@@ -45,18 +49,58 @@ def parse_address(text: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
-@dataclass
-class ManualListings:
-    """Tables given by address (``--connect`` or ``:connect``): listed once, not probed."""
+@dataclass(frozen=True)
+class TableInfo:
+    """What a table says about itself (its first message on a connection, or its discovery record)."""
 
-    addresses: Sequence[tuple[str, int]]
+    name: str
+    game: str
+    players: int
+    taken: int
+    password: bool
+    started: bool
+
+
+#: Asks a table at (address, port) what it is; None when it does not answer.
+Probe = Callable[[str, int], Awaitable["TableInfo | None"]]
+
+
+def table_entry(address: str, port: int, info: TableInfo | None) -> LobbyEntry:
+    """The lobby line of a table: its name, game and seats when it answered, else just its address."""
+    if info is None:
+        return LobbyEntry("table", f"{address}:{port}", "no answer (Enter tries to join)", address=address, port=port)
+    title = GAMES[info.game].title if info.game in GAMES else info.game
+    state = "playing" if info.started else "waiting"
+    detail = f"{address}:{port}  {title}, {info.taken}/{info.players} seats, {state}"
+    return LobbyEntry("table", info.name, detail, address=address, port=port, password=info.password)
+
+
+class ManualListings:
+    """Tables given by address (``--connect`` or ``:connect``), asked what they are every ``interval`` seconds
+    (at once when an address is added)."""
+
+    def __init__(self, addresses: Sequence[tuple[str, int]], probe: Probe, interval: float = 5.0) -> None:
+        self.addresses = list(addresses)
+        self.probe = probe
+        self.interval = interval
+        self._added = trio.Event()
+
+    def add(self, address: str, port: int) -> None:
+        """Lists one more table (probed right away)."""
+        if (address, port) not in self.addresses:
+            self.addresses.append((address, port))
+        self._added.set()
 
     async def listings(self) -> AsyncIterator[list[LobbyEntry]]:
-        """Yields the fixed list once."""
-        yield [
-            LobbyEntry("table", f"{host}:{port}", "added by address", address=host, port=port)
-            for host, port in self.addresses
-        ]
+        """The tables with what each said, again after every round of probes."""
+        while True:
+            found = []
+            for address, port in list(self.addresses):
+                found.append(table_entry(address, port, await self.probe(address, port)))
+            yield found
+            with trio.move_on_after(self.interval):
+                await self._added.wait()
+            self._added = trio.Event()
 
 
 def new_form(interfaces: Sequence[str] = (), game: str | None = None) -> NewTableForm:
