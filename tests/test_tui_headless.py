@@ -408,3 +408,24 @@ def test_whole_fistful_match_then_rematch() -> None:
             assert "begins (same seats)" in "\n".join(ts.log) and "rematch" not in st.message
 
     run(scenario())
+
+
+def test_leave_a_local_table_and_resume_it_from_the_lobby() -> None:
+    async def scenario() -> None:
+        async with running(StartRequest(game="fistful", seed=6, player="random")) as d:
+            st = d.state
+            await d.my_turn()
+            assert st.table is not None
+            journal = st.table.journal
+            await d.press(SPACE + RIGHT + SPACE + ENTER)
+            await d.until(lambda: st.table is not None and st.table.view["public"]["phase"] == "pick", "the pick")
+            await d.press("b")
+            assert st.screen == "lobby" and st.table is None
+            resumes = [e for e in st.entries if e.kind == "resume"]
+            assert [e.path for e in resumes] == [journal]
+            st.lobby_cursor = st.entries.index(resumes[0])
+            await d.press(ENTER)
+            await d.until(lambda: st.table is not None and st.table.my_turn, "the resumed table")
+            assert st.table is not None and st.table.view["public"]["phase"] == "pick"
+
+    run(scenario())

@@ -126,6 +126,7 @@ COMMANDS: list[Command] = [
     Command("pass", "table", ("p",), "p pass", "Pass (Matchstick Tycoon: take a matchstick).", lambda c, _: c.pass_turn()),
     Command("moves", "table", ("l",), "l moves", "List every legal move to pick from.", lambda c, _: c.list_moves()),
     Command("rematch", "table", ("r",), "", "Ask for a rematch once the game is over.", lambda c, _: c.rematch()),
+    Command("leave", "table", ("b",), "", "Back to the lobby (a local game can be resumed there).", lambda c, _: c.leave()),
     Command("choice-up", "choices", ("up",), "", "Previous move.", _choice_move(-1)),
     Command("choice-down", "choices", ("down",), "", "Next move.", _choice_move(1)),
     Command("choose", "choices", ("enter",), "Enter play", "Play the highlighted move.", _choice_enter),

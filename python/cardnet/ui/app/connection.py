@@ -66,6 +66,8 @@ class Link:
     journal: Path | None = None
     #: ``HOST:PORT`` addresses others join at, when this process hosts a LAN table.
     listening: list[str] = field(default_factory=list)
+    #: Whether the table runs in this process (it stops when we leave).
+    local: bool = False
 
     @property
     def events(self) -> AsyncIterator[PeerEvent]:
@@ -152,7 +154,7 @@ async def host_local(
     )
     await nursery.start(peer.run)
     config = table.config
-    link = Link(peer, config.game, config.players, setup.seat, setup.header, setup.journal.path)
+    link = Link(peer, config.game, config.players, setup.seat, setup.header, setup.journal.path, local=True)
     link.listening = [f"{address}:{port}" for address in interfaces]
     return link
 

@@ -54,6 +54,7 @@ class Controller:
         #: The latest list from each source, in the order of ``sources``.
         self.listed: dict[int, list[LobbyEntry]] = {}
         self.interfaces: list[str] = []
+        self._table_scope: trio.CancelScope | None = None
         #: What the next line typed at the prompt is for (a password), and where it goes.
         self.prompt_answer: Callable[[str], None] | None = None
 
@@ -231,6 +232,12 @@ class Controller:
             )
 
     async def _serve_table(self, open_link: Callable[[trio.Nursery], Awaitable[C.Link]]) -> None:
+        with trio.CancelScope() as scope:
+            self._table_scope = scope
+            await self._run_table(open_link)
+        self._table_scope = None
+
+    async def _run_table(self, open_link: Callable[[trio.Nursery], Awaitable[C.Link]]) -> None:
         async with trio.open_nursery() as nursery:
             link = await open_link(nursery)
             self.link = link
@@ -290,7 +297,7 @@ class Controller:
             count = len(hand_cards(ts))
             ts.cursor = min(ts.cursor, max(0, count - 1))
         if ts.over:
-            self.state.message = "Game over. r: rematch   Ctrl-Q: quit"
+            self.state.message = "Game over. r: rematch   b: back to the lobby   Ctrl-Q: quit"
 
     def _on_error(self, ts: TableState, err: C.HostError) -> None:
         if ts.pending is not None and err.ref == ts.pending:
@@ -425,6 +432,25 @@ class Controller:
         elif ts is not None and ts.selected:
             ts.selected.clear()
         st.error = ""
+
+    def leave(self) -> None:
+        """Back to the lobby: a joined table is told we leave (our seat goes to a built-in player); a table
+        hosted here stops, and an unfinished local game waits in the resume list."""
+        st = self.state
+        link, scope = self.link, self._table_scope
+        if st.screen != "table" or scope is None:
+            return
+
+        async def bye() -> None:
+            if link is not None and not link.local:
+                with trio.move_on_after(1.0):
+                    await link.peer.bye()
+            scope.cancel()
+
+        self.link, st.table, st.screen = None, None, "lobby"
+        st.message = "Left the table."
+        self.spawn(bye, "leave")
+        self.refresh_lobby()
 
     def closing_words(self) -> str:
         """What to print once the terminal is restored."""

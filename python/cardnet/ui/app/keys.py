@@ -27,12 +27,14 @@ def build_key_bindings(c: Controller, filters: Filters, after: AfterKey) -> KeyB
 
 def _bind(kb: KeyBindings, c: Controller, filters: Filters, command: Command, key: str, after: AfterKey) -> None:
     # Ctrl-Q works even while typing; every other key belongs to the line being typed.
-    active = filters.context(command.context) if command.context != "always" or key != "c-q" else filters.always
+    active = filters.context(command.context)
     if key != "c-q":
         active = active & ~filters.typing
 
     @kb.add(key, filter=active, eager=key == "c-q")
     def _(event: KeyPressEvent) -> None:
-        c.state.error = "" if command.name not in ("help", "close") else c.state.error
+        # A new action clears the last error; reading help or closing a list keeps it in view.
+        if command.name not in ("help", "close"):
+            c.state.error = ""
         command.run(c, "")
         after(event, command)
