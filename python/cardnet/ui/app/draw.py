@@ -21,6 +21,10 @@ Fragments = list[tuple[str, str]]
 
 #: Below this height the seven-segment cards are drawn 3 rows tall instead of 5.
 COMPACT_BELOW = 34
+#: From this width on the event log stands beside the table instead of under it.
+WIDE = 140
+#: Columns the table takes when the log stands beside it.
+TABLE_WIDTH = 96
 _PAINT = {"pink": "class:pink", "green": "class:green"}
 
 
@@ -58,15 +62,27 @@ def _clip(row: Fragments, width: int) -> Fragments:
 
 def table_screen(ts: TableState, width: int, height: int, no_color: bool = False) -> Fragments:
     """The whole table area: the game's own drawing, whose turn it is, and the newest log lines that fit."""
+    room = TABLE_WIDTH if width >= WIDE else width
     if ts.game == "matchstick" and ts.view:
-        rows = _matchstick(ts, width, height, no_color)
+        rows = _matchstick(ts, room, height, no_color)
     elif ts.game == "fistful" and ts.view:
-        rows = _fistful(ts, width, height)
+        rows = _fistful(ts, room, height)
     elif ts.view:
         rows = [[("", line)] for line in ts.renderer.table(ts.view, ts.seat if ts.seat is not None else 0)]
     else:
         rows = [[("class:dim", "Waiting for the table...")]]
     rows.append(_turn_line(ts))
+    if width >= WIDE:
+        # A wide terminal gets the log beside the table, as tall as the screen.
+        log: list[Fragments] = [[("class:log", line)] for line in ts.log[-height:]] if height > 0 else []
+        rows = [_clip(r, TABLE_WIDTH) for r in rows[:height]]
+        out: list[Fragments] = []
+        for n in range(max(len(rows), len(log))):
+            left = rows[n] if n < len(rows) else []
+            used = sum(len(text) for _, text in left)
+            right = log[n] if n < len(log) else []
+            out.append(left + [("", " " * (TABLE_WIDTH + 1 - used)), ("class:rule", "| ")] + _clip(right, width - TABLE_WIDTH - 3))
+        return _lines(out[:height])
     room = height - len(rows) - 1
     if room > 0:
         rows.append([("class:rule", "-" * max(0, min(width, 80) - 1))])

@@ -71,9 +71,11 @@ def build_layout(
     floats = [
         Float(
             ConditionalContainer(
-                Frame(Window(FormattedTextControl(lambda: _choices(st)), wrap_lines=False), title="Choose a move"),
+                Frame(Window(FormattedTextControl(lambda: _choices(st, size()[1])), wrap_lines=False), title="Choose a move"),
                 filter=filters.choices,
-            )
+            ),
+            # Low on the screen, over the log, so the hand and the table stay in view.
+            bottom=2,
         ),
         Float(
             ConditionalContainer(
@@ -112,13 +114,15 @@ def _status(st: AppState) -> StyleAndTextTuples:
     return out
 
 
-def _choices(st: AppState) -> StyleAndTextTuples:
+def _choices(st: AppState, rows: int) -> StyleAndTextTuples:
     ts = st.table
     if ts is None or not ts.choices:
         return []
-    first = max(0, min(ts.choice_cursor - CHOICES_SHOWN // 2, len(ts.choices) - CHOICES_SHOWN))
+    # At most half the screen, so the hand above stays in view.
+    shown = max(3, min(CHOICES_SHOWN, rows // 2 - 3))
+    first = max(0, min(ts.choice_cursor - shown // 2, len(ts.choices) - shown))
     out: StyleAndTextTuples = []
-    for pos in range(first, min(len(ts.choices), first + CHOICES_SHOWN)):
+    for pos in range(first, min(len(ts.choices), first + shown)):
         style = "class:choice.cursor" if pos == ts.choice_cursor else "class:choice"
         out += [(style, f" {ts.choices[pos].label} "), ("", "\n")]
     out.append(("class:dim", f" {ts.choice_cursor + 1} of {len(ts.choices)} - Up/Down, Enter plays, Esc back"))
