@@ -429,3 +429,16 @@ def test_leave_a_local_table_and_resume_it_from_the_lobby() -> None:
             assert st.table is not None and st.table.view["public"]["phase"] == "pick"
 
     run(scenario())
+
+
+def test_a_bad_journal_is_a_message_in_the_lobby(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.journal"
+
+    async def scenario() -> None:
+        async with running(StartRequest(resume=missing)) as d:
+            st = d.state
+            await d.until(lambda: bool(st.error), "the error")
+            assert st.error.startswith("play: ") and "missing.journal" in st.error
+            assert st.screen == "lobby" and d.client.app.is_running
+
+    run(scenario())

@@ -97,7 +97,8 @@ class Controller:
             for n, source in enumerate(self.sources):
                 nursery.start_soon(self._follow, n, source)
             if start.resume is not None or start.game is not None:
-                await self._open_local(start)
+                # Guarded like any table opened from the lobby: a bad journal becomes a message, not a crash.
+                self.spawn(lambda: self._open_local(start), "play")
             await trio.sleep_forever()
 
     # -- the lobby -----------------------------------------------------------------------------------------
@@ -135,11 +136,11 @@ class Controller:
 
     def answer(self, text: str) -> bool:
         """Hands a line typed at the prompt to whoever asked; False when nothing had asked."""
-        answer, self.prompt_answer = self.prompt_answer, None
-        self.state.prompt, self.state.prompt_secret = "", False
-        if answer is None:
+        respond = self.prompt_answer
+        self.answer_none()
+        if respond is None:
             return False
-        answer(text)
+        respond(text)
         return True
 
     def answer_none(self) -> None:
