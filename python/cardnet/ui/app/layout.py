@@ -32,6 +32,18 @@ __all__ = ["build_layout", "help_fragments"]
 BARS = 3
 #: Most moves the chooser shows at once (it scrolls with the cursor).
 CHOICES_SHOWN = 12
+#: How each game's screen draws its cards, for the help.
+CARD_NOTES = {
+    "matchstick": (
+        "On screen: matchsticks added to a card are drawn in orange (= and ! without colour); a card",
+        "played turned shows ~ before its printed type; under your cards is each card's id.",
+        "Select several cards with Space: Enter then offers every value they can show together.",
+    ),
+    "fistful": (
+        "On screen: cards are drawn in their owner's colour ([D] is the Dynamite); 'bar' under a card",
+        "marks the one the +1 rule bars this duel. Gold, the pot and the stars are at the top.",
+    ),
+}
 
 
 def build_layout(
@@ -144,7 +156,9 @@ def help_fragments(st: AppState) -> StyleAndTextTuples:
         if info is not None:
             out += [("class:heading", info.title + "\n"), ("", info.summary + "\n\n")]
         out += [("", line + "\n") for line in ts.renderer.help()]
-        out.append(("", "Type ':' and a move in those words to play it directly.\n\n"))
+        out.append(("", "Type ':' and a move in those words to play it directly.\n"))
+        out += [("", line + "\n") for line in CARD_NOTES.get(ts.game, ())]
+        out.append(("", "\n"))
     names = {"always": "Everywhere", "help": "Help", "lobby": "Lobby", "form": "New table form", "table": "At a table", "choices": "Move list"}
     for context in CONTEXTS:
         out.append(("class:heading", names[context] + "\n"))
