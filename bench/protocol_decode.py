@@ -35,6 +35,8 @@ def worst_lines() -> dict[str, bytes]:
         "flat [0,0,..]": _wrap(b"[" + b"0," * (n // 2) + b"0]"),
         "16-digit ints + brackets": b'{"s":"' + b"[" * 40 + b'","a":[' + b"9007199254740991," * (n // 17 - 4) + b"0]}",
         "flat strings": _wrap(b"[" + b'"",' * (n // 3) + b'""]'),
+        "surrogate pairs": b'{"a":"' + b"\\ud83d\\ude00" * (n // 12) + b'"}',
+        "pairs, one lone": _wrap(b"[" + b'"\\ud83d\\ude00",' * (n // 15) + b'"\\udc00"]'),
         "a real move": b'{"decision_id":12,"move":{"cards":[1,2],"type":"discard"},"ref":8,"type":"move"}',
     }
 

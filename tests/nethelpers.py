@@ -9,6 +9,7 @@ from typing import Any
 
 import trio
 
+import cardnet
 from cardnet import protocol as P
 from cardnet.host import Host, HostOptions
 from cardnet.journal import Journal
@@ -51,8 +52,16 @@ async def running_host(
         nursery.cancel_scope.cancel()
 
 
+def strict_loads(line: bytes) -> dict[str, Any]:
+    """Decode a line from the host as a strict client would: pure ASCII (PROTOCOL.md section 1), and JSON that
+    serde_json accepts (the core's ``json_loads``), which refuses, for one, an escaped lone surrogate."""
+    value = cardnet.json_loads(line.decode("ascii"))
+    assert isinstance(value, dict)
+    return value
+
+
 class RawClient:
-    """A bare TCP line client: sends whatever bytes a test wants, reads the host's lines as dicts."""
+    """A bare TCP line client: sends whatever bytes a test wants, reads the host's lines as dicts (strictly)."""
 
     def __init__(self, stream: trio.SocketStream) -> None:
         self.stream = stream
@@ -79,9 +88,7 @@ class RawClient:
                 self.buf += chunk
         line, _, rest = bytes(self.buf).partition(b"\n")
         self.buf = bytearray(rest)
-        value = json.loads(line)
-        assert isinstance(value, dict)
-        return value
+        return strict_loads(line)
 
     async def recv_type(self, kind: str, timeout: float = 5.0) -> dict[str, Any]:
         """Skip lines until one of the given type (pings, seats and chat are skipped)."""

@@ -47,7 +47,6 @@ def test_games_info_is_typed() -> None:
             info.option("no_such_option")
 
 
-@pytest.mark.skipif("matchstick" not in cardnet.GAMES, reason="Matchstick Tycoon not merged yet")
 def test_matchstick_expansion_option() -> None:
     spec = cardnet.GAMES["matchstick"].option("expansion")
     assert spec.kind == "int" and spec.choices == (0, 2, 4) and spec.default == 0

@@ -15,9 +15,6 @@ import cardnet
 from cardnet.ui.plain import play_plain
 from cardnet.ui.render import renderer_for
 
-HAS_MATCHSTICK = "matchstick" in cardnet.GAMES
-
-
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "cardnet", *args], input=stdin, capture_output=True, text=True, timeout=120
@@ -77,7 +74,6 @@ def test_arena_json(game: str) -> None:
     assert again["decisions"] == doc["decisions"]
 
 
-@pytest.mark.skipif(not HAS_MATCHSTICK, reason="Matchstick Tycoon not merged yet")
 def test_play_plain_matchstick_scripted() -> None:
     script = "help\nplay 2 999\nplay F\nnonsense words\n" + "1\n" * 3000
     out = run("play", "--plain", "--seed", "3", "--players", "4", stdin=script)
@@ -96,7 +92,6 @@ def test_play_plain_matchstick_scripted() -> None:
     assert again.partition("\n")[2] == game_text
 
 
-@pytest.mark.skipif(not HAS_MATCHSTICK, reason="Matchstick Tycoon not merged yet")
 def test_play_plain_typed_move_and_quit() -> None:
     seed = next(s for s in range(100) if cardnet.new_game("matchstick", players=3, seed=s).to_act() == [0])
     g = cardnet.new_game("matchstick", players=3, seed=seed)
@@ -127,8 +122,6 @@ def test_play_plain_every_game(game: str) -> None:
 
 
 def test_play_plain_end_of_input() -> None:
-    if not cardnet.GAMES:
-        pytest.skip("no game registered yet")
     game = next(iter(cardnet.GAMES))
     out = io.StringIO()
     assert play_plain(game, seed=1, stdin=io.StringIO(""), stdout=out) == 0

@@ -10,6 +10,7 @@ import trio.testing
 
 from cardnet import protocol as P
 from cardnet.host import Host, HostOptions
+from cardnet.journal import Journal, read_journal
 from cardnet.table import Table, TableConfig
 
 from nethelpers import RawClient, running_host
@@ -91,6 +92,9 @@ async def test_moves_that_must_be_refused() -> None:
         await expect_error(a, "invalid_move")
         await a.send({"type": "move", "decision_id": leader_decision, "index": 5})
         await expect_error(a, "invalid_move")
+        # Section 5: any index outside 0..count-1 is invalid_move, a negative one too.
+        await a.send({"type": "move", "decision_id": leader_decision, "index": -1})
+        await expect_error(a, "invalid_move")
         assert (host.table.state_id, host.table.game.state_hash()) == before
         # The real move goes through; answering the same decision again is stale.
         await a.send({"type": "move", "decision_id": leader_decision, "index": 0})
@@ -99,6 +103,30 @@ async def test_moves_that_must_be_refused() -> None:
         await expect_error(a, "stale_decision")
         for client in (a, b, c):
             await still_alive(client)
+
+
+async def test_a_move_repeated_after_a_reconnect_gets_the_ack_its_lost_connection_had() -> None:
+    async with running_host(fake_engine()) as host:
+        port = host.port or 0
+        a, welcome, _ = await seated(port, "a")
+        b, _, _ = await seated(port, "b")
+        decision = host.table.decisions[0].id
+        await a.send({"type": "move", "decision_id": decision, "index": 0, "ref": 1})
+        await a.aclose()  # gone before reading the update that carried the ack
+        with trio.fail_after(5):
+            while host.table.seats[0].connected:
+                await trio.sleep(0.01)
+        state = host.table.state_id
+        back = await RawClient.connect(port)
+        assert (await back.join("a", token=welcome["token"]))["seat"] == 0
+        await back.recv_type("snapshot")
+        await back.send({"type": "move", "decision_id": decision, "index": 0, "ref": 2})
+        reply = await back.recv_type_in(("snapshot", "update", "error"))
+        assert reply["type"] == "snapshot" and reply["ack"] == {"decision_id": decision, "ref": 2}, reply
+        assert host.table.state_id == state == 2
+        # Another seat cannot collect it.
+        await b.send({"type": "move", "decision_id": decision, "index": 0})
+        await expect_error(b, "stale_decision")
 
 
 async def test_simultaneous_decisions_do_not_collide() -> None:
@@ -362,6 +390,33 @@ async def test_chat_reaches_everyone_who_asked_for_it() -> None:
             assert reply is not None
             seen.append(reply["type"])
         assert "chat" not in seen
+
+
+async def test_text_that_is_not_unicode_is_refused_and_never_sent_or_journalled(tmp_path: Any) -> None:
+    # A lone surrogate escaped in a name, a chat line or a ref: strict decoders (serde_json) refuse any line that
+    # carries one, so one hostile peer must not be able to put it into the lines everybody else reads. Every
+    # RawClient reads the host's lines with such a decoder.
+    journal = Journal.create(tmp_path / "t.journal")
+    async with running_host(fake_engine(), journal=journal) as host:
+        port = host.port or 0
+        evil = await RawClient.connect(port)
+        refused = await evil.join("\udc00evil")
+        assert (refused["type"], refused["code"]) == ("error", "handshake_required")
+        assert await evil.closed()
+        a, _, _ = await seated(port, "\U0001f600 ann")
+        b, _, _ = await seated(port, "b")
+        await a.send({"type": "chat", "text": "\ud800"})
+        await expect_error(a, "bad_json")
+        await a.send({"type": "move", "decision_id": host.table.decisions[0].id, "index": 0, "ref": "\udfff"})
+        await expect_error(a, "bad_json")
+        await a.send({"type": "chat", "text": "gg \U0001f600"})
+        for client in (a, b):
+            chat = await client.recv_type("chat")
+            assert (chat["name"], chat["text"]) == ("\U0001f600 ann", "gg \U0001f600")
+        assert host.table.state_id == 1 and [s.name for s in host.table.seats] == ["\U0001f600 ann", "b"]
+    journal.close()
+    records = read_journal(tmp_path / "t.journal").records
+    assert [r.get("name") for r in records if r["kind"] == "seat"] == ["\U0001f600 ann", "b"]
 
 
 async def test_spectator_seats_are_limited() -> None:

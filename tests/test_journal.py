@@ -176,3 +176,16 @@ def test_any_torn_prefix_of_a_real_table_journal_resumes(tmp_path: Path) -> None
         if expected is not None:
             assert (resumed.state_id, resumed.game.state_hash()) == expected
         assert torn.stat().st_size == contents.valid_length
+
+
+def test_a_journalled_name_that_is_not_unicode_is_refused_on_resume() -> None:
+    # Older hosts journalled a hello name such as "\udc00evil"; resuming must say so, not serve a table whose
+    # seats can no longer be sent to anyone.
+    from cardnet.table import Table, TableConfig
+
+    from netfake import fake_engine
+
+    table = TableConfig("callpick", 2, 8, table_id="tu").record()
+    seat = {"kind": "seat", "seat": 0, "name": "\udc00evil", "token_hash": "0" * 64}
+    with pytest.raises(ValueError, match="record 2: the seat's name is not valid Unicode"):
+        Table.from_records([table, seat], fake_engine(), clock=lambda: 0.0)

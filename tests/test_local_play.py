@@ -19,9 +19,6 @@ from cardnet.ui.local import LocalError
 from cardnet.ui.plain import play_plain
 from cardnet.ui.render import renderer_for
 
-needs_matchstick = pytest.mark.skipif("matchstick" not in cardnet.GAMES, reason="Matchstick Tycoon not merged yet")
-
-
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "cardnet", *args], input=stdin, capture_output=True, text=True, timeout=300
@@ -42,7 +39,6 @@ def last_table(text: str) -> str:
     return "Table (" + block.split("\n> ", 1)[0]
 
 
-@needs_matchstick
 def test_resume_after_end_of_input_continues_exactly(tmp_path: Path) -> None:
     journal = tmp_path / "game.journal"
     first = run("play", "--plain", "--seed", "3", "--players", "4", "--journal", str(journal), stdin="1\n2\n")
@@ -70,7 +66,6 @@ def test_resume_after_end_of_input_continues_exactly(tmp_path: Path) -> None:
     assert replay(journal)["over"] is True
 
 
-@needs_matchstick
 def test_refused_typed_moves_show_the_core_reason() -> None:
     seed = next(s for s in range(100) if cardnet.new_game("matchstick", players=3, seed=s).to_act() == [0])
     g = cardnet.new_game("matchstick", players=3, seed=seed)

@@ -92,6 +92,8 @@ def test_usage_and_runtime_errors_have_their_exit_codes(tmp_path: Path) -> None:
         ["host", "nosuch", "--interface", "127.0.0.1"],
         ["host", "fistful", "--players", "5", "--interface", "127.0.0.1"],
         ["host", "fistful", "--option", "length=forever", "--interface", "127.0.0.1"],
+        # Without --headless the host sits at seat 0, so built-in players may not fill every seat.
+        ["host", "fistful", "--bots", "2", "--interface", "127.0.0.1"],
         ["bot", "builtin:nope", "127.0.0.1:1"],
         ["join", "no-port"],
     ):

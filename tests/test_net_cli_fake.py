@@ -35,19 +35,23 @@ async def test_join_spectate_follows_a_bot_game_to_the_end() -> None:
             proc = await join(host.port, "--spectate", "--name", "eve")
         out = proc.stdout.decode()
         assert proc.returncode == 0, proc.stderr.decode()
-        assert "spectating" in out and "game over:" in out
+        assert "spectating" in out and "Game over: " in out
+        # A game the client has no renderer for is still followed: events and the host's result as JSON.
         assert '"winners"' in out.splitlines()[-1]
+        assert "Traceback" not in proc.stderr.decode()
 
 
 async def test_join_as_a_player_types_move_numbers() -> None:
     async with running_host(fake_engine(), players=2, bots={1: "random"}) as host:
         with trio.fail_after(30):
-            proc = await join(host.port, "--name", "ann", stdin=b"x\n9\n" + b"0\n" * 40)
+            proc = await join(host.port, "--name", "ann", stdin=b"x y\n99\n0\n" + b"1\n" * 40)
         out = proc.stdout.decode()
         assert proc.returncode == 0, proc.stderr.decode()
-        assert "seat 0" in out and "seat token" in out
-        assert "type the number of a listed move" in out
-        assert "game over:" in out and host.table.game.is_over()
+        assert "seat 0" in out and "Seat token" in out
+        # Moves are numbered from 1; a number out of range and an unreadable line are explained.
+        assert "     1. " in out and "     0. " not in out
+        assert "Pick a number from 1 to" in out and "Not understood" in out
+        assert "Game over: " in out and host.table.game.is_over()
 
 
 async def test_join_reports_a_refusal_and_bad_targets() -> None:

@@ -1,5 +1,6 @@
 """``cardnet host`` killed with SIGKILL at random points and restarted with ``--resume``: no acknowledged move
-is lost, the peers reconnect with their tokens, and the table finishes exactly as the journal says."""
+is lost, the peers reconnect with their tokens, and the table finishes exactly as the journal says. A host that
+dies between a move's journal write and its update still acknowledges that move after the resume."""
 
 from __future__ import annotations
 
@@ -8,18 +9,23 @@ import random
 import signal
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
 
 import cardnet
 from cardnet.bot import RandomBot, run_bot
-from cardnet.journal import read_journal
+from cardnet.host import Host
+from cardnet.journal import Journal, read_journal
 from cardnet.peer import Peer
-from cardnet.protocol import StateMessage
+from cardnet.protocol import Encodable, StateMessage
+from cardnet.table import Table, TableConfig
 
-from nethelpers import NET_COMMAND, child_env, free_port
+from netfake import fake_engine
+from nethelpers import NET_COMMAND, RawClient, child_env, free_port, running_host
 
 pytestmark = pytest.mark.trio
 
@@ -102,3 +108,81 @@ async def test_sigkill_and_resume_lose_no_acknowledged_move(tmp_path: Path, game
     )
     summary = json.loads(replay.stdout)
     assert summary["over"] and summary["outcome"] == outcomes[0][0]
+
+
+class HostKilled(BaseException):
+    """Stands for SIGKILL: nothing the host would do after the journal write happens (no handler catches it)."""
+
+
+class JournalThenDie(Journal):
+    """A journal whose host dies right after one chosen move record is written (its single write(2) is done)."""
+
+    die_at_state = 0
+
+    def append(self, record: Mapping[str, Encodable]) -> None:
+        super().append(record)
+        if record.get("kind") == "move" and record.get("state_id") == self.die_at_state:
+            raise HostKilled
+
+
+async def read_until_closed(client: RawClient) -> list[dict[str, Any]]:
+    lines: list[dict[str, Any]] = []
+    while (msg := await client.recv()) is not None:
+        lines.append(msg)
+    return lines
+
+
+@pytest.mark.parametrize("last", [False, True], ids=["mid_game", "final_move"])
+async def test_a_move_journalled_just_before_a_kill_is_acknowledged_after_the_resume(
+    tmp_path: Path, last: bool
+) -> None:
+    # Deterministic: the host dies between the journal write of seat 0's pick and the update that acknowledges
+    # it. After the resume, seat 0 reconnects with its token and answers the same decision again: it must get
+    # that ack (a snapshot carrying it, nothing changed), not stale_decision, which cannot say "accepted".
+    path = tmp_path / "t.journal"
+    config = TableConfig("callpick", 2, 5, options={"rounds": 1}, seeded=True, table_id="tk")
+    journal = JournalThenDie.create(path)
+    assert isinstance(journal, JournalThenDie)
+    journal.append(config.record())
+    # One round: seat 0 calls (state 2), then both pick; seat 0's pick ends the game when seat 1 picked first.
+    journal.die_at_state = 4 if last else 3
+    host = Host(Table(config, fake_engine(), clock=trio.current_time), journal=journal)
+    with trio.fail_after(20):
+        try:
+            async with trio.open_nursery() as nursery:
+                await nursery.start(host.serve, "127.0.0.1", 0)
+                port = host.port or 0
+                a, b = RawClient(await trio.open_tcp_stream("127.0.0.1", port)), await RawClient.connect(port)
+                token = (await a.join("a"))["token"]
+                await b.join("b")
+                while (call := (await a.recv_type("snapshot"))["decision"]) is None:
+                    pass  # the snapshot from before seat 1 was taken
+                await a.send({"type": "move", "decision_id": call["id"], "index": 0})
+                pick = (await a.recv_type("update"))["decision"]
+                if last:
+                    other = (await b.recv_type("update"))["decision"]
+                    await b.send({"type": "move", "decision_id": other["id"], "index": 0})
+                    await a.recv_type("update")
+                await a.send({"type": "move", "decision_id": pick["id"], "index": 0, "ref": "r1"})
+                await trio.sleep_forever()
+        except* HostKilled:
+            pass
+        journal.close()
+        assert not any("ack" in msg and msg["ack"]["decision_id"] == pick["id"] for msg in await read_until_closed(a))
+        resumed, contents = Journal.open_resume(path)
+        table = Table.from_records(contents.records, fake_engine(), clock=trio.current_time)
+        assert table.state_id == journal.die_at_state and table.game.is_over() == last
+        async with running_host(fake_engine(), table=table, journal=resumed) as restarted:
+            a = await RawClient.connect(restarted.port or 0)
+            assert (await a.join("a", token=token))["seat"] == 0
+            snapshot = await a.recv_type("snapshot")
+            assert "ack" not in snapshot and snapshot["state_id"] == table.state_id
+            await a.send({"type": "move", "decision_id": pick["id"], "index": 0, "ref": "r2"})
+            reply = await a.recv_type_in(("snapshot", "update", "error"))
+            assert reply["type"] == "snapshot" and reply["ack"] == {"decision_id": pick["id"], "ref": "r2"}, reply
+            assert reply["state_id"] == table.state_id == journal.die_at_state
+            # A decision this seat never answered is still refused as before.
+            await a.send({"type": "move", "decision_id": pick["id"] + 16 * 50, "index": 0})
+            assert (await a.recv_type("error"))["code"] == ("game_over" if last else "stale_decision")
+        resumed.close()
+    assert len(read_journal(path).records) == 3 + journal.die_at_state - 1

@@ -139,6 +139,8 @@ def _python_lines_run(line: bytes) -> int:
         b"[" * (P.MAX_PEER_LINE // 2) + b"]" * (P.MAX_PEER_LINE // 2),
         b'{"a":[' + b"[]," * (P.MAX_PEER_LINE // 3 - 4) + b"[]]}",
         b'{"s":"' + b"[" * 40 + b'","a":[' + b"9007199254740991," * (P.MAX_PEER_LINE // 17 - 4) + b"0]}",
+        b'{"a":"' + b"\\ud83d\\ude00" * (P.MAX_PEER_LINE // 12 - 1) + b'"}',
+        b'{"a":[' + b'"\\ud83d\\ude00",' * (P.MAX_PEER_LINE // 15 - 1) + b'"\\udc00"]}',
     ],
 )
 def test_hostile_lines_are_not_scanned_character_by_character_in_python(line: bytes) -> None:
@@ -146,6 +148,50 @@ def test_hostile_lines_are_not_scanned_character_by_character_in_python(line: by
     # more per byte or per value (bench/protocol_decode.py measures the time).
     assert len(line) <= P.MAX_PEER_LINE
     assert _python_lines_run(line) < 100
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"type":"hello","protocol":1,"name":"\\udc00evil"}',
+        b'{"type":"chat","text":"\\ud800"}',
+        b'{"type":"chat","text":"\\ud83dx"}',
+        b'{"type":"chat","text":"\\ude00\\ud83d"}',
+        b'{"type":"chat","text":"ok","\\uDBFF":1}',
+        b'{"type":"move","decision_id":1,"move":{"cards":[{"x":"\\ud800"}]}}',
+    ],
+)
+def test_decode_refuses_escapes_that_are_not_unicode(line: bytes) -> None:
+    # A lone surrogate cannot be written in UTF-8, so strict decoders (serde_json, the core's json_loads) refuse
+    # any line carrying one: accepting it would let one peer break every other peer's reader.
+    with pytest.raises(ProtocolError) as info:
+        P.decode_line(line)
+    assert info.value.code == "bad_json"
+    assert not info.value.fatal
+
+
+def test_decode_accepts_surrogate_pairs_and_escaped_backslashes() -> None:
+    assert P.decode_line(b'{"t":"\\ud83d\\ude00"}') == {"t": "\U0001f600"}
+    assert P.decode_line(b'{"t":"\\\\ud800"}') == {"t": "\\ud800"}
+
+
+def test_canonical_never_writes_a_lone_surrogate() -> None:
+    assert P.canonical("\U0001f600") == '"\\ud83d\\ude00"'
+    for text in ("\udc00evil", "\ud800", {"\udfff": 1}):
+        with pytest.raises(ValueError):
+            P.canonical(text)
+
+
+def test_a_negative_index_parses_so_the_table_can_call_it_invalid() -> None:
+    # PROTOCOL.md section 5: an index outside 0..count-1 is invalid_move, decided where count is known.
+    assert P.parse_client_message({"type": "move", "decision_id": 3, "index": -1}) == P.Move(3, None, -1)
+
+
+@pytest.mark.parametrize("obj", [{}, {"type": None}, {"type": 7}, {"type": ["move"]}])
+def test_a_missing_or_non_string_type_is_bad_message(obj: dict[str, object]) -> None:
+    with pytest.raises(ProtocolError) as info:
+        P.parse_client_message(obj)  # type: ignore[arg-type]
+    assert info.value.code == "bad_message"
 
 
 def test_decode_tolerates_whitespace_and_crlf() -> None:

@@ -20,7 +20,6 @@ from cardnet.ui.render import GenericRenderer, renderer_for, use_colour, visible
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "rust" / "core" / "tests" / "golden"
 GAMES = ("fistful", "cherki", "ten")
-needs_goldens = pytest.mark.skipif(not GOLDEN_DIR.is_dir(), reason="golden transcripts not available")
 
 
 def records(name: str) -> list[dict[str, Any]]:
@@ -105,7 +104,6 @@ def test_ten_typed_moves() -> None:
 # -- every golden move and event --------------------------------------------------------------------
 
 
-@needs_goldens
 @pytest.mark.parametrize("game", GAMES)
 def test_golden_moves_round_trip_through_text(game: str) -> None:
     seen = 0
@@ -121,7 +119,6 @@ def test_golden_moves_round_trip_through_text(game: str) -> None:
     assert seen > 20
 
 
-@needs_goldens
 @pytest.mark.parametrize("game", GAMES)
 def test_golden_events_read_as_sentences(game: str) -> None:
     kinds = set()
@@ -137,7 +134,6 @@ def test_golden_events_read_as_sentences(game: str) -> None:
     assert len(kinds) >= 6
 
 
-@needs_goldens
 @pytest.mark.parametrize("game", GAMES)
 def test_tables_fit_80_columns(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(GenericRenderer, "width", lambda self: 80)
@@ -161,7 +157,6 @@ def fistful_view(phase: str) -> tuple[int, dict[str, Any]]:
     raise AssertionError(f"no {phase} view")
 
 
-@needs_goldens
 def test_fistful_table_names_colours_gold_and_pot() -> None:
     for record in records("fistful-full-short.jsonl"):
         pub = record["view"]["public"]
@@ -180,7 +175,6 @@ def test_fistful_table_names_colours_gold_and_pot() -> None:
     assert "Your hand (" in text and "discard pile:" in text
 
 
-@needs_goldens
 def test_fistful_move_notes() -> None:
     seat, view = fistful_view("pick")
     r = renderer_for("fistful", names_for(seat, 2))
@@ -196,7 +190,6 @@ def test_fistful_move_notes() -> None:
     assert r.parse_move("retrieve 4", view) == {"type": "retrieve", "card": 4}
 
 
-@needs_goldens
 def test_fistful_events() -> None:
     r = fistful.Renderer(["You", "Seat 1"])
     r.observe({"public": {"colours": ["pink", "green"]}})
@@ -228,7 +221,6 @@ def test_cherki_card_names() -> None:
     assert cherki.pair_kind_of(ready[:-1] + [0]) is None
 
 
-@needs_goldens
 def test_cherki_table_ready_hand_by_kind() -> None:
     record = records("cherki-full-3p-2deals.jsonl")[0]
     seat, view = record["seat"], record["view"]
@@ -242,7 +234,6 @@ def test_cherki_table_ready_hand_by_kind() -> None:
     assert r.move_note({"type": "call"}, view) == "lock your hand, then win with any 8"
 
 
-@needs_goldens
 def test_cherki_win_event_shows_hand_and_payments() -> None:
     for record in records("cherki-full-3p-2deals.jsonl"):
         wins = [e for e in record["events"]["spectator"] if e["type"] == "win"]
@@ -257,7 +248,6 @@ def test_cherki_win_event_shows_hand_and_payments() -> None:
     assert text.count("\n") >= 3
 
 
-@needs_goldens
 def test_cherki_call_discard_note() -> None:
     for record in full_records("cherki"):
         if record["move"].get("call"):
@@ -281,7 +271,6 @@ def test_cherki_private_draw_event() -> None:
 # -- TEN --------------------------------------------------------------------------------------------
 
 
-@needs_goldens
 def test_ten_payment_view() -> None:
     record = records("ten-full-3p.jsonl")[13]
     view = record["view"]
@@ -317,7 +306,6 @@ def test_ten_events_and_cards() -> None:
     assert bust.startswith("BUST! Seat 1") and "bust token" in bust
 
 
-@needs_goldens
 def test_ten_outcome_lines() -> None:
     text = (GOLDEN_DIR / "ten-full-3p.jsonl").read_text(encoding="ascii").splitlines()[-1]
     outcome = cardnet.json_loads(text)["outcome"]
@@ -348,7 +336,6 @@ def test_colour_only_on_a_tty_without_no_color(monkeypatch: pytest.MonkeyPatch) 
     assert not use_colour(_Tty())
 
 
-@needs_goldens
 def test_colour_names_always_paint_only_when_on() -> None:
     record = records("ten-full-3p.jsonl")[13]
     r = renderer_for("ten", names_for(2, 3))

@@ -101,6 +101,7 @@ class Connection:
     closing: str | None = None
     strikes: int = 0
     ready: bool = False
+    admitted_at: int = 0  # the table's state_id at this connection's welcome
     scope: trio.CancelScope | None = None  # cancelling it ends the connection's reader and writer at once
 
 
@@ -388,6 +389,7 @@ class Host:
     def _welcome(self, conn: Connection, hello: P.Hello, token: str | None, started: bool) -> None:
         # Only now does the connection receive broadcasts: the welcome must be its first message after "table".
         conn.ready = True
+        conn.admitted_at = self.table.state_id
         welcome: dict[str, Encodable] = {
             "type": "welcome",
             "protocol": hello.protocol,
@@ -459,11 +461,27 @@ class Host:
 
     def _move(self, seat: int | None, msg: P.Move, conn: Connection | None) -> None:
         table = self.table
+        if conn is not None and self._ack_repeated_move(conn, msg):
+            return
         decision = table.check_move(seat, msg)
         assert seat is not None
         applied = table.apply_move(seat, decision, msg.move, msg.index)
         ack: dict[str, Encodable] = {"decision_id": applied.decision_id, "ref": msg.ref}
         self._commit([applied.record], kind="update", ack_seat=seat, ack=ack)
+
+    def _ack_repeated_move(self, conn: Connection, msg: P.Move) -> bool:
+        """Answer a move repeating one this seat made before this connection's welcome with a snapshot carrying its
+        ack, changing nothing; True if it was such a repeat.
+
+        That ack went to a connection that is gone, or was never sent by a host that died right after journalling
+        the move: PROTOCOL.md section 7. A repeat of a move acknowledged on this very connection stays stale.
+        """
+        answered_at = None if conn.seat is None else self.table.answered_at(conn.seat, msg.decision_id)
+        if answered_at is None or answered_at > conn.admitted_at:
+            return False
+        conn.needs_snapshot = True
+        self._owe_ack(conn, {"decision_id": msg.decision_id, "ref": msg.ref})
+        return True
 
     # -- journal, commit and broadcast ------------------------------------------------------------------------
 

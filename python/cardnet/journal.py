@@ -8,10 +8,16 @@ is reported by :func:`read_journal` and cut off by :meth:`Journal.open_resume` b
 
 No trio here: the host calls :meth:`Journal.append` from its single table task (one short syscall) and runs
 :meth:`Journal.fsync` in a worker thread when ``--fsync`` asks for durability against power loss.
+
+A journal is written by one process at a time: :class:`Journal` holds an exclusive ``flock`` on a lock file
+beside it (``NAME.lock``, holding the holder's pid) from before the first read until :meth:`Journal.close`.
+Two writers would each append moves the other never saw and leave a journal no one can replay.
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import os
 import struct
@@ -31,6 +37,83 @@ MAX_RECORD: Final = 64 * 1024 * 1024
 
 class JournalError(Exception):
     """The journal cannot be used at all (missing, not a journal, unwritable)."""
+
+
+class JournalBusy(JournalError):
+    """Another process holds the journal (``pid`` is None when it could not be read from the lock file)."""
+
+    def __init__(self, path: Path, pid: int | None) -> None:
+        holder = f"process {pid}" if pid is not None else "another process"
+        super().__init__(
+            f"journal {path} is in use by {holder}; only one game can write it "
+            "(stop that one first, or continue a copy of the journal)"
+        )
+        self.path = path
+        self.pid = pid
+
+
+def lock_path(path: str | os.PathLike[str]) -> Path:
+    """The lock file of the journal at ``path``: the same name with ``.lock`` added."""
+    p = Path(path)
+    return p.with_name(p.name + ".lock")
+
+
+class _Lock:
+    """An exclusive ``flock`` on a journal's lock file, recording the holder's pid in it.
+
+    The lock file is removed on release. Removing a lock file races with a process that opened it just before:
+    that process would lock an unlinked inode. So after locking, :meth:`acquire` checks that the path still
+    names the inode it locked, and starts again when it does not.
+    """
+
+    def __init__(self, fd: int, path: Path) -> None:
+        self._fd = fd
+        self.path = path
+
+    @classmethod
+    def acquire(cls, journal: Path) -> _Lock:
+        path = lock_path(journal)
+        while True:
+            try:
+                fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError as exc:
+                raise JournalError(f"cannot create lock file {path}: {exc.strerror}") from exc
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                pid = _read_pid(fd)
+                os.close(fd)
+                if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                    raise JournalBusy(journal, pid) from None
+                raise JournalError(f"cannot lock {path}: {exc.strerror}") from exc
+            try:
+                same = os.stat(path).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+                return cls(fd, path)
+            os.close(fd)
+
+    def release(self) -> None:
+        """Remove the lock file and drop the lock (unlink first, while still holding it)."""
+        if self._fd < 0:
+            return
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+        os.close(self._fd)
+        self._fd = -1
+
+
+def _read_pid(fd: int) -> int | None:
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
 
 
 @dataclass(frozen=True)
@@ -129,24 +212,31 @@ def default_journal_path(table_id: str) -> Path:
 class Journal:
     """An open journal that records are appended to."""
 
-    def __init__(self, fd: int, path: Path, *, fsync: bool) -> None:
+    def __init__(self, fd: int, path: Path, *, fsync: bool, lock: _Lock | None = None) -> None:
         self._fd = fd
+        self._lock = lock
         self.path = path
         self.fsync_enabled = fsync
         self.records_written = 0
 
     @classmethod
     def create(cls, path: str | os.PathLike[str], *, fsync: bool = False) -> Journal:
-        """Create a new journal (refusing to overwrite an existing file)."""
+        """Create a new journal (refusing to overwrite an existing file or one another process holds)."""
         p = Path(path)
-        p.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise JournalError(f"cannot create directory {p.parent}: {exc.strerror}") from exc
+        lock = _Lock.acquire(p)
         try:
             fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
         except FileExistsError:
+            lock.release()
             raise JournalError(f"journal {p} already exists (use --resume to continue it)") from None
         except OSError as exc:
+            lock.release()
             raise JournalError(f"cannot create journal {p}: {exc.strerror}") from exc
-        journal = cls(fd, p, fsync=fsync)
+        journal = cls(fd, p, fsync=fsync, lock=lock)
         journal._write(MAGIC)
         if fsync:
             journal.fsync()
@@ -155,14 +245,25 @@ class Journal:
 
     @classmethod
     def open_resume(cls, path: str | os.PathLike[str], *, fsync: bool = False) -> tuple[Journal, JournalContents]:
-        """Open an existing journal to continue it: read it, cut off any torn tail, append after the rest."""
+        """Open an existing journal to continue it: lock it, read it, cut off any torn tail, append after the rest.
+
+        Raises :class:`JournalBusy` (and reads nothing) when another process holds the journal.
+        """
         p = Path(path)
-        contents = read_journal(p)
+        if not p.is_file():
+            # Checked first so that no lock file is left beside a journal that does not exist.
+            raise JournalError(f"cannot read journal {p}: no such file")
+        lock = _Lock.acquire(p)
         try:
+            contents = read_journal(p)
             fd = os.open(p, os.O_WRONLY | os.O_APPEND)
         except OSError as exc:
+            lock.release()
             raise JournalError(f"cannot open journal {p}: {exc.strerror}") from exc
-        journal = cls(fd, p, fsync=fsync)
+        except BaseException:
+            lock.release()
+            raise
+        journal = cls(fd, p, fsync=fsync, lock=lock)
         if contents.torn is not None or contents.valid_length == 0:
             os.ftruncate(fd, contents.valid_length)
             if contents.valid_length == 0:
@@ -186,10 +287,13 @@ class Journal:
         os.fsync(self._fd)
 
     def close(self) -> None:
-        """Close the descriptor (idempotent)."""
+        """Close the descriptor and release the lock (idempotent)."""
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
 
 def _fsync_dir(path: Path) -> None:

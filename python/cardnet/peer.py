@@ -75,7 +75,32 @@ class RematchVotes:
     votes: list[int]
 
 
-PeerEvent = Union[StateMessage, ChatMessage, HostError, SeatsChanged, RematchVotes]
+@dataclass
+class ConnectionLost:
+    """The connection to the host dropped; the peer reconnects (when ``reconnect`` is on) with its token."""
+
+    reason: str
+
+
+@dataclass
+class Reconnecting:
+    """A reconnect attempt failed; the next one follows after ``delay`` seconds (exponential backoff)."""
+
+    attempt: int
+    delay: float
+    reason: str
+
+
+@dataclass
+class Reconnected:
+    """The connection is back (same seat, through the token); a snapshot follows."""
+
+    attempts: int
+
+
+PeerEvent = Union[
+    StateMessage, ChatMessage, HostError, SeatsChanged, RematchVotes, ConnectionLost, Reconnecting, Reconnected
+]
 
 
 @dataclass
@@ -138,6 +163,9 @@ class Peer:
         self._closed = False
         self._finished = False
         self._ref = 0
+        self._lost_reason = "the host closed the connection"
+        #: Why :meth:`run` ended with an error (set before the event stream closes), else None.
+        self.failure: PeerError | None = None
 
     # -- sending ----------------------------------------------------------------------------------------------
 
@@ -201,6 +229,7 @@ class Peer:
         backoff = 0.1
         started = False
         lost_at: float | None = None
+        attempts = 0
         try:
             while not self._closed:
                 try:
@@ -222,13 +251,19 @@ class Peer:
                     lost_at = lost_at if lost_at is not None else now
                     if now - lost_at > self.give_up_after:
                         raise PeerError("connect_failed", f"gave up reconnecting: {exc}") from exc
-                    await trio.sleep(backoff * (0.5 + random.random()))
+                    attempts += 1
+                    delay = backoff * (0.5 + random.random())
+                    await self._emit(Reconnecting(attempts, delay, str(exc)))
+                    await trio.sleep(delay)
                     backoff = min(self.max_backoff, backoff * 2)
                     continue
                 backoff, lost_at = 0.1, None
                 if not started:
                     started = True
                     task_status.started()
+                else:
+                    await self._emit(Reconnected(attempts))
+                attempts = 0
                 try:
                     await self._read_loop(stream)
                 finally:
@@ -238,6 +273,11 @@ class Peer:
                         await trio.aclose_forcefully(stream)
                 if not self.reconnect:
                     return
+                if not self._closed:
+                    await self._emit(ConnectionLost(self._lost_reason))
+        except PeerError as exc:
+            self.failure = exc
+            raise
         finally:
             self._finished = True
             self._stream = None
@@ -303,18 +343,15 @@ class Peer:
         # A host that pings every keepalive_ms and has sent nothing for three of them is gone.
         keepalive = self.state.welcome.get("keepalive_ms")
         idle = self.idle_timeout or (3 * keepalive / 1000 if isinstance(keepalive, int) and keepalive > 0 else 30.0)
+        self._lost_reason = "the host closed the connection"
         while True:
             try:
                 with trio.fail_after(idle):
                     msg = await reader.next()
-            except (
-                trio.TooSlowError,
-                trio.BrokenResourceError,
-                trio.ClosedResourceError,
-                OSError,
-                EOFError,
-                ValueError,
-            ):
+            except trio.TooSlowError:
+                self._lost_reason = f"no word from the host for {idle:g} s"
+                return
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError, EOFError, ValueError):
                 return
             kind = msg.get("type")
             if kind in ("update", "snapshot"):
@@ -338,6 +375,7 @@ class Peer:
                     if msg.get("code") in ("replaced", "bad_token", "auth_failed"):
                         self._closed = True
                         raise PeerError(str(msg.get("code")), str(msg.get("reason")))
+                    self._lost_reason = str(msg.get("reason"))
                     return
                 await self._emit(
                     HostError(

@@ -136,7 +136,27 @@ def canonical(value: Encodable) -> str:
     return "".join(parts)
 
 
-_dumps_str = json.JSONEncoder(ensure_ascii=True).encode
+_dumps_ascii = json.JSONEncoder(ensure_ascii=True).encode
+
+
+def _dumps_str(text: str) -> str:
+    """A JSON string literal in ASCII; ValueError for text that is not Unicode (a lone surrogate).
+
+    Python would write a lone surrogate as a ``\\udXXX`` escape that strict decoders (serde_json, for one) refuse,
+    so whatever its source, such text never reaches a line or a journal record.
+    """
+    if not text.isascii() and not is_unicode(text):
+        raise ValueError(f"text {text[:20]!r} is not valid Unicode (it holds a lone surrogate)")
+    return _dumps_ascii(text)
+
+
+def is_unicode(text: str) -> bool:
+    """Whether ``text`` is valid Unicode, i.e. holds no lone surrogate (so it can be written in UTF-8)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _encode_into(value: Encodable, out: list[str]) -> None:
@@ -268,13 +288,18 @@ _decoder = json.JSONDecoder(
 # hold an integer of magnitude 2**53 or more (a 16-digit number), found by a C-speed substring search.
 _DIGIT_CLASS: Final = bytes(48 if 0x30 <= b <= 0x39 else 46 for b in range(256))
 _LONG_NUMBER: Final = b"0" * len(str(MAX_INT + 1))
+# Only a line with a "\u" escape in the surrogate range D800-DFFF can decode to a lone surrogate (UTF-8 cannot
+# encode one, so the strict UTF-8 decode already refused raw ones). An escaped backslash ("\\ud800") matches too;
+# the exact check on the decoded value then lets it through.
+_SURROGATE_ESCAPE: Final = re.compile(rb"\\u[dD][89abcdefABCDEF]")
 
 
 def decode_line(line: bytes, limit: int = MAX_PEER_LINE, max_depth: int = MAX_DEPTH) -> dict[str, JSONValue]:
     """Decode one line (without its newline) into a JSON object, strictly.
 
     Refuses lines over ``limit`` bytes, invalid UTF-8, non-JSON, NaN/Infinity, non-integer numbers, integers
-    outside ±(2**53-1), duplicate keys, nesting deeper than ``max_depth`` and anything but an object.
+    outside ±(2**53-1), duplicate keys, nesting deeper than ``max_depth``, ``\\u`` escapes that are not Unicode
+    (a lone surrogate) and anything but an object.
     Whitespace between tokens is tolerated; a peer need not send canonical JSON.
 
     The cost stays close to the C decoder's own whatever a hostile peer sends: nothing is scanned character by
@@ -305,7 +330,18 @@ def decode_line(line: bytes, limit: int = MAX_PEER_LINE, max_depth: int = MAX_DE
     may_be_big = _LONG_NUMBER in line.translate(_DIGIT_CLASS)
     if may_be_deep or may_be_big:
         _check_tree(cast("dict[str, object]", value), max_depth, check_ints=may_be_big)
+    if _SURROGATE_ESCAPE.search(line) is not None:
+        _check_unicode(value)
     return value
+
+
+def _check_unicode(value: dict[str, JSONValue]) -> None:
+    """Refuse a message holding a lone surrogate anywhere (keys too): valid pairs were already joined by the
+    decoder into one character, so whatever remains would make the peer's text unwritable in UTF-8."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ProtocolError("bad_json", "a \\u escape that is not valid Unicode (a lone surrogate)") from None
 
 
 _IS_CONTAINER: Final = frozenset((dict, list)).__contains__
@@ -493,7 +529,8 @@ def parse_client_message(obj: Mapping[str, JSONValue]) -> ClientMessage:
     if kind == "move":
         decision_id = f.req_int("decision_id")
         move = obj.get("move")
-        index = f.opt_int("index", required=False)
+        # Any integer parses: whether it is in 0..count-1 is the table's check (invalid_move, section 5).
+        index = f.opt_int("index", required=False, lo=-MAX_INT)
         if (move is None) == (index is None):
             raise ProtocolError("bad_message", "a move carries exactly one of 'move' and 'index'")
         if move is not None and not isinstance(move, dict):

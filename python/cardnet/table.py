@@ -216,6 +216,9 @@ class Table:
         self._decision_seq = [0] * config.players
         self.started = False
         self.rematch_votes: set[int] = set()
+        # Decision id -> (seat, state_id of the move that answered it), this game: a peer that never saw a move's
+        # ack (its connection, or the host, died first) asks again by repeating the move, and is told it landed.
+        self.answered: dict[int, tuple[int, int]] = {}
         self.legal_inline_limit = P.LEGAL_INLINE_LIMIT
         self._maybe_start()
 
@@ -298,6 +301,11 @@ class Table:
             self._decision_seq[seat] += 1
         self.decisions = fresh
 
+    def answered_at(self, seat: int, decision_id: int) -> int | None:
+        """The ``state_id`` reached by the move with which ``seat`` answered ``decision_id`` in this game, if any."""
+        answer = self.answered.get(decision_id)
+        return answer[1] if answer is not None and answer[0] == seat else None
+
     def decision_for(self, seat: int | None) -> OpenDecision | None:
         """The open decision of a seat, if any."""
         return None if seat is None else self.decisions.get(seat)
@@ -335,6 +343,7 @@ class Table:
             raise ProtocolError("invalid_move", str(exc)) from None
         self.state_id += 1
         self.rematch_votes.clear()
+        self.answered[decision.id] = (seat, self.state_id)
         self._refresh_decisions(mover=seat)
         record: dict[str, Encodable] = {
             "kind": "move",
@@ -380,6 +389,7 @@ class Table:
         self.game = self.engine.new_game(self.config.game, self.config.players, seed, dict(self.config.options))
         self.state_id += 1
         self.rematch_votes.clear()
+        self.answered.clear()
         self.decisions = {}
         self._refresh_decisions(mover=None)
         return {"kind": "game", "game_no": self.game_no, "seed": seed, "state_id": self.state_id}
@@ -477,17 +487,23 @@ class Table:
         for n, rec in enumerate(records[1:], start=2):
             kind = rec.get("kind")
             if kind == "seat":
+                if not P.is_unicode(str(rec["name"])):
+                    # Written by a host from before lone surrogates were refused: it could never be sent again.
+                    raise ValueError(f"journal record {n}: the seat's name is not valid Unicode")
                 table.apply_seat_record(int(rec["seat"]), str(rec["name"]), str(rec["token_hash"]))
                 table._maybe_start()
             elif kind == "move":
                 if int(rec["game_no"]) != table.game_no or int(rec["state_id"]) != table.state_id + 1:
                     raise ValueError(f"journal record {n}: move out of sequence")
                 seat = int(rec["seat"])
+                answered = table.decisions.get(seat)
                 try:
                     table.game.apply(seat, rec["move"])
                 except (engine.illegal, engine.invalid) as exc:
                     raise ValueError(f"journal record {n}: the core refuses the move: {exc}") from None
                 table.state_id += 1
+                if answered is not None:
+                    table.answered[answered.id] = (seat, table.state_id)
                 table._refresh_decisions(mover=seat)
             elif kind == "vote":
                 seat = int(rec["seat"])

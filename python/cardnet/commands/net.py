@@ -14,12 +14,19 @@ import secrets
 import signal
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    import trio
+
+    from ..host import Host
+    from ..peer import Peer
+    from ..ui.line import PlainGame
 
 
 def add_parsers(subparsers: Any) -> None:
     """Register the network subcommands on an ``argparse`` subparsers object."""
-    host = subparsers.add_parser("host", help="host a table others can join")
+    host = subparsers.add_parser("host", help="host a table others can join (you sit at seat 0 unless --headless)")
     host.add_argument("game", nargs="?", help="game name (matchstick, fistful, cherki, ten); not with --resume")
     host.add_argument("--players", type=int, help="number of seats (default: the game's default)")
     host.add_argument("--bots", type=int, default=0, help="seats filled by built-in players")
@@ -50,7 +57,7 @@ def add_parsers(subparsers: Any) -> None:
     )
     host.add_argument("--bot-delay", type=float, default=0.0, metavar="SECONDS", help="pause before each built-in move")
     host.add_argument("--games", type=int, default=0, help="stop after this many finished games (0: run until stopped)")
-    host.add_argument("--headless", action="store_true", help="no user interface: print the address and serve")
+    host.add_argument("--headless", action="store_true", help="do not sit at the table: print the address, log and serve")
     host.set_defaults(func=cmd_host)
 
     join = subparsers.add_parser("join", help="join a table (line mode)")
@@ -62,6 +69,13 @@ def add_parsers(subparsers: Any) -> None:
     )
     join.add_argument("--password-file", type=Path, help="file holding the table password")
     join.add_argument("--token", help="seat token from an earlier session (resumes that seat)")
+    join.add_argument(
+        "--reconnect-for",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long to keep trying to reconnect when the host goes away (default: 30)",
+    )
     join.set_defaults(func=cmd_join)
 
     bot = subparsers.add_parser("bot", help="play a bot at a table")
@@ -162,11 +176,12 @@ def _run(func: Any, args: argparse.Namespace) -> int:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    """Run a table until stopped (SIGINT/SIGTERM) or ``--games`` games have finished."""
+    """Run a table: the host plays seat 0 in this terminal until the game ends or it leaves; with
+    ``--headless``, serve until stopped (SIGINT/SIGTERM) or ``--games`` games have finished."""
     return _run(_host, args)
 
 
-def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def _host(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sys.stdin) -> int:
     import trio
 
     from .. import protocol as P
@@ -178,7 +193,9 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         raise UsageError("--interface is required when CI or CARDNET_TEST is set")
     import logging
 
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
+    # A seated host plays in this terminal: only warnings may interrupt the game there.
+    level = logging.INFO if args.headless else logging.WARNING
+    logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
     password = read_password(args.password_file)
     engine = core_engine()
 
@@ -199,6 +216,8 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         players = args.players if args.players is not None else int(info.default_players)
         if not 0 <= args.bots <= players:
             raise UsageError(f"--bots must be between 0 and {players}")
+        if args.bots == players and not args.headless:
+            raise UsageError("--bots fills every seat, leaving none for you: add --headless to only serve")
         seeded = args.seed is not None
         seed = args.seed if seeded else secrets.randbits(63)
         table_id = secrets.token_hex(8)
@@ -254,6 +273,11 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                     print(f"join with: cardnet join {shown}:{port}   (spectate: add --spectate)", file=out)
                     print(f"journal: {journal.path}", file=out)
                     out.flush()
+                    if not args.headless:
+                        code = await play_at_own_table(server, journal.path, stdin, out)
+                        await server.shutdown()
+                        nursery.cancel_scope.cancel()
+                        return code
 
                     async def stop_on_signal() -> None:
                         async for _ in signals:
@@ -289,85 +313,151 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         return 1
 
 
+async def play_at_own_table(server: Host, journal: Path, stdin: TextIO, out: TextIO) -> int:
+    """The host's own seat (0), played in this terminal through an in-process peer like local play; returns
+    the exit code once the game is over or the host leaves (which closes the table)."""
+    import trio
+
+    from ..ui.line import PlainGame
+    from ..ui.local import local_peer, player_name, rekey_own_seat
+
+    table = server.table
+    if table.seats[0].kind == "bot":
+        print("cardnet host: seat 0 is a built-in player's; continue this table with --headless", file=sys.stderr)
+        return 1
+    assert server.journal is not None
+    token = rekey_own_seat(table, server.journal, 0)
+    peer = local_peer(server, player_name(), seat=0 if token is None else None, token=token)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(peer.run)
+        seats = peer.state.table.get("seats")
+        cfg = table.config
+        ui = PlainGame(
+            peer,
+            cfg.game,
+            0,
+            cfg.players,
+            stdin,
+            out,
+            solo=False,
+            leave_lines=[f"Table closed; continue it with: cardnet host --resume {journal}"],
+            seats=seats if isinstance(seats, list) else [],
+        )
+        waiting = "" if table.started else "; the game starts when every seat is taken"
+        ui.say(f"You sit at seat 0{waiting}. Type 'help' for commands.")
+        code = await ui.run()
+        nursery.cancel_scope.cancel()
+    return code
+
+
 # -- join ---------------------------------------------------------------------------------------------------------
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    """Join a table in line mode: print each state; a player types the number of a legal move."""
+    """Join a table in line mode: the game drawn as in local play, moves typed by number or as text."""
     return _run(_join, args)
 
 
 def _join(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sys.stdin) -> int:
     import trio
 
-    from ..peer import ChatMessage, HostError, Peer, PeerError, SeatsChanged
-    from ..protocol import StateMessage, canonical
+    from ..peer import Peer, PeerError
 
     host, port = parse_target(args.target)
     password = read_password(args.password_file)
-    peer = Peer(host, port, name=args.name, spectate=args.spectate, password=password, token=args.token)
+    peer = Peer(
+        host,
+        port,
+        name=args.name,
+        spectate=args.spectate,
+        password=password,
+        token=args.token,
+        give_up_after=args.reconnect_for,
+    )
 
     async def main() -> int:
         async with trio.open_nursery() as nursery:
             try:
-                await nursery.start(peer.run)
+                await nursery.start(run_peer, peer)
             except PeerError as exc:
                 print(f"cardnet join: {exc}", file=sys.stderr)
                 return 1
-            table = peer.state.table
+            ui = seat_ui(peer, stdin, out, rejoin=f"cardnet join {args.target}")
             role = "spectating" if args.spectate else f"seat {peer.state.seat}"
-            print(f"joined {table.get('name')!r} ({table.get('game')}), {role}", file=out)
+            table = peer.state.table
+            ui.say(f"Joined {table.get('name')!r} ({table.get('game')}), {role}.")
             if peer.state.token:
-                print(f"seat token (keep it to rejoin with --token): {peer.state.token}", file=out)
-            answered: set[int] = set()
-            async for event in peer.events:
-                if isinstance(event, StateMessage):
-                    for ev in event.events:
-                        print(f"  event: {canonical(ev)}", file=out)
-                    print(
-                        f"[game {event.game_no} state {event.state_id}] to act: {event.to_act} "
-                        f"public: {canonical(event.view.get('public'))}",
-                        file=out,
-                    )
-                    if event.over:
-                        print(f"game over: {canonical(event.outcome)}", file=out)
-                        out.flush()
-                        break
-                    if event.decision_id is not None and event.decision_id not in answered:
-                        answered.add(event.decision_id)
-                        print(f"your hand/private: {canonical(event.view.get('private'))}", file=out)
-                        for i, move in enumerate(event.legal):
-                            print(f"  {i}) {canonical(move)}", file=out)
-                        out.flush()
-                        index = await _ask_index(stdin, len(event.legal))
-                        if index is None:
-                            break
-                        await peer.move(event.decision_id, index=index)
-                elif isinstance(event, ChatMessage):
-                    print(f"<{event.name}> {event.text}", file=out)
-                elif isinstance(event, HostError):
-                    print(f"host refused: {event.code}: {event.reason}", file=out)
-                elif isinstance(event, SeatsChanged):
-                    print(f"seats: {canonical(event.seats)}", file=out)
-                out.flush()
+                ui.say(f"Seat token (rejoin with --token): {peer.state.token}")
+            if args.spectate:
+                ui.say("You are watching; 'say TEXT' chats, 'help' lists the commands.")
+            else:
+                ui.say("Type a number or a move when asked; 'help' for commands, 'say TEXT' to chat.")
+            code = await ui.run()
+            if peer.failure is None:
+                # Leaving on purpose: the host hands the seat to a built-in player at once.
+                with trio.move_on_after(2):
+                    try:
+                        await peer.bye()
+                    except (PeerError, OSError, trio.BrokenResourceError, trio.ClosedResourceError):
+                        pass
             nursery.cancel_scope.cancel()
-        return 0
-
-    async def _ask_index(stream: TextIO, count: int) -> int | None:
-        while True:
-            print(f"move [0-{count - 1}]> ", end="", file=out, flush=True)
-            line = await trio.to_thread.run_sync(stream.readline, abandon_on_cancel=True)
-            if not line:
-                return None
-            if line.strip().isdigit() and int(line) < count:
-                return int(line)
-            print("type the number of a listed move", file=out)
+        return code
 
     try:
         return trio.run(main)
-    except (PeerError, BaseExceptionGroup) as exc:
+    except (PeerError, BaseExceptionGroup, KeyboardInterrupt) as exc:
+        if _interrupted(exc):
+            print("\nBye.", file=out)
+            return 0
         print(f"cardnet join: {_peer_error(exc)}", file=sys.stderr)
         return 1
+
+
+async def run_peer(peer: Peer, *, task_status: trio.TaskStatus[None] | None = None) -> None:
+    """Runs ``peer`` (a :class:`~cardnet.peer.Peer`); once it has connected, its final error is not raised
+    but left in ``peer.failure`` for the user interface to report (the host gone after the reconnect attempts)."""
+    import trio
+
+    from ..peer import PeerError
+
+    try:
+        await peer.run(task_status=task_status or trio.TASK_STATUS_IGNORED)
+    except PeerError:
+        if peer.state.connects == 0:
+            raise
+
+
+def seat_ui(peer: Peer, stdin: TextIO, out: TextIO, *, rejoin: str) -> PlainGame:
+    """The line-mode UI (:class:`~cardnet.ui.line.PlainGame`) of a connected peer at a shared table."""
+    from ..ui.line import PlainGame
+
+    table = peer.state.table
+    seats = table.get("seats")
+    players = table.get("players")
+    leave = ["Left the table."]
+    if peer.state.token and peer.state.seat is not None:
+        leave = [f"Left the table; rejoin seat {peer.state.seat} with: {rejoin} --token {peer.state.token}"]
+    return PlainGame(
+        peer,
+        str(table.get("game")),
+        peer.state.seat,
+        players if isinstance(players, int) else 0,
+        stdin,
+        out,
+        solo=False,
+        leave_lines=leave,
+        seats=seats if isinstance(seats, list) else [],
+    )
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` is Ctrl-C (trio may deliver it wrapped in exception groups)."""
+    if isinstance(exc, KeyboardInterrupt):
+        return True
+    if isinstance(exc, BaseExceptionGroup):
+        found, _ = exc.split(KeyboardInterrupt)
+        return found is not None
+    return False
 
 
 # -- bot ----------------------------------------------------------------------------------------------------------
@@ -381,7 +471,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
 def _bot(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     import trio
 
-    from ..bot import load_bot, run_bot
+    from ..bot import BotResult, load_bot, run_bot
     from ..peer import PeerError
     from ..protocol import canonical
 
@@ -392,11 +482,33 @@ def _bot(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         raise UsageError(str(exc)) from None
     password = read_password(args.password_file)
     name = args.name or args.bot.rsplit(":", 1)[-1].removesuffix(".py")[:32]
+    async def main() -> BotResult | None:
+        """The bot's session; None when Ctrl-C or SIGTERM stopped it."""
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async with trio.open_nursery() as nursery:
+
+                async def stop_on_signal() -> None:
+                    async for _ in signals:
+                        nursery.cancel_scope.cancel()
+                        return
+
+                nursery.start_soon(stop_on_signal)
+                found = await run_bot(bot, host, port, name=name, games=args.games, password=password)
+                nursery.cancel_scope.cancel()
+                return found
+        return None
+
     try:
-        result = trio.run(lambda: run_bot(bot, host, port, name=name, games=args.games, password=password))
-    except (PeerError, BaseExceptionGroup) as exc:
-        print(f"cardnet bot: {_peer_error(exc)}", file=sys.stderr)
-        return 1
+        result = trio.run(main)
+    except (PeerError, BaseExceptionGroup, KeyboardInterrupt) as exc:
+        if _interrupted(exc):
+            result = None
+        else:
+            print(f"cardnet bot: {_peer_error(exc)}", file=sys.stderr)
+            return 1
+    if result is None:
+        print("cardnet bot: stopped; the host hands the seat to a built-in player", file=sys.stderr)
+        return 0
     for state in result.final_states:
         print(canonical({"game_no": state.game_no, "seat": result.seat, "outcome": state.outcome}), file=out)
     return 0

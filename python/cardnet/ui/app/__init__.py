@@ -24,7 +24,8 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent, merge_key_bin
 from prompt_toolkit.output import ColorDepth
 
 from .commands import Command, run_line
-from .controller import Controller, StartRequest, single_error
+from .connection import single_error
+from .controller import Controller, StartRequest
 from .filters import build_filters
 from .keys import build_key_bindings
 from .layout import build_layout

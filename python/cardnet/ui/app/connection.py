@@ -20,19 +20,36 @@ import trio
 from ..._core import json_loads
 
 from ...journal import JournalError, default_journal_dir, read_journal
-from ...peer import ChatMessage, HostError, Peer, PeerError, RematchVotes, SeatsChanged
+from ...peer import (
+    ChatMessage,
+    ConnectionLost,
+    HostError,
+    Peer,
+    PeerError,
+    PeerEvent,
+    Reconnected,
+    Reconnecting,
+    RematchVotes,
+    SeatsChanged,
+)
 from ...protocol import MAX_HOST_LINE, JSONValue, LineBuffer, ProtocolError, StateMessage
 from ...table import Table, core_engine
 from .lobby import TableInfo
-from ..local import LocalError, _new_table, _player_name, _resume_table, _Setup
+from ..local import LocalError, _new_table, _resume_table, _Setup, local_peer
+from ..local import _single as single_error
+from ..local import player_name as _player_name
 from ...host import Host, HostOptions
 
 __all__ = [
     "ChatMessage",
+    "ConnectionLost",
     "HostError",
     "LocalError",
     "Link",
     "PeerError",
+    "PeerEvent",
+    "Reconnected",
+    "Reconnecting",
     "RematchVotes",
     "ResumeEntry",
     "SeatsChanged",
@@ -43,10 +60,8 @@ __all__ = [
     "lan_interfaces",
     "probe_table",
     "resumable_journals",
+    "single_error",
 ]
-
-#: What a peer delivers: states, errors about our messages, chat, seat changes, rematch votes.
-PeerEvent = StateMessage | HostError | ChatMessage | SeatsChanged | RematchVotes
 
 
 def player_name() -> str:
@@ -139,18 +154,8 @@ async def host_local(
         setup.journal.close()
         raise
 
-    async def connect() -> trio.abc.Stream:
-        return host.open_local_stream()
-
-    peer = Peer(
-        "in-process",
-        0,
-        name=_player_name(),
-        seat=setup.seat if setup.token is None else None,
-        token=setup.token,
-        password=password,
-        connect=connect,
-        reconnect=False,
+    peer = local_peer(
+        host, _player_name(), seat=setup.seat if setup.token is None else None, token=setup.token, password=password
     )
     await nursery.start(peer.run)
     config = table.config

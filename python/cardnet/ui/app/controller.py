@@ -71,7 +71,7 @@ class Controller:
             try:
                 await work()
             except BaseException as exc:
-                inner = single_error(exc)
+                inner = C.single_error(exc)
                 if not isinstance(inner, (CardnetError, C.PeerError, C.LocalError, OSError, ValueError)):
                     raise
                 self.state.error = f"{what}: {inner}"
@@ -221,7 +221,7 @@ class Controller:
                 lambda nursery: C.join_remote(nursery, address, port, password=password, spectate=spectate)
             )
         except BaseException as error:
-            exc = single_error(error)
+            exc = C.single_error(error)
             if not isinstance(exc, C.PeerError) or exc.code != "auth_failed":
                 raise
             self.state.busy = ""
@@ -266,6 +266,14 @@ class Controller:
                 ts.set_seats(event.seats)
             elif isinstance(event, C.ChatMessage):
                 ts.add_log(f"<{event.name}> {event.text}")
+            elif isinstance(event, C.ConnectionLost):
+                ts.connected = False
+                self.state.error = f"Connection to the table lost ({event.reason}); reconnecting..."
+            elif isinstance(event, C.Reconnecting):
+                self.state.error = f"Still reconnecting (attempt {event.attempt}, next in {event.delay:.0f} s)..."
+            elif isinstance(event, C.Reconnected):
+                ts.connected = True
+                self.state.error, self.state.message = "", "Reconnected to the table."
             self.redraw()
         ts.connected = False
         self.state.error = "The connection to the table has ended."
@@ -459,10 +467,3 @@ class Controller:
         if ts is not None and ts.journal is not None and not ts.over:
             return f"The game is saved; continue it with: cardnet play --resume {ts.journal}"
         return ""
-
-
-def single_error(exc: BaseException) -> BaseException:
-    """The one error inside nested exception groups (trio wraps a task's error in each nursery's group)."""
-    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
-        exc = exc.exceptions[0]
-    return exc

@@ -1,0 +1,244 @@
+"""Round trip and host CPU per move of one table on loopback, measured by raw-socket clients.
+
+    python bench/net_rtt.py [--seconds S] [--games matchstick:4,fistful:2] [--seed N]
+
+For each game a headless ``cardnet host`` is started on 127.0.0.1 and every seat is taken by a raw client
+written from docs/PROTOCOL.md alone (a socket, json, no cardnet import). All clients run in one thread on a
+selector; each answers its open decision at once with a random legal index, and everyone votes for a rematch
+when a game ends, until the time is up. Printed as one JSON document:
+
+- ``mover_rtt_ms``: from the mover's ``move`` write to the ``update`` carrying its ``ack`` (p50/p99);
+- ``all_seats_ms``: from the same write to the moment every seat has an update at or past that state (p50/p99);
+- ``host_cpu_ms_per_move``: the host process's user+system CPU over the run, divided by accepted moves;
+- ``moves_per_s``: accepted moves over wall-clock seconds.
+
+A benchmark, never a test: it prints figures and asserts nothing about them. The machines are shared, so
+compare figures measured in one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import selectors
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-quantile (0..1) by nearest rank; NaN for no values."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+@dataclass
+class Client:
+    """One seat: a socket, its read buffer and what it has answered."""
+
+    sock: socket.socket
+    seat: int = -1
+    buffer: bytearray = field(default_factory=bytearray)
+    answered: set[int] = field(default_factory=set)
+    last_state: int = -1
+    voted_for: int = -1
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.sock.sendall(json.dumps(message, separators=(",", ":"), sort_keys=True).encode() + b"\n")
+
+
+@dataclass
+class PendingMove:
+    """A move on the wire: when it left and the state it will create."""
+
+    sent: float
+    target_state: int
+    acked: bool = False
+
+
+def connect(port: int, name: str) -> Client:
+    """Opens a connection, completes the handshake and returns the seated client."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    client = Client(sock)
+    read_line(client)  # the table line
+    client.send({"capabilities": ["index_moves", "rematch"], "name": name, "protocol": 1, "role": "player",
+                 "type": "hello"})
+    welcome = read_line(client)
+    if welcome.get("type") != "welcome":
+        raise RuntimeError(f"refused: {welcome}")
+    client.seat = int(welcome["seat"])
+    sock.setblocking(False)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return client
+
+
+def read_line(client: Client) -> dict[str, Any]:
+    """The next line from a blocking socket; bytes past it stay in the client's buffer."""
+    while (cut := client.buffer.find(b"\n")) < 0:
+        data = client.sock.recv(65536)
+        if not data:
+            raise RuntimeError("the host closed the connection during the handshake")
+        client.buffer += data
+    line = bytes(client.buffer[:cut])
+    del client.buffer[: cut + 1]
+    message: dict[str, Any] = json.loads(line)
+    return message
+
+
+def run_table(game: str, players: int, seconds: float, seed: int) -> dict[str, Any]:
+    """Hosts one table, plays it for ``seconds`` with raw clients and returns its figures."""
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, CARDNET_TEST="1")
+        host = subprocess.Popen(
+            [sys.executable, "-m", "cardnet", "host", game, "--headless", "--players", str(players),
+             "--port", str(port), "--interface", "127.0.0.1", "--journal", str(Path(tmp) / "t.journal"),
+             "--seed", str(seed)],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True,
+        )
+        try:
+            assert host.stdout is not None
+            for line in host.stdout:
+                if line.startswith("journal:"):
+                    break
+            clients = [connect(port, f"rtt{i}") for i in range(players)]
+            return drive(clients, host.pid, seconds, random.Random(seed))
+        finally:
+            host.terminate()
+            try:
+                host.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                host.kill()
+
+
+def drive(clients: list[Client], host_pid: int, seconds: float, rng: random.Random) -> dict[str, Any]:
+    """The selector loop: answer decisions, time acks and fan-out, vote rematches until time is up."""
+    selector = selectors.DefaultSelector()
+    for client in clients:
+        selector.register(client.sock, selectors.EVENT_READ, client)
+    pending: dict[tuple[int, int], PendingMove] = {}
+    by_state: dict[int, list[PendingMove]] = {}
+    mover_rtt: list[float] = []
+    all_seats: list[float] = []
+    moves = games = 0
+    cpu_start = cpu_seconds(host_pid)
+    start = time.perf_counter()
+    deadline = start + seconds
+
+    def handle(client: Client, msg: dict[str, Any], now: float) -> None:
+        nonlocal moves, games
+        kind = msg.get("type")
+        if kind == "ping":
+            client.send({"id": msg["id"], "type": "pong"})
+            return
+        if kind not in ("update", "snapshot"):
+            return
+        state = int(msg["state_id"])
+        client.last_state = max(client.last_state, state)
+        ack = msg.get("ack")
+        if ack is not None:
+            sent = pending.pop((client.seat, int(ack["decision_id"])), None)
+            if sent is not None:
+                mover_rtt.append(now - sent.sent)
+                moves += 1
+                sent.target_state = state
+                by_state.setdefault(state, []).append(sent)
+        for target in [s for s in by_state if s <= min(c.last_state for c in clients)]:
+            for done in by_state.pop(target):
+                all_seats.append(now - done.sent)
+        if msg.get("over"):
+            if client.voted_for != msg["game_no"]:
+                client.voted_for = msg["game_no"]
+                if client.seat == 0:
+                    games += 1
+                client.send({"type": "rematch"})
+            return
+        decision = msg.get("decision")
+        if decision is None or decision["id"] in client.answered or now > deadline:
+            return
+        client.answered.add(decision["id"])
+        pending[(client.seat, int(decision["id"]))] = PendingMove(time.perf_counter(), -1)
+        client.send({"decision_id": decision["id"], "index": rng.randrange(decision["count"]), "type": "move"})
+
+    # Decisions that arrived with the welcome are in the buffers already.
+    events: list[tuple[Client, bytes]] = [(c, b"") for c in clients]
+    while time.perf_counter() < deadline + 1.0 and (time.perf_counter() < deadline or pending):
+        for client, data in events:
+            client.buffer += data
+            now = time.perf_counter()
+            while (cut := client.buffer.find(b"\n")) >= 0:
+                line = bytes(client.buffer[:cut])
+                del client.buffer[: cut + 1]
+                handle(client, json.loads(line), now)
+        events = []
+        for key, _ in selector.select(timeout=0.5):
+            client = key.data
+            try:
+                data = client.sock.recv(1 << 20)
+            except BlockingIOError:
+                continue
+            if not data:
+                raise RuntimeError(f"the host closed seat {client.seat}")
+            events.append((client, data))
+    elapsed = time.perf_counter() - start
+    cpu = cpu_seconds(host_pid) - cpu_start
+    for client in clients:
+        client.sock.close()
+    ms = 1000.0
+    return {
+        "moves": moves,
+        "games_finished": games,
+        "moves_per_s": round(moves / elapsed, 1),
+        "mover_rtt_ms": {"p50": round(percentile(mover_rtt, 0.5) * ms, 3),
+                         "p99": round(percentile(mover_rtt, 0.99) * ms, 3)},
+        "all_seats_ms": {"p50": round(percentile(all_seats, 0.5) * ms, 3),
+                         "p99": round(percentile(all_seats, 0.99) * ms, 3)},
+        "host_cpu_ms_per_move": round(cpu * ms / max(1, moves), 3),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured time per table (default 10)")
+    parser.add_argument("--games", default="matchstick:4,fistful:2", help="GAME:PLAYERS,... (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=1, help="deal and move seed (default 1)")
+    args = parser.parse_args()
+    import cardnet
+
+    if cardnet.build_info().get("profile") != "release":
+        print("net_rtt: refusing to measure a debug build of cardnet._core", file=sys.stderr)
+        return 1
+    figures = {}
+    for spec in args.games.split(","):
+        game, _, players = spec.partition(":")
+        figures[f"{game}_{players}p"] = run_table(game, int(players), args.seconds, args.seed)
+    print(json.dumps({"bench": "net_rtt", "seconds": args.seconds, "tables": figures}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

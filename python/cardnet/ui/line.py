@@ -1,0 +1,553 @@
+"""The line-mode game loop of one seat: a :class:`~cardnet.peer.Peer`'s states drawn by the renderers, moves
+typed on a line.
+
+Every line-mode front end runs this one loop: local play (``cardnet play --plain``, over an in-process host),
+a LAN table (``cardnet join HOST:PORT``) and the host's own seat (``cardnet host`` without ``--headless``).
+The loop sees only what the protocol sends its seat, like any remote player.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO, Union
+
+import trio
+
+from ..games import _outcome_from_dict
+from ..peer import (
+    ChatMessage,
+    ConnectionLost,
+    HostError,
+    Peer,
+    PeerEvent,
+    Reconnected,
+    Reconnecting,
+    SeatsChanged,
+)
+from ..protocol import JSONValue, StateMessage, canonical
+from .render import LIST_LIMIT, GenericRenderer, Move, View, renderer_for, use_colour
+
+__all__ = ["EXIT_SIGNAL_BASE", "PlainGame", "refusal_text", "seat_names"]
+
+#: Exit code of a local game stopped by Ctrl-C or SIGTERM: the shell's 128 + signal number.
+EXIT_SIGNAL_BASE = 128
+
+#: The host's refusals in a player's words; the others show the host's own reason.
+_REFUSALS = {
+    "stale_decision": "too late: the table moved on before your move arrived",
+    "wrong_seat": "it is not your turn",
+    "not_started": "the game has not started: some seats are still open",
+    "game_over": "the game is over",
+    "spectator": "spectators watch; they cannot move",
+    "chat_disabled": "chat is off at this table",
+    "chat_too_long": "that message is too long",
+    "chat_rate": "you are chatting too fast; wait a moment",
+}
+
+
+def refusal_text(error: HostError) -> str:
+    """What to tell the player about a refused message: the core's own reason for a move it refuses."""
+    return _REFUSALS.get(error.code, error.reason)
+
+
+def seat_names(seats: Sequence[JSONValue], me: int | None) -> list[str]:
+    """Names for the renderer from a ``seats`` list: ``You`` for ``me``, else the player's name or ``Seat N``
+    (a name several seats share gets its seat number, ``random bot #1``, so such seats stay apart)."""
+    given = [seat.get("name") if isinstance(seat, dict) else None for seat in seats]
+    names = []
+    for i, name in enumerate(given):
+        if i == me:
+            names.append("You")
+        elif not isinstance(name, str) or not name:
+            names.append(f"Seat {i}")
+        else:
+            names.append(name if given.count(name) == 1 else f"{name} #{i}")
+    return names
+
+
+@dataclass
+class _Pending:
+    """A move sent and not yet acknowledged: its ref, its text, and whether to echo it on acknowledgement."""
+
+    ref: int
+    decision_id: int
+    text: str
+    echo: bool
+
+
+@dataclass
+class _Line:
+    """A line the player typed (empty at end of input)."""
+
+    text: str
+
+
+@dataclass
+class _PeerEnded:
+    """The peer's event stream ended."""
+
+
+_Item = Union[PeerEvent, _Line, _PeerEnded]
+
+
+class _Input:
+    """Lines typed by the player, read in a worker thread so the table keeps running.
+
+    A real file descriptor is read with ``os.read``: a thread abandoned inside a buffered ``readline`` (after
+    Ctrl-C) would still hold the stream's lock when the interpreter shuts down.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.buffer = b""
+        self.fd: int | None
+        try:
+            self.fd = stream.fileno()
+        except (OSError, AttributeError, ValueError):
+            self.fd = None
+
+    def _read_fd(self, fd: int) -> str:
+        while b"\n" not in self.buffer:
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                line, self.buffer = self.buffer, b""
+                return line.decode("utf-8", "replace")
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line.decode("utf-8", "replace") + "\n"
+
+    async def readline(self) -> str:
+        """The next line with its newline; an empty string at end of input."""
+        fd = self.fd
+        if fd is None:
+            return self.stream.readline()
+        return await trio.to_thread.run_sync(self._read_fd, fd, abandon_on_cancel=True)
+
+
+class PlainGame:
+    """The line-mode UI of one seat (or a spectator, ``seat=None``), fed by a :class:`~cardnet.peer.Peer`.
+
+    Moves are picked by number (from 1) or typed; a refusal is explained and nothing changes. A decision with
+    a single legal move is played automatically. ``say TEXT`` chats, ``seats`` lists who sits where.
+
+    ``solo`` is for local play, where the player is the only person at the table: input is read only at the
+    prompt (so scripted input replays a game exactly), the player is asked only once the built-in players have
+    committed their simultaneous choices, and Ctrl-C exits with 128 + the signal number. Otherwise (a LAN
+    table) a terminal's input is read all the time (chat and commands work while others think), the player
+    is asked as soon as a decision is theirs, seat changes are shown, and Ctrl-C leaves with exit code 0. ``leave_lines`` are printed when the player leaves (quit,
+    Ctrl-D, Ctrl-C).
+    """
+
+    def __init__(
+        self,
+        peer: Peer,
+        game: str,
+        seat: int | None,
+        players: int,
+        stdin: TextIO,
+        stdout: TextIO,
+        *,
+        solo: bool = True,
+        leave_lines: Sequence[str] = ("Bye.",),
+        seats: Sequence[JSONValue] = (),
+        renderer: GenericRenderer | None = None,
+    ) -> None:
+        self.peer = peer
+        self.seat = seat
+        self.solo = solo
+        isatty = getattr(stdin, "isatty", None)
+        #: Read a line only when the prompt asks for one: in local play, and whenever the input is a script
+        #: rather than a terminal (so its lines answer the decisions in order, however fast they arrive).
+        self.on_demand = solo or not (isatty and isatty())
+        self.input = _Input(stdin)
+        self.stdout = stdout
+        self.leave_lines = list(leave_lines)
+        names = seat_names(seats, seat) if seats else [("You" if s == seat else f"Seat {s}") for s in range(players)]
+        self.renderer = renderer or renderer_for(game, names)
+        self.renderer.colour = use_colour(stdout)
+        self.seats: list[JSONValue] = list(seats)
+        self.answered: set[int] = set()
+        self.pending: _Pending | None = None
+        #: The open decision the player is being asked about (None when not prompting).
+        self.open: StateMessage | None = None
+        self.latest: StateMessage | None = None
+        self.connected = True
+        self._asking = False
+        self._at_prompt = False
+        self._line_wanted = trio.Event()
+
+    def say(self, line: str = "") -> None:
+        """Prints one line (below the prompt, when one is waiting for input)."""
+        if self._at_prompt:
+            self._at_prompt = False
+            self.stdout.write("\n")
+        self.stdout.write(line + "\n")
+        self.stdout.flush()
+
+    # -- running ----------------------------------------------------------------------------------------------
+
+    async def run(self) -> int:
+        """Plays until the game ends, the player leaves or the host is gone; returns the exit code."""
+        send, receive = trio.open_memory_channel[_Item](0)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._pump_events, send.clone())
+            nursery.start_soon(self._pump_input, send)
+            signalled: list[int] = []
+            if threading.current_thread() is threading.main_thread():
+                nursery.start_soon(self._stop_on_signal, nursery.cancel_scope, signalled)
+            code = await self._loop(receive)
+            nursery.cancel_scope.cancel()
+        return signalled[0] if signalled else code
+
+    async def _pump_events(self, send: trio.MemorySendChannel[_Item]) -> None:
+        async with send:
+            async for event in self.peer.events:
+                await send.send(event)
+            await send.send(_PeerEnded())
+
+    async def _pump_input(self, send: trio.MemorySendChannel[_Item]) -> None:
+        async with send:
+            while True:
+                if self.on_demand:
+                    await self._line_wanted.wait()
+                    self._line_wanted = trio.Event()
+                line = await self.input.readline()
+                await send.send(_Line(line))
+                if not line:
+                    return
+
+    async def _stop_on_signal(self, scope: trio.CancelScope, signalled: list[int]) -> None:
+        """Ctrl-C or SIGTERM leaves cleanly: every acknowledged move is already in the host's journal."""
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async for signum in signals:
+                self._at_prompt = True
+                self.leave()
+                signalled.append(EXIT_SIGNAL_BASE + signum if self.solo else 0)
+                scope.cancel()
+                return
+
+    def leave(self) -> int:
+        """Says goodbye (and how to come back); the exit code of leaving on purpose."""
+        for line in self.leave_lines:
+            self.say(line)
+        return 0
+
+    def _prompt(self) -> None:
+        """Shows the prompt when a decision is open and no answer is on its way, and asks for a line."""
+        if self.open is None or self.pending is not None or self._at_prompt:
+            return
+        self.stdout.write("> ")
+        self.stdout.flush()
+        self._at_prompt = True
+        if self.on_demand and not self._asking:
+            self._asking = True
+            self._line_wanted.set()
+
+    async def _loop(self, items: trio.MemoryReceiveChannel[_Item]) -> int:
+        async for item in items:
+            if isinstance(item, _Line):
+                # The player ended the line with Enter: output continues below it.
+                self._asking = False
+                self._at_prompt = False
+                code = await self.on_line(item.text)
+                if code is not None:
+                    return code
+            elif isinstance(item, _PeerEnded):
+                return self.on_closed()
+            else:
+                code = await self.on_event(item)
+                if code is not None:
+                    return code
+            self._prompt()
+        return self.on_closed()
+
+    # -- what the host sends ----------------------------------------------------------------------------------
+
+    async def on_event(self, event: PeerEvent) -> int | None:
+        """Shows one event from the peer; an exit code when the session is over."""
+        if isinstance(event, StateMessage):
+            return await self.on_state(event)
+        if isinstance(event, HostError):
+            await self.on_error(event)
+        elif isinstance(event, ChatMessage):
+            who = event.name + (" (spectator)" if event.spectator else "")
+            self.say(f"<{who}> {event.text}")
+        elif isinstance(event, SeatsChanged):
+            self.seats = list(event.seats)
+            if not self.solo:
+                # In local play the other seats keep their numbers ("Seat 2"): they are all built-in players.
+                self.renderer.names = seat_names(self.seats, self.seat)
+                self.show_seats()
+        elif isinstance(event, ConnectionLost):
+            self.connected = False
+            self.say(f"Lost the connection to the host ({event.reason}); reconnecting...")
+        elif isinstance(event, Reconnecting):
+            self.say(f"Reconnect attempt {event.attempt} failed ({event.reason}); next try in {event.delay:.1f} s.")
+        elif isinstance(event, Reconnected):
+            self.connected = True
+            self.say("Reconnected to the host.")
+        return None
+
+    async def on_state(self, state: StateMessage) -> int | None:
+        """Reports a state and asks for a move when the open decision is this seat's."""
+        self.latest = state
+        if state.kind == "snapshot" and state.decision_id is not None:
+            # After a reconnect the host may never have read our answer: a still-open decision is asked again.
+            self.answered.discard(state.decision_id)
+            if self.pending is not None and self.pending.decision_id == state.decision_id:
+                self.pending = None
+        self.report(state)
+        if state.over:
+            self.open = None
+            self.show_outcome(state.outcome)
+            return 0
+        if self.open is not None and self.open.decision_id == state.decision_id:
+            # The same decision is still open (another seat acted meanwhile): keep asking without redrawing.
+            self.open = state
+            return None
+        self.open = None
+        if (
+            self.seat is not None
+            and state.decision_id is not None
+            and state.decision_id not in self.answered
+            and self.pending is None
+            and (state.to_act == [self.seat] if self.solo else self.seat in state.to_act)
+        ):
+            self.open = state
+            await self.turn(state)
+        return None
+
+    async def on_error(self, error: HostError) -> None:
+        """A refusal: of our pending move (the same decision is asked again when still open), or of anything else."""
+        pending = self.pending
+        if pending is None or error.ref != pending.ref:
+            self.say(f"Host: {refusal_text(error)}.")
+            return
+        self.pending = None
+        self.say(f"Refused: {refusal_text(error)}")
+        latest = self.latest
+        if latest is not None and latest.decision_id == pending.decision_id:
+            # Nothing changed at the table: the same decision is still ours to answer.
+            self.answered.discard(pending.decision_id)
+            self.open = latest
+
+    def on_closed(self) -> int:
+        """The peer stopped: the host is gone (after the reconnect attempts) or closed the table."""
+        failure = self.peer.failure
+        if failure is not None:
+            self.say(f"The host is gone: {failure.reason}.")
+        else:
+            self.say("The table closed before the game ended.")
+        return 1
+
+    def report(self, state: StateMessage) -> None:
+        """Prints our acknowledged move and the events of a state, as this seat may see them."""
+        self.renderer.observe(state.view)
+        pending = self.pending
+        if state.ack is not None and pending is not None and state.ack.get("ref") == pending.ref:
+            self.pending = None
+            if pending.echo:
+                self.say(f"You: {pending.text}")
+        for event in state.events:
+            if isinstance(event, dict):
+                text = self.renderer.event_text(event)
+                if text:
+                    self.say("  " + text)
+
+    async def turn(self, state: StateMessage) -> None:
+        """Starts a decision: plays a forced move, else draws the table and the numbered moves."""
+        if state.count == 1 and state.legal:
+            only: Any = state.legal[0]
+            self.say(f"Your only move: {self.renderer.move_text(only)}")
+            await self.send(state, index=0)
+            return
+        self.say()
+        for line in self.renderer.table(state.view, self.me):
+            self.say(line)
+        self.list_moves(state, None)
+
+    @property
+    def me(self) -> int:
+        """The seat the table is drawn for (-1 for a spectator)."""
+        return self.seat if self.seat is not None else -1
+
+    # -- what the player types --------------------------------------------------------------------------------
+
+    async def on_line(self, line: str) -> int | None:
+        """Handles one typed line; an exit code when the player leaves."""
+        if not line:
+            self.say()
+            return self.leave()
+        answer = line.strip()
+        if not answer:
+            return None
+        word, _, rest = answer.partition(" ")
+        word = word.lower()
+        rest = rest.strip()
+        if word in ("q", "quit", "exit", "leave"):
+            return self.leave()
+        if word in ("h", "help", "?"):
+            self.show_help()
+        elif word in ("t", "table", "show"):
+            shown = self.open or self.latest
+            if shown is None:
+                self.say("The game has not started yet.")
+            else:
+                for text in self.renderer.table(shown.view, self.me):
+                    self.say(text)
+        elif word in ("l", "list", "moves"):
+            if self.open is None:
+                self.say("You have no move to make now.")
+            else:
+                self.list_moves(self.open, rest, everything=True)
+        elif word == "say":
+            await self.chat(rest)
+        elif word == "seats":
+            self.show_seats()
+        elif self.open is None or self.pending is not None:
+            self.say(self.waiting_text())
+        elif not self.connected:
+            self.say("Not connected to the host; wait for the reconnect.")
+        else:
+            await self.try_move(answer, self.open)
+        return None
+
+    async def chat(self, text: str) -> None:
+        """Sends a chat line (the host relays it to everyone, us included)."""
+        if not text:
+            self.say("Type: say TEXT")
+            return
+        try:
+            await self.peer.chat(text)
+        except ValueError as exc:
+            self.say(f"Not sent: {exc}")
+
+    def waiting_text(self) -> str:
+        """Why no move can be made now."""
+        if self.seat is None:
+            return "You are watching; spectators cannot move."
+        latest = self.latest
+        if latest is None:
+            return "The game has not started yet: waiting for every seat to fill."
+        if self.pending is not None:
+            return "Your move is on its way to the host."
+        others = [self.renderer.name(s) for s in latest.to_act if s != self.seat]
+        return f"It is not your turn (waiting for {', '.join(others)})." if others else "It is not your turn."
+
+    async def send(self, state: StateMessage, *, index: int | None = None, move: Move | None = None) -> None:
+        """Answers the open decision of ``state`` by index or with a typed move."""
+        decision_id = state.decision_id
+        assert decision_id is not None
+        self.answered.add(decision_id)
+        if index is not None:
+            chosen: Any = state.legal[index]
+            ref = await self.peer.move(decision_id, index=index)
+            self.pending = _Pending(ref, decision_id, self.renderer.move_text(chosen), echo=state.count > 1)
+        else:
+            assert move is not None
+            ref = await self.peer.move(decision_id, move)
+            self.pending = _Pending(ref, decision_id, self.renderer.move_text(move), echo=True)
+
+    async def try_move(self, answer: str, state: StateMessage) -> bool:
+        """Sends a numbered or typed move; True when one was sent (the host may still refuse it)."""
+        count = len(state.legal)
+        if answer.isdigit():
+            number = int(answer)
+            if not 1 <= number <= count:
+                self.say(f"Pick a number from 1 to {count}.")
+                return False
+            await self.send(state, index=number - 1)
+            return True
+        typed = self.renderer.parse_move(answer, state.view)
+        if typed is None:
+            self.say("Not understood: type a move number, a move, or 'help'.")
+            return False
+        await self.send(state, move=typed)
+        return True
+
+    # -- drawing ----------------------------------------------------------------------------------------------
+
+    def show_seats(self) -> None:
+        """One line listing every seat: who sits there and whether they are here."""
+        parts = []
+        for i, seat in enumerate(self.seats):
+            if not isinstance(seat, dict):
+                continue
+            kind = seat.get("kind")
+            if kind == "open":
+                parts.append(f"{i}: (open)")
+                continue
+            note = ""
+            if kind == "bot":
+                note = " (built-in player)"
+            elif seat.get("auto"):
+                note = " (away; a built-in player stands in)"
+            elif not seat.get("connected"):
+                note = " (away)"
+            name = "you" if i == self.seat else str(seat.get("name") or f"Seat {i}")
+            parts.append(f"{i}: {name}{note}")
+        if parts:
+            self.say("Seats: " + ", ".join(parts))
+
+    def list_moves(self, state: StateMessage, filter_text: str | None, everything: bool = False) -> None:
+        """Numbers the legal moves; long lists are collapsed per group unless ``everything``."""
+        moves: list[Any] = list(state.legal)
+        view = state.view
+        shown = [(i, m) for i, m in enumerate(moves) if not filter_text or filter_text in self.renderer.move_text(m)]
+        if filter_text and not shown:
+            self.say(f"No legal move matches {filter_text!r}.")
+            return
+        self.say(f"Your moves ({len(moves)}):")
+        if everything or len(shown) <= LIST_LIMIT:
+            for i, move in shown:
+                self.say(self.move_line(i, move, view))
+            return
+        groups: dict[str, list[tuple[int, Move]]] = {}
+        for i, move in shown:
+            groups.setdefault(self.renderer.group_key(move), []).append((i, move))
+        per_group = max(1, LIST_LIMIT // len(groups))
+        for key, members in groups.items():
+            for i, move in members[:per_group]:
+                self.say(self.move_line(i, move, view))
+            hidden = len(members) - per_group
+            if hidden > 0:
+                self.say(f"        ... {hidden} more '{key}' (type: list {key})")
+
+    def move_line(self, index: int, move: Move, view: View) -> str:
+        """One numbered line of the move list."""
+        text = self.renderer.move_text(move)
+        note = self.renderer.move_note(move, view)
+        return f"  {index + 1:>4}. {text}" + (f"   ({note})" if note else "")
+
+    def show_help(self) -> None:
+        """Prints the commands."""
+        self.say("Commands: NUMBER plays that move; 'list [TEXT]' lists every move (or those")
+        self.say("containing TEXT); 'table' shows the table again; 'say TEXT' chats; 'seats'")
+        self.say("shows who sits where; 'quit' (or Ctrl-D, Ctrl-C) leaves.")
+        if self.solo:
+            self.say("The game is kept in its journal; 'cardnet play --resume JOURNAL' continues it.")
+            self.say("Built-in players move on their own; a forced move is played for you.")
+        else:
+            self.say("A forced move is played for you; while you are away a built-in player stands in.")
+        for line in self.renderer.help():
+            self.say(line)
+
+    def show_outcome(self, outcome: JSONValue) -> None:
+        """Prints the result the host sent."""
+        self.say()
+        if not isinstance(outcome, dict):
+            self.say("The game stopped without a result.")
+            return
+        try:
+            result = _outcome_from_dict(outcome)
+        except (KeyError, TypeError, ValueError):
+            # A game this client does not know the outcome shape of: show the host's result as it came.
+            self.say(f"Game over: {canonical(outcome)}")
+            return
+        self.say(f"Game over ({result.kind}).")
+        for line in self.renderer.outcome_lines(result):
+            self.say(line)

@@ -1,0 +1,186 @@
+"""Line-mode tables played through a real terminal (tmux): ``cardnet join`` over loopback, the host's death,
+Ctrl-C and Ctrl-D, the host at its own table, and ``cardnet bot`` stopped with Ctrl-C."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from cardnet.journal import read_journal
+
+from nethelpers import NET_COMMAND, child_env, free_port
+from tmuxpane import EXIT_MARK, Pane, at_prompt
+
+#: Moves typed in one match at most (a short Fistful match takes a few dozen decisions).
+MOVE_LIMIT = 200
+
+
+def cardnet(*args: str) -> list[str]:
+    return [sys.executable, "-c", NET_COMMAND, *args]
+
+
+def start_host(port: int, *args: str, state: Path) -> subprocess.Popen[str]:
+    """A headless Fistful host on 127.0.0.1:port, returned once it listens."""
+    host = subprocess.Popen(
+        cardnet("host", "fistful", "--headless", "--port", str(port), "--interface", "127.0.0.1", *args),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=child_env() | {"XDG_STATE_HOME": str(state)},
+    )
+    assert host.stdout is not None
+    for _ in range(5):
+        if host.stdout.readline().startswith("listening on"):
+            return host
+    host.kill()
+    raise AssertionError("the host did not start listening")
+
+
+def stop(process: subprocess.Popen[str]) -> None:
+    if process.poll() is None:
+        process.kill()
+    process.wait(timeout=10)
+
+
+def play_to_the_end(pane: Pane, timeout: float = 90.0) -> int:
+    """Answers every prompt with move 1 until the program exits; returns how many moves were typed."""
+    end = time.monotonic() + timeout
+    typed = 0
+    while True:
+        screen = pane.wait_for(lambda s: at_prompt(s) or EXIT_MARK in s, "a prompt or the end", end - time.monotonic())
+        if EXIT_MARK in screen:
+            return typed
+        assert typed < MOVE_LIMIT, "the match does not end"
+        pane.type_line("1")
+        typed += 1
+        pane.wait_for(lambda s: s != screen, "the typed move to show", end - time.monotonic())
+
+
+def test_join_plays_a_whole_fistful_match_through_the_keyboard(tmp_path: Path) -> None:
+    port = free_port()
+    host = start_host(port, "--bots", "1", "--bot", "random", "--seed", "5", "--games", "1", state=tmp_path)
+    pane = Pane("join", cardnet("join", f"127.0.0.1:{port}", "--name", "ann"), child_env())
+    try:
+        pane.wait_for(at_prompt, "the first decision")
+        # The table is drawn by the game's renderer and the moves are numbered from 1.
+        shown = pane.history()
+        assert "Your hand (Pink): " in shown and "     1. discard 1 2" in shown and '{"' not in shown
+        pane.type_line("help")
+        pane.wait_text("'say TEXT' chats")
+        pane.type_line("say good luck")
+        pane.wait_text("<ann> good luck")
+        typed = play_to_the_end(pane)
+        assert pane.exit_code() == 0
+        text = pane.history()
+        assert typed > 3 and "Game over (match)." in text and "stars - winner" in text
+        assert "Seats: 0: you, 1: random bot (built-in player)" in text
+        assert "Traceback" not in text
+        assert host.wait(timeout=20) == 0
+    finally:
+        pane.close()
+        stop(host)
+
+
+def test_join_notices_the_host_dying_and_exits_cleanly(tmp_path: Path) -> None:
+    port = free_port()
+    host = start_host(port, "--bots", "1", "--bot", "random", "--seed", "6", state=tmp_path)
+    pane = Pane("gone", cardnet("join", f"127.0.0.1:{port}", "--reconnect-for", "2"), child_env())
+    try:
+        screen = pane.wait_for(at_prompt, "the first decision")
+        pane.type_line("1")
+        pane.wait_for(lambda s: s != screen and at_prompt(s), "the next decision")
+        host.kill()
+        host.wait(timeout=10)
+        pane.wait_text("Lost the connection to the host")
+        assert pane.exit_code(timeout=20) == 1
+        text = pane.history()
+        assert "Reconnect attempt 1 failed" in text
+        assert "The host is gone: gave up reconnecting" in text.replace("\n", " ")
+        assert "Traceback" not in text
+    finally:
+        pane.close()
+        stop(host)
+
+
+def test_ctrl_c_and_ctrl_d_leave_with_one_line(tmp_path: Path) -> None:
+    port = free_port()
+    # Built-in players pause before moving, so the stand-in for the player who left has not finished the match
+    # before the player returns.
+    host = start_host(port, "--bots", "1", "--bot", "random", "--seed", "7", "--bot-delay", "1", state=tmp_path)
+    first = Pane("ctrlc", cardnet("join", f"127.0.0.1:{port}"), child_env())
+    second: Pane | None = None
+    try:
+        first.wait_for(at_prompt, "the first decision")
+        token = first.history().split("Seat token (rejoin with --token): ", 1)[1].split()[0]
+        first.send("C-c")
+        assert first.exit_code() == 0
+        lines = first.screen().splitlines()
+        left = lines.index(next(line for line in lines if line.startswith(EXIT_MARK)))
+        assert lines[left - 1] == f"Left the table; rejoin seat 0 with: cardnet join 127.0.0.1:{port} --token {token}"
+        # One line between the prompt (where the terminal echoed ^C) and the end.
+        assert lines[left - 2].startswith(">")
+        # The token brings the player back to the same seat; Ctrl-D leaves the same way.
+        second = Pane("ctrld", cardnet("join", f"127.0.0.1:{port}", "--token", token), child_env())
+        second.wait_for(at_prompt, "the decision after rejoining")
+        assert ", seat 0." in second.history()
+        second.send("C-d")
+        assert second.exit_code() == 0
+        assert "Left the table; rejoin seat 0 with:" in second.screen()
+        for pane in (first, second):
+            assert "Traceback" not in pane.history()
+    finally:
+        first.close()
+        if second is not None:
+            second.close()
+        stop(host)
+
+
+def test_host_plays_at_its_own_table_while_a_bot_joins(tmp_path: Path) -> None:
+    port = free_port()
+    env = child_env() | {"XDG_STATE_HOME": str(tmp_path)}
+    pane = Pane("seated", cardnet("host", "fistful", "--port", str(port), "--interface", "127.0.0.1"), env)
+    bot: subprocess.Popen[str] | None = None
+    try:
+        pane.wait_text("You sit at seat 0")
+        bot = subprocess.Popen(
+            cardnet("bot", "builtin:random", f"127.0.0.1:{port}"),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=child_env(),
+        )
+        play_to_the_end(pane)
+        assert pane.exit_code() == 0
+        text = pane.history()
+        assert "Seats: 0: you, 1: random" in text and "Game over (match)." in text
+        assert "Traceback" not in text
+        out, err = bot.communicate(timeout=30)
+        assert bot.returncode == 0, err
+        assert '"outcome"' in out
+    finally:
+        pane.close()
+        if bot is not None:
+            stop(bot)
+
+
+def test_ctrl_c_stops_a_bot_without_a_traceback(tmp_path: Path) -> None:
+    port = free_port()
+    # Two open seats: the bot takes one and waits for a second player who never comes.
+    host = start_host(port, state=tmp_path)
+    pane = Pane("bot", cardnet("bot", "builtin:random", f"127.0.0.1:{port}"), child_env())
+    try:
+        journal = next(tmp_path.rglob("*.journal"))
+        deadline = time.monotonic() + 30
+        # The host journals a seat record when the bot sits down.
+        while not any(record["kind"] == "seat" for record in read_journal(journal).records):
+            assert time.monotonic() < deadline, "the bot never took a seat"
+            time.sleep(0.05)
+        pane.send("C-c")
+        assert pane.exit_code() == 0
+        screen = pane.screen()
+        assert "cardnet bot: stopped" in screen and "Traceback" not in pane.history()
+    finally:
+        pane.close()
+        stop(host)
