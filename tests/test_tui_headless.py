@@ -403,6 +403,8 @@ def test_whole_fistful_match_then_rematch() -> None:
                     await d.press(ENTER)
                 await d.until(lambda: ts.decision_id != decision or ts.over, "the move")
             assert ts.over and "Game over." in d.screen() and "win" in d.screen()
+            # The standings in player words: each seat with its stars.
+            assert "1. " in d.screen() and "2. " in d.screen() and "star" in d.screen()
             assert "r: rematch" in st.message
             await d.press("r")
             await d.until(lambda: not ts.over and ts.my_turn, "the rematch")
