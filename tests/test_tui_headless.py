@@ -446,3 +446,20 @@ def test_a_bad_journal_is_a_message_in_the_lobby(tmp_path: Path) -> None:
             assert st.screen == "lobby" and d.client.app.is_running
 
     run(scenario())
+
+
+def test_chat_from_the_table() -> None:
+    async def scenario() -> None:
+        async with running(StartRequest(game="fistful", seed=2, player="random")) as d:
+            st = d.state
+            await d.my_turn()
+            await d.press("/")
+            assert st.prompt == "say: " and st.command_open
+            await d.press("hello table" + ENTER)
+            await d.until(lambda: st.table is not None and any("hello table" in line for line in st.table.log), "chat")
+            # Too long for the protocol: the limit comes back as an error line, and the app goes on.
+            await d.press(":say " + "x" * 600 + ENTER)
+            await d.until(lambda: st.error.startswith("chat: "), "the chat limit")
+            assert d.client.app.is_running
+
+    run(scenario())

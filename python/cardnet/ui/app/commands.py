@@ -103,7 +103,7 @@ def _refresh(c: Controller, _: str) -> None:
 COMMANDS: list[Command] = [
     Command("quit", "always", ("c-q",), "^Q quit", "Leave cardnet (a local game stays in its journal).", _quit),
     Command("help", "always", ("?",), "? help", "Show or hide this help.", _help),
-    Command("type", "always", (":",), ": type", "Type a command or a move in line-mode words.", lambda c, _: None),
+    Command("type", "always", (":",), "", "Type a command or a move in line-mode words.", lambda c, _: None),
     Command("close", "always", ("escape",), "", "Close a list or help; clear the selection.", lambda c, _: c.clear()),
     Command("help-up", "help", ("up", "pageup"), "", "Scroll the help up.", _help_scroll(-5)),
     Command("help-down", "help", ("down", "pagedown"), "", "Scroll the help down.", _help_scroll(5)),
@@ -126,6 +126,8 @@ COMMANDS: list[Command] = [
     Command("pass", "table", ("p",), "p pass", "Pass (Matchstick Tycoon: take a matchstick).", lambda c, _: c.pass_turn()),
     Command("moves", "table", ("l",), "l moves", "List every legal move to pick from.", lambda c, _: c.list_moves()),
     Command("rematch", "table", ("r",), "", "Ask for a rematch once the game is over.", lambda c, _: c.rematch()),
+    Command("chat", "table", ("/",), "/ chat", "Say something to the table.", lambda c, _: c.chat_prompt()),
+    Command("say", "table", (), "", "':say TEXT' sends TEXT to the table's chat.", lambda c, arg: c.say(arg)),
     Command("leave", "table", ("b",), "", "Back to the lobby (a local game can be resumed there).", lambda c, _: c.leave()),
     Command("choice-up", "choices", ("up",), "", "Previous move.", _choice_move(-1)),
     Command("choice-down", "choices", ("down",), "", "Next move.", _choice_move(1)),

@@ -48,6 +48,7 @@ __all__ = [
     "Link",
     "PeerError",
     "PeerEvent",
+    "ProtocolError",
     "Reconnected",
     "Reconnecting",
     "RematchVotes",

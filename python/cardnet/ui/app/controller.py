@@ -72,7 +72,7 @@ class Controller:
                 await work()
             except BaseException as exc:
                 inner = C.single_error(exc)
-                if not isinstance(inner, (CardnetError, C.PeerError, C.LocalError, OSError, ValueError)):
+                if not isinstance(inner, (CardnetError, C.PeerError, C.LocalError, C.ProtocolError, OSError, ValueError)):
                     raise
                 self.state.error = f"{what}: {inner}"
                 self.state.busy = ""
@@ -400,6 +400,21 @@ class Controller:
                 self.offer([Choice(ts.renderer.move_text(move), index=i)], "")
                 return
         self.offer([Choice(ts.renderer.move_text(move), move=move)], "")
+
+    def chat_prompt(self) -> None:
+        """``/``: asks for a chat line for the table."""
+        if self.link is None:
+            self.state.error = "Chat needs a table."
+            return
+        self.ask("say: ", self.say, secret=False)
+
+    def say(self, text: str) -> None:
+        """Sends a chat line (the host relays it to every seat, us included; its limits come back as errors)."""
+        link = self.link
+        if link is None:
+            self.state.error = "Chat needs a table."
+        elif text.strip():
+            self.spawn(lambda: link.peer.chat(text.strip()), "chat")
 
     def rematch(self) -> None:
         """Votes for another game once this one is over."""
