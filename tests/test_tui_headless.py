@@ -463,3 +463,29 @@ def test_chat_from_the_table() -> None:
             assert d.client.app.is_running
 
     run(scenario())
+
+
+def test_turn_timer_counts_down(tmp_path: Path) -> None:
+    host, port = _lan_host(tmp_path, 1, "--turn-timer", "30")
+    try:
+
+        async def scenario() -> None:
+            async with running(StartRequest(connect=[("127.0.0.1", port)])) as d:
+                st = d.state
+                await d.until(lambda: any(e.kind == "table" for e in st.entries), "the table listed")
+                st.lobby_cursor = next(n for n, e in enumerate(st.entries) if e.kind == "table")
+                await d.press(ENTER)
+                await d.until(lambda: st.table is not None and st.table.my_turn, "my turn")
+                await d.until(lambda: "s left." in d.screen(), "the countdown")
+                first = int(d.screen().split(" s left.")[0].rsplit(" ", 1)[1])
+                assert 25 <= first <= 30
+                await d.until(lambda: f"{first - 1} s left." in d.screen(), "the next second")
+                # The app redraws by itself while the clock runs (nothing else happens at the table now).
+                frames = d.client.app.render_counter
+                await asyncio.sleep(2.2)
+                assert d.client.app.render_counter >= frames + 2
+
+        run(scenario())
+    finally:
+        host.terminate()
+        host.wait(10)

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import time
+
 import trio
 
 from ...errors import CardnetError
@@ -55,6 +57,8 @@ class Controller:
         self.listed: dict[int, list[LobbyEntry]] = {}
         self.interfaces: list[str] = []
         self._table_scope: trio.CancelScope | None = None
+        #: Set when a decision with a turn timer arrives (the countdown task sleeps until then).
+        self._timer = trio.Event()
         #: What the next line typed at the prompt is for (a password), and where it goes.
         self.prompt_answer: Callable[[str], None] | None = None
 
@@ -251,8 +255,21 @@ class Controller:
                 where = " or ".join(link.listening)
                 st.message = f"Others join at {where} (cardnet play --connect {link.listening[0]})"
             self.redraw()
+            nursery.start_soon(self._count_down, st.table)
             await self._pump(link, st.table)
             nursery.cancel_scope.cancel()
+
+    async def _count_down(self, ts: TableState) -> None:
+        """Redraws once a second while our decision has a turn timer; sleeps otherwise (no idle redraws)."""
+        while True:
+            deadline = ts.deadline
+            if deadline is None or not ts.my_turn:
+                await self._timer.wait()
+                self._timer = trio.Event()
+                continue
+            self.redraw()
+            left = deadline - time.monotonic()
+            await trio.sleep(left % 1.0 if left > 0 and left % 1.0 > 0.05 else 1.0)
 
     async def _pump(self, link: C.Link, ts: TableState) -> None:
         """Feeds the host's messages for this seat into the table state until the connection ends."""
@@ -289,6 +306,11 @@ class Controller:
         ts.view = msg.view
         ts.to_act = list(msg.to_act)
         ts.decision_id = msg.decision_id if ts.seat in msg.to_act else None
+        if ts.decision_id is None or msg.deadline_ms is None:
+            ts.deadline = None
+        elif decision_changed or ts.deadline is None:
+            ts.deadline = time.monotonic() + msg.deadline_ms / 1000
+            self._timer.set()
         ts.legal = list(msg.legal)
         ts.over, ts.outcome = msg.over, msg.outcome
         if msg.ack is not None and msg.ack.get("ref") == ts.pending:

@@ -6,6 +6,8 @@ views without a terminal. Style names (``class:...``) are defined in :mod:`cardn
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -104,7 +106,11 @@ def _turn_line(ts: TableState) -> Fragments:
     if ts.pending is not None:
         return [("class:dim", f"Sent: {ts.pending_text} - waiting for the host...")]
     if ts.my_turn:
-        return [("class:turn", "Your turn. "), ("", _turn_hint(ts))]
+        clock: Fragments = []
+        if ts.deadline is not None:
+            left = max(0, math.ceil(ts.deadline - time.monotonic()))
+            clock = [("class:error" if left <= 10 else "class:turn", f"{left} s left. ")]
+        return [("class:turn", "Your turn. "), *clock, ("", _turn_hint(ts))]
     names = [ts.renderer.name(s) for s in ts.to_act if s != ts.seat]
     if ts.seat in ts.to_act and not names:
         return [("class:dim", "Your turn is coming...")]

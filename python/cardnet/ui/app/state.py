@@ -57,6 +57,8 @@ class TableState:
     choices: list[Choice] = field(default_factory=list)
     choice_cursor: int = 0
     pending: int | None = None
+    #: When the host's turn timer runs out for our open decision (``time.monotonic()`` seconds), if it has one.
+    deadline: float | None = None
     pending_text: str = ""
     connected: bool = True
     #: ``HOST:PORT`` addresses others join at, when this process hosts the table on the LAN.
