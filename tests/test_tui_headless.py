@@ -489,3 +489,18 @@ def test_turn_timer_counts_down(tmp_path: Path) -> None:
     finally:
         host.terminate()
         host.wait(10)
+
+
+def test_long_lobby_scrolls_to_the_cursor() -> None:
+    from cardnet.ui.app.draw import lobby_screen
+    from cardnet.ui.app.state import LobbyEntry
+
+    st = AppState()
+    st.entries = [LobbyEntry("new", "New table")] + [
+        LobbyEntry("table", f"table {n}", address="127.0.0.1", port=7000 + n) for n in range(40)
+    ]
+    st.lobby_cursor = 35
+    text = text_of(lobby_screen(st, 80, 20))
+    assert "table 34" in text and len(text.rstrip("\n").split("\n")) <= 20
+    st.lobby_cursor = 0
+    assert "New table" in text_of(lobby_screen(st, 80, 20))

@@ -394,19 +394,24 @@ def lobby_screen(state: AppState, width: int, height: int) -> Fragments:
     if state.form is not None:
         return _lines(rows + _form_rows(state))
     kind = ""
+    focus = 0
     for pos, entry in enumerate(state.entries):
         if entry.kind != kind:
             kind = entry.kind
             head = {"new": "Play", "table": "Tables", "resume": "Resume an unfinished game"}[kind]
             rows.append([("class:heading", head)])
         style = "class:cursor" if pos == state.lobby_cursor else ""
+        if pos == state.lobby_cursor:
+            focus = len(rows)
         lock = " [password]" if entry.password else ""
         rows.append([("", "  "), (style, f"{entry.label}{lock}"), ("class:dim", f"  {entry.detail}" if entry.detail else "")])
     if not any(e.kind == "table" for e in state.entries):
         rows.append([("class:dim", "No table found yet: type ':connect HOST:PORT' to add one.")])
     if state.busy:
         rows.append([("class:turn", state.busy)])
-    return _lines([_clip(r, width) for r in rows[:height]])
+    # A long list scrolls so the entry under the cursor stays on screen.
+    first = max(0, min(focus - height + 2, len(rows) - height))
+    return _lines([_clip(r, width) for r in rows[first : first + height]])
 
 
 def _form_rows(state: AppState) -> list[Fragments]:
