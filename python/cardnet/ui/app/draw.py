@@ -15,6 +15,8 @@ from ... import segments
 from ...games import _outcome_from_dict
 from ..render.fistful import DYNAMITE, card_label
 from ..render.fistful import Renderer as FistfulRenderer
+from ..render.cherki import Renderer as CherkiRenderer
+from ..render.cherki import card_kind, card_name
 from .moves import hand_cards
 from .state import AppState, TableState
 
@@ -70,6 +72,8 @@ def table_screen(ts: TableState, width: int, height: int, no_color: bool = False
         rows = _matchstick(ts, room, height, no_color)
     elif ts.game == "fistful" and ts.view:
         rows = _fistful(ts, room, height)
+    elif ts.game == "cherki" and ts.view:
+        rows = _cherki(ts, room)
     elif ts.view:
         rows = [[("", line)] for line in ts.renderer.table(ts.view, ts.seat if ts.seat is not None else 0)]
     else:
@@ -128,6 +132,11 @@ def _turn_hint(ts: TableState) -> str:
         if phase == "green8_retrieve":
             return "Pick the card to take back and press Enter."
         return "Pick a card with the arrows and press Enter."
+    if ts.game == "cherki":
+        phase = ts.view.get("public", {}).get("phase")
+        if phase == "drawn":
+            return "Pick the card to discard and press Enter (l lists every move)."
+        return "Enter: draw, take or call; l lists your moves."
     return "Enter lists your moves."
 
 
@@ -383,6 +392,66 @@ def _fistful_hand(ts: TableState, me: int, cards: Sequence[int], barred: int | N
         mark = "bar" if card == barred else ("sel" if card in ts.selected else "")
         notes += [("class:dim", f"{mark:^5}"), ("", " ")]
     return [top, mid, bottom, notes]
+
+
+# -- Cherki ----------------------------------------------------------------------------------------------
+
+_SUIT_STYLE = {"Coins": "class:coins", "Strings": "class:strings", "Myriads": "class:myriads"}
+
+
+def cherki_face(card: int) -> tuple[str, str]:
+    """A money card's style and short face: ``3C``, ``9S*`` (``*`` = red stamp), ``WF``, ``RF*``, ``OT*``."""
+    name = card_name(card)
+    stamp = name.endswith("*")
+    words = name.rstrip("*").split()
+    if words[0].isdigit():
+        face, style = words[0] + words[1][0], _SUIT_STYLE[words[1]]
+    else:
+        face, style = "".join(w[0] for w in words), "class:honour"
+    return ("class:stamp" if stamp else style), face + ("*" if stamp else "")
+
+
+def _cherki(ts: TableState, width: int) -> list[Fragments]:
+    pub: Mapping[str, Any] = ts.view["public"]
+    priv: Mapping[str, Any] | None = ts.view.get("private")
+    r = ts.renderer
+    assert isinstance(r, CherkiRenderer)
+    me = ts.seat if ts.seat is not None else 0
+    # The table as line mode says it; the hand is drawn below as cards, grouped by kind.
+    rows: list[Fragments] = [[("", line)] for line in r.table({"public": pub, "private": None}, me)]
+    if priv is None:
+        return rows
+    cards = hand_cards(ts)
+    rows.append([("class:heading", f"Your hand ({len(cards)} cards, by kind; number = card id):")])
+    top: Fragments = [("", "  ")]
+    mid: Fragments = [("", "  ")]
+    ids: Fragments = [("", "  ")]
+    kind = None
+    for pos, card in enumerate(cards):
+        gap = "  " if kind is not None and card_kind(card) != kind else " "
+        kind = card_kind(card)
+        style, face = cherki_face(card)
+        extra = _focus_style(ts, pos, card, cards)
+        full = f"{style} {extra}".strip()
+        top += [("", gap), (full, "+---+")]
+        mid += [("", gap), (full, "|"), (f"{full} class:face", f"{face:^3}"), (full, "|")]
+        ids += [("", gap), ("class:label", f"{card:^5}")]
+    per_row = max(1, (width - 4) // 6)
+    if len(cards) > per_row:
+        # Too many for one row at this width: the faces alone, still grouped.
+        rows.append([("", "  ")] + [f for card in cards for f in (_cherki_chip(ts, card, cards), ("", " "))])
+    else:
+        rows += [top, mid, list(top), ids]
+    for line in r.hand_lines(priv, pub, me)[-2:]:
+        if not line.startswith("Your hand") and not line.startswith("  "):
+            rows.append([("class:dim", line)])
+    return rows
+
+
+def _cherki_chip(ts: TableState, card: int, cards: Sequence[int]) -> tuple[str, str]:
+    style, face = cherki_face(card)
+    extra = _focus_style(ts, cards.index(card), card, cards)
+    return (f"{style} {extra}".strip(), f"[{face} {card}]")
 
 
 # -- the lobby --------------------------------------------------------------------------------------------

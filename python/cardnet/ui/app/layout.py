@@ -39,6 +39,10 @@ CARD_NOTES = {
         "played turned shows ~ before its printed type; under your cards is each card's id.",
         "Select several cards with Space: Enter then offers every value they can show together.",
     ),
+    "cherki": (
+        "On screen: your hand is grouped by kind; 3C is the 3 of Coins (yellow), S Strings (green),",
+        "M Myriads (blue); WF, RF and OT are the honours; * (red) marks the red stamp. Under each card: its id.",
+    ),
     "fistful": (
         "On screen: cards are drawn in their owner's colour ([D] is the Dynamite); 'bar' under a card",
         "marks the one the +1 rule bars this duel. Gold, the pot and the stars are at the top.",

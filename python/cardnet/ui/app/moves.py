@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from ..render.cherki import card_kind
 from .state import Choice, TableState
 
 __all__ = ["hand_cards", "pass_choice", "selection_choices"]
@@ -26,6 +27,9 @@ def hand_cards(ts: TableState) -> list[int]:
     if ts.game == "fistful":
         phase = ts.view.get("public", {}).get("phase")
         return list(private.get("discard" if phase == "green8_retrieve" else "hand", []))
+    if ts.game == "cherki":
+        # Grouped by kind as the screen draws them: numbers first, then the honours.
+        return sorted(private.get("hand", []), key=lambda c: (not card_kind(c).isdigit(), card_kind(c), c))
     return []
 
 
@@ -91,6 +95,12 @@ def selection_choices(ts: TableState) -> list[Choice]:
         return _matchstick_choices(ts, _chosen(ts))
     if ts.game == "fistful":
         return _fistful_choices(ts, _chosen(ts))
+    if ts.game == "cherki":
+        # Discarding the card under the cursor (and calling with it, when that is legal); a decision that
+        # takes no card (draw, take, call) lists its moves.
+        cards = _chosen(ts)
+        found = [_choice(ts, i) for i, m in _legal(ts, "discard") if cards and m.get("card") == cards[0]]
+        return found or all_choices(ts)
     return all_choices(ts)
 
 
