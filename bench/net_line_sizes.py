@@ -17,6 +17,7 @@ import time
 from typing import Any
 
 import cardnet
+from cardnet.protocol.host import HostSession
 from cardnet.table import Table, TableConfig, core_engine
 
 
@@ -29,10 +30,11 @@ def measure(game: str, players: int, options: dict[str, Any], games: int, seed: 
         game_seed = rng.getrandbits(63)
         config = TableConfig(game, players, game_seed, options=options, bots={s: "random" for s in range(players)})
         table = Table(config, core_engine(), clock=lambda: 0.0)
+        session = HostSession(table)
         step = 0
         while not table.game.is_over():
             for seat, decision in table.decisions.items():
-                size = len(table.state_message(seat, "update"))
+                size = len(session.state_line(seat, "update"))
                 if size > worst["bytes"]:
                     worst = {"bytes": size, "legal_count": decision.count, "game_seed": game_seed, "step": step}
             seat = rng.choice(sorted(table.decisions))

@@ -36,17 +36,18 @@ def idle_cpu(seconds: float) -> dict[str, Any]:
     state = tempfile.mkdtemp()
     command = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "cardnet", "play", "fistful", "--seed", "1"])
     env = f"env PYTHONPATH={shlex.quote(os.environ.get('PYTHONPATH', ''))} XDG_STATE_HOME={state} LANG=C.UTF-8"
-    subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "80", "-y", "24", f"{env} {command}"], check=True)
+    tmux = ["tmux", "-L", name]
+    subprocess.run([*tmux, "new-session", "-d", "-s", name, "-x", "80", "-y", "24", f"{env} {command}"], check=True)
     try:
         deadline = time.monotonic() + 30
         while "Your turn." not in subprocess.run(
-            ["tmux", "capture-pane", "-p", "-t", name], capture_output=True, text=True
+            [*tmux, "capture-pane", "-p", "-t", name], capture_output=True, text=True
         ).stdout:
             if time.monotonic() > deadline:
                 raise SystemExit("the client did not start")
             time.sleep(0.1)
         pane = subprocess.run(
-            ["tmux", "display-message", "-p", "-t", name, "#{pane_pid}"], capture_output=True, text=True
+            [*tmux, "display-message", "-p", "-t", name, "#{pane_pid}"], capture_output=True, text=True
         ).stdout.strip()
         pid = int(pane)
         children = subprocess.run(["pgrep", "-P", pane], capture_output=True, text=True).stdout.split()
@@ -58,7 +59,7 @@ def idle_cpu(seconds: float) -> dict[str, Any]:
         used, elapsed = _cpu_seconds(pid) - before, time.monotonic() - start
         return {"idle_cpu_percent_of_core": round(100 * used / elapsed, 3), "idle_seconds": round(elapsed, 1)}
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
 
 
 async def _latency(keys: int) -> dict[str, Any]:

@@ -11,9 +11,9 @@ import trio
 
 import cardnet
 from cardnet import protocol as P
-from cardnet.host import Host, HostOptions
+from cardnet.net.host import Host, HostOptions
 from cardnet.journal import Journal
-from cardnet.peer import Peer
+from cardnet.net.peer import Peer
 from cardnet.protocol import StateMessage, state_hash_of
 from cardnet.table import Engine, Table, TableConfig
 

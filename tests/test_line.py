@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cardnet.peer import HostError
+from cardnet.net.peer import HostError
 from cardnet.protocol import JSONValue
 from cardnet.ui.line import refusal_text, seat_names
 

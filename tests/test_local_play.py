@@ -151,8 +151,8 @@ def test_ctrl_c_at_the_prompt_exits_cleanly(tmp_path: Path) -> None:
 async def test_in_process_host_serves_a_peer_over_memory_streams() -> None:
     import trio
 
-    from cardnet.host import Host
-    from cardnet.peer import Peer
+    from cardnet.net.host import Host
+    from cardnet.net.peer import Peer
     from cardnet.protocol import StateMessage
     from cardnet.table import TableConfig
 

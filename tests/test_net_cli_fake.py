@@ -8,7 +8,7 @@ import sys
 import pytest
 import trio
 
-from cardnet.host import HostOptions
+from cardnet.net.host import HostOptions
 
 from nethelpers import NET_COMMAND, child_env, running_host
 from netfake import fake_engine

@@ -11,7 +11,7 @@ import trio
 
 import cardnet
 from cardnet.bot import Bot, BuiltinBot, RandomBot, run_bot
-from cardnet.peer import Peer
+from cardnet.net.peer import Peer
 from cardnet.protocol import StateMessage
 from cardnet.table import core_engine
 

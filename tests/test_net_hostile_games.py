@@ -13,7 +13,7 @@ import trio.testing
 
 import cardnet
 from cardnet import protocol as P
-from cardnet.host import Host, HostOptions
+from cardnet.net.host import Host, HostOptions
 from cardnet.table import core_engine, derive_seed
 
 from nethelpers import RawClient, running_host

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import cardnet
+from cardnet.protocol.host import HostSession
 from cardnet.table import Table, TableConfig, core_engine
 
 MAX_STEPS = 2000
@@ -26,12 +27,13 @@ def test_bytes_sent_to_a_seat_do_not_depend_on_others_hidden_cards(game: str, se
     players = rng.randint(info.min_players, min(info.max_players, 5))
     config = TableConfig(game, players, seed, seeded=True, table_id="leak", bots={s: "random" for s in range(players)})
     table = Table(config, core_engine(), clock=lambda: 0.0)
+    session = HostSession(table)
     real: Any = table.game  # the core's Game: it also has determinize
     observers: list[int | None] = [*range(players), None]
     checks = 0
     for step in range(MAX_STEPS):
         for observer in observers:
-            expected = table.state_message(observer, "update")
+            expected = session.state_line(observer, "update")
             for k in range(2):
                 other = real.determinize(observer, rng.getrandbits(63))
                 assert other.to_act() == real.to_act()
@@ -39,7 +41,7 @@ def test_bytes_sent_to_a_seat_do_not_depend_on_others_hidden_cards(game: str, se
                     assert other.legal_moves_json(observer) == table.decisions[observer].legal_json
                 table.game = other
                 try:
-                    assert table.state_message(observer, "update") == expected, (game, step, observer, k)
+                    assert session.state_line(observer, "update") == expected, (game, step, observer, k)
                 finally:
                     table.game = real
                 checks += 1

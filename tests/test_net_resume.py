@@ -18,10 +18,11 @@ import trio
 
 import cardnet
 from cardnet.bot import RandomBot, run_bot
-from cardnet.host import Host
 from cardnet.journal import Journal, read_journal
-from cardnet.peer import Peer
+from cardnet.net.host import Host
+from cardnet.net.peer import Peer
 from cardnet.protocol import Encodable, StateMessage
+from cardnet.protocol.peer import Step
 from cardnet.table import Table, TableConfig
 
 from netfake import fake_engine
@@ -65,15 +66,15 @@ async def test_sigkill_and_resume_lose_no_acknowledged_move(tmp_path: Path, game
 
             async def player(i: int) -> None:
                 peer = Peer("127.0.0.1", port, name=f"p{i}", max_backoff=0.2)
-                original = peer._on_state
+                original = peer.session.on_state
 
-                async def on_state(state: StateMessage) -> None:
+                def on_state(state: StateMessage, step: Step) -> None:
                     if state.ack is not None and peer.state.seat is not None:
                         late = state.kind == "snapshot"
                         (acked_late if late else acked).append((state.state_id, peer.state.seat))
-                    await original(state)
+                    original(state, step)
 
-                peer._on_state = on_state  # type: ignore[method-assign]
+                peer.session.on_state = on_state  # type: ignore[method-assign]
                 results.append(await run_bot(RandomBot(i), "127.0.0.1", port, peer=peer))
 
             for i in range(players):

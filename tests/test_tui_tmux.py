@@ -37,16 +37,17 @@ class Pane:
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
         # After the client exits the pane prints its exit code and stays open to be read.
         script = f"env {exports} {command}; echo {DONE} $?; sleep 60"
-        subprocess.run(
-            ["tmux", "new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height), script], check=True
-        )
+        # Each pane has its own tmux server (socket): no race with another test's server shutting down.
+        self.tmux = ["tmux", "-L", self.name]
+        size = ["-x", str(width), "-y", str(height)]
+        subprocess.run([*self.tmux, "new-session", "-d", "-s", self.name, *size, script], check=True)
 
     def screen(self) -> str:
-        out = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True)
+        out = subprocess.run([*self.tmux, "capture-pane", "-p", "-t", self.name], capture_output=True, text=True)
         return out.stdout
 
     def keys(self, *keys: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
+        subprocess.run([*self.tmux, "send-keys", "-t", self.name, *keys], check=True)
 
     def wait(self, *texts: str) -> str:
         deadline = time.monotonic() + WAIT
@@ -59,7 +60,7 @@ class Pane:
             time.sleep(0.05)
 
     def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        subprocess.run([*self.tmux, "kill-server"], capture_output=True)
 
 
 def _client(*args: str) -> str:
@@ -170,7 +171,7 @@ def test_ctrl_q_restores_the_terminal(tmp_path: Path) -> None:
         pane.wait("Matchstick Tycoon")
         assert "Space select" in pane.screen()
         # Resizing redraws for the new size: the status line moves to the new last row.
-        subprocess.run(["tmux", "resize-window", "-t", pane.name, "-x", "120", "-y", "40"], check=True)
+        subprocess.run([*pane.tmux, "resize-window", "-t", pane.name, "-x", "120", "-y", "40"], check=True)
         deadline = time.monotonic() + WAIT
         while True:
             rows = pane.screen().rstrip("\n").split("\n")
@@ -204,5 +205,5 @@ def test_sigterm_restores_the_terminal(tmp_path: Path) -> None:
 
 
 def _pane_pid(pane: Pane) -> str:
-    out = subprocess.run(["tmux", "display-message", "-p", "-t", pane.name, "#{pane_pid}"], capture_output=True, text=True)
+    out = subprocess.run([*pane.tmux, "display-message", "-p", "-t", pane.name, "#{pane_pid}"], capture_output=True, text=True)
     return out.stdout.strip()

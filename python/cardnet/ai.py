@@ -7,11 +7,10 @@ determinized copies, never on other seats' hidden cards.
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from ._core import Game
-from .errors import BadOptions
+from .games import check_seed
 
 __all__ = ["LEVELS", "PLAYERS", "choose", "choose_index"]
 
@@ -19,9 +18,6 @@ __all__ = ["LEVELS", "PLAYERS", "choose", "choose_index"]
 PLAYERS = ("random", "heuristic", "ismcts")
 #: Difficulty levels, easiest first.
 LEVELS = ("easy", "normal", "hard")
-
-_SEED_LIMIT = 1 << 64
-
 
 def choose_index(
     game: Game,
@@ -37,11 +33,7 @@ def choose_index(
     without the GIL, so ``trio.to_thread.run_sync`` keeps an event loop responsive meanwhile. Raises
     BadOptions for an unknown player or level and IllegalMove when ``seat`` is not to act.
     """
-    if seed is None:
-        seed = secrets.randbits(64)
-    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _SEED_LIMIT:
-        raise BadOptions(f"seed must be an integer 0 to 2**64-1, not {seed!r}")
-    return game.choose(seat, player, level, seed)
+    return game.choose(seat, player, level, check_seed(seed))
 
 
 def choose(

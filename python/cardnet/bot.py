@@ -19,9 +19,11 @@ import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
+
 import trio
 
-from .peer import HostError, Peer
+from .ai import LEVELS
+from .net.peer import HostError, Peer
 from .protocol import JSONValue, StateMessage
 
 
@@ -56,10 +58,6 @@ class FirstBot(Bot):
     def choose(self, view: dict[str, JSONValue], legal: list[JSONValue]) -> JSONValue:
         """Index 0."""
         return 0
-
-
-#: Difficulty levels a built-in bot accepts.
-LEVELS = ("easy", "normal", "hard")
 
 
 class BuiltinBot(Bot):
@@ -169,7 +167,6 @@ async def run_bot(
     """Play ``games`` games with ``bot`` at the table on ``host:port`` (voting for rematches in between)."""
     peer = peer or Peer(host, port, name=name, password=password, seat=seat)
     result = BotResult()
-    answered: set[int] = set()
     async with trio.open_nursery() as nursery:
         await nursery.start(peer.run)
         result.seat = peer.state.seat
@@ -192,12 +189,9 @@ async def run_bot(
                         break
                     await peer.rematch()
                 continue
-            if event.kind == "snapshot" and event.decision_id is not None:
-                # After a reconnect the host may never have read our answer: a still-open decision is re-answered.
-                answered.discard(event.decision_id)
-            if event.decision_id is None or event.decision_id in answered:
+            # The session re-opens a decision after a reconnect (the host may never have read our answer).
+            if event.decision_id is None or not peer.session.needs_answer(event):
                 continue
-            answered.add(event.decision_id)
             choice = bot.choose(event.view, event.legal)
             if isinstance(choice, int) and not isinstance(choice, bool):
                 await peer.move(event.decision_id, index=choice)

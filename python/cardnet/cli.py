@@ -22,33 +22,20 @@ EXIT_FAILURE = 1
 EXIT_USAGE = 2
 
 DEFAULT_GAME = "matchstick"
-LEVELS = ("easy", "normal", "hard")
 
 
 def _version() -> str:
-    from . import _core
+    from . import __version__, build_info
 
-    info = _core.build_info()
-    return f"cardnet {_core.__version__} ({info['profile']} build, source {str(info['source_digest'])[:12]})"
+    info = build_info()
+    return f"cardnet {__version__} ({info['profile']} build, source {str(info['source_digest'])[:12]})"
 
 
 def _parse_options(pairs: Sequence[str] | None, game: str) -> dict[str, Any]:
-    """``KEY=VALUE`` strings typed against the game's option specs."""
-    from .errors import BadOptions
-    from .games import GAMES
+    """``KEY=VALUE`` strings typed against the game's option specs (the one ``--option`` parser)."""
+    from .games import parse_options
 
-    options: dict[str, Any] = {}
-    if not pairs:
-        return options
-    info = GAMES.get(game)
-    if info is None:
-        return options
-    for pair in pairs:
-        key, sep, text = pair.partition("=")
-        if not sep:
-            raise BadOptions(f"--option expects KEY=VALUE, not {pair!r}")
-        options[key] = info.option(key).parse(text)
-    return options
+    return parse_options(game, pairs)
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -191,14 +178,23 @@ def _check_game(name: str) -> str:
     return name
 
 
-def _seed(text: str) -> int:
+def seed_arg(text: str) -> int:
+    """An argparse type for ``--seed``: the one seed check of :func:`cardnet.games.parse_seed`."""
+    from .errors import BadOptions
+    from .games import parse_seed
+
     try:
-        value = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if not 0 <= value < 1 << 64:
-        raise argparse.ArgumentTypeError("a seed is an integer from 0 to 2**64-1")
-    return value
+        return parse_seed(text)
+    except BadOptions as exc:
+        raise argparse.ArgumentTypeError(exc.reason) from None
+
+
+def _level(text: str) -> str:
+    from .ai import LEVELS
+
+    if text not in LEVELS:
+        raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(LEVELS)})")
+    return text
 
 
 def _positive(text: str) -> int:
@@ -227,9 +223,9 @@ def build_parser() -> argparse.ArgumentParser:
         "game", nargs="?", type=_check_game, help="start this game at once (line mode: default matchstick)"
     )
     play.add_argument("--players", type=_positive, help="number of seats (default: the game's)")
-    play.add_argument("--level", choices=LEVELS, help="difficulty of the built-in players")
+    play.add_argument("--level", type=_level, help="difficulty of the built-in players: easy, normal or hard")
     play.add_argument("--bot", default="random", help="built-in player when no --level is given (default random)")
-    play.add_argument("--seed", type=_seed, help="deal from this seed (default: random)")
+    play.add_argument("--seed", type=seed_arg, help="deal from this seed (default: random)")
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     play.add_argument("--plain", action="store_true", help="line mode: no full screen, works in any terminal")
     play.add_argument("--option", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
@@ -258,7 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--seats", required=True, help="one player per seat, comma-separated (e.g. ismcts,random)")
     arena.add_argument("--games", type=_positive, required=True)
     arena.add_argument("--jobs", type=_positive, default=1, help="threads to spread the games over")
-    arena.add_argument("--seed", type=_seed, default=1)
+    arena.add_argument("--seed", type=seed_arg, default=1)
     arena.add_argument("--option", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
     arena.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
     arena.set_defaults(func=_cmd_arena)

@@ -266,8 +266,8 @@ _OUTCOME_KINDS: dict[str, type[Outcome]] = {
 }
 
 
-def _outcome_from_dict(d: Mapping[str, Any]) -> Outcome:
-    """Builds the dataclass for the core's outcome JSON (called by ``Game.outcome``)."""
+def outcome_from_dict(d: Mapping[str, Any]) -> Outcome:
+    """Builds the dataclass for an outcome's JSON (as ``Game.outcome_json`` and the protocol carry it)."""
     cls = _OUTCOME_KINDS[d["kind"]]
     return cls(
         winners=tuple(d["winners"]),
@@ -277,7 +277,37 @@ def _outcome_from_dict(d: Mapping[str, Any]) -> Outcome:
     )
 
 
-def _check_seed(seed: int | None) -> int:
+def parse_seed(text: str) -> int:
+    """A seed typed on a command line (decimal, or ``0x``/``0o``/``0b``); raises BadOptions outside 0..2**64-1."""
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise BadOptions(f"not an integer: {text!r}") from None
+    return check_seed(value)
+
+
+def parse_options(game: str, pairs: Sequence[str] | None) -> dict[str, int | bool | str]:
+    """``KEY=VALUE`` strings (``--option``) typed against the game's option specs; raises BadOptions or
+    UnknownGame."""
+    options: dict[str, int | bool | str] = {}
+    if not pairs:
+        return options
+    info = GAMES.get(game)
+    if info is None:
+        from .errors import UnknownGame
+
+        raise UnknownGame(f"unknown game {game!r} (games: {', '.join(GAMES)})")
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or not key:
+            raise BadOptions(f"--option expects KEY=VALUE, not {pair!r}")
+        options[key] = info.option(key).parse(text)
+    return options
+
+
+def check_seed(seed: int | None) -> int:
+    """The one seed check: ``seed`` itself when it is an integer 0 to 2**64-1, a fresh random seed for None;
+    raises BadOptions otherwise."""
     if seed is None:
         return secrets.randbits(64)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _SEED_LIMIT:
@@ -299,7 +329,7 @@ def new_game(
     """
     if players is not None and (isinstance(players, bool) or not isinstance(players, int) or players < 0):
         raise BadOptions(f"players must be a positive integer, not {players!r}")
-    return _core.new_game(name, players, _check_seed(seed), dict(options) if options is not None else None)
+    return _core.new_game(name, players, check_seed(seed), dict(options) if options is not None else None)
 
 
 def load_game(text: str | bytes) -> Game:
@@ -332,7 +362,7 @@ def game_from_view(
     if players is not None and (isinstance(players, bool) or not isinstance(players, int) or players < 0):
         raise BadOptions(f"players must be a positive integer, not {players!r}")
     return _core.game_from_view(
-        name, dict(view), seat, players, dict(options) if options is not None else None, _check_seed(seed)
+        name, dict(view), seat, players, dict(options) if options is not None else None, check_seed(seed)
     )
 
 
@@ -380,7 +410,7 @@ def simulate(
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise BadOptions(f"games must be a non-negative integer, not {games!r}")
     raw = _core.simulate(
-        game, list(seats), games, _check_seed(seed), dict(options) if options is not None else None
+        game, list(seats), games, check_seed(seed), dict(options) if options is not None else None
     )
     return SimResult(
         games=raw["games"],

@@ -1,8 +1,8 @@
-"""The authoritative table, without I/O: seats, decisions, move validation, journal records, per-seat messages.
+"""The authoritative table, without I/O: seats, decisions, move validation, rematches, journal records.
 
-``host.py`` drives a :class:`Table` from trio tasks. Every method here is synchronous and never awaits, so in
-trio's single thread each call is atomic: a move is validated, applied, journalled and turned into per-seat
-messages with nothing interleaved.
+:class:`cardnet.protocol.host.HostSession` turns it into wire messages and the trio layer
+(:mod:`cardnet.net.host`) drives that session. Every method here is synchronous and never awaits, so in trio's
+single thread each call is atomic: a move is validated, applied and journalled with nothing interleaved.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from . import protocol as P
-from .protocol import Encodable, ProtocolError, Raw
+from .protocol import Encodable, JSONValue, ProtocolError, Raw, is_unicode, token_hash
 
 
 #: Decision ids are ``n * SEAT_STRIDE + seat``; the stride exceeds any seat count the core supports.
@@ -52,6 +51,7 @@ def core_engine() -> Engine:
     """The engine backed by the Rust core (imported only when a table is built)."""
     import cardnet
     import cardnet.ai
+    from cardnet.ai import LEVELS
 
     def new_game(name: str, players: int, seed: int, options: dict[str, Any]) -> GameLike:
         game: GameLike = cardnet.new_game(name, players=players, seed=seed, options=options)
@@ -60,7 +60,7 @@ def core_engine() -> Engine:
     def choose(game: GameLike, seat: int, player: str, seed: int) -> Any:
         # The host only ever hands back games the core made, so the concrete type is cardnet.Game.
         real: Any = game
-        if player in ("easy", "normal", "hard"):
+        if player in LEVELS:
             return cardnet.ai.choose(real, seat, level=player, seed=seed)
         return cardnet.ai.choose(real, seat, player=player, seed=seed)
 
@@ -89,7 +89,7 @@ def outcome_value(game: Any) -> Encodable:
     return _plain(outcome)
 
 
-def _plain(value: Any) -> Encodable:
+def _plain(value: Any) -> JSONValue:
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -115,16 +115,6 @@ class Seat:
     token_hash: str | None = None
     connected: bool = False
     auto: bool = False  # a built-in player is standing in for an absent human
-
-    def public(self) -> dict[str, Encodable]:
-        """The seat as every peer sees it."""
-        return {
-            "seat": self.index,
-            "kind": self.kind,
-            "name": self.name,
-            "connected": self.connected,
-            "auto": self.auto,
-        }
 
 
 @dataclass
@@ -219,7 +209,6 @@ class Table:
         # Decision id -> (seat, state_id of the move that answered it), this game: a peer that never saw a move's
         # ack (its connection, or the host, died first) asks again by repeating the move, and is told it landed.
         self.answered: dict[int, tuple[int, int]] = {}
-        self.legal_inline_limit = P.LEGAL_INLINE_LIMIT
         self._maybe_start()
 
     # -- seats ------------------------------------------------------------------------------------------------
@@ -234,7 +223,7 @@ class Table:
 
     def seat_for_token(self, token: str) -> Seat | None:
         """The human seat a token belongs to, if any (compared by hash)."""
-        digest = P.token_hash(token)
+        digest = token_hash(token)
         for seat in self.seats:
             if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
                 return seat
@@ -252,7 +241,7 @@ class Table:
                 raise ProtocolError("table_full", "every seat is taken; join as a spectator")
             seat = free[0]
         token = secrets.token_urlsafe(32)
-        record = self.apply_seat_record(seat.index, name, P.token_hash(token))
+        record = self.apply_seat_record(seat.index, name, token_hash(token))
         started = self._maybe_start()
         seat.connected = True
         return seat, token, record, started
@@ -262,10 +251,6 @@ class Table:
         seat = self.seats[index]
         seat.kind, seat.name, seat.token_hash = "human", name, digest
         return {"kind": "seat", "seat": index, "name": name, "token_hash": digest}
-
-    def seats_public(self) -> list[Encodable]:
-        """All seats as peers see them."""
-        return [s.public() for s in self.seats]
 
     def controlled_by_builtin(self, seat: int) -> bool:
         """Whether the built-in player answers this seat's decisions (a bot seat, or a human who is away)."""
@@ -310,7 +295,7 @@ class Table:
         """The open decision of a seat, if any."""
         return None if seat is None else self.decisions.get(seat)
 
-    def check_move(self, seat: int | None, msg: P.Move) -> OpenDecision:
+    def check_move(self, seat: int | None, decision_id: int) -> OpenDecision:
         """Who may answer which decision: raises the documented error, changes nothing."""
         if seat is None:
             raise ProtocolError("spectator", "spectators cannot move")
@@ -319,13 +304,13 @@ class Table:
         if self.game.is_over():
             raise ProtocolError("game_over", "the game is over")
         mine = self.decisions.get(seat)
-        if mine is not None and mine.id == msg.decision_id:
+        if mine is not None and mine.id == decision_id:
             return mine
-        if any(d.id == msg.decision_id for d in self.decisions.values()):
-            raise ProtocolError("wrong_seat", f"decision {msg.decision_id} belongs to another seat")
+        if any(d.id == decision_id for d in self.decisions.values()):
+            raise ProtocolError("wrong_seat", f"decision {decision_id} belongs to another seat")
         if mine is None:
-            raise ProtocolError("stale_decision", f"decision {msg.decision_id} is not open; you have no decision")
-        raise ProtocolError("stale_decision", f"decision {msg.decision_id} is not open; yours is {mine.id}")
+            raise ProtocolError("stale_decision", f"decision {decision_id} is not open; you have no decision")
+        raise ProtocolError("stale_decision", f"decision {decision_id} is not open; yours is {mine.id}")
 
     def apply_move(self, seat: int, decision: OpenDecision, move: Any = None, index: int | None = None) -> Applied:
         """Apply a move answering ``decision`` (already checked); raises ProtocolError, changing nothing."""
@@ -394,87 +379,22 @@ class Table:
         self._refresh_decisions(mover=None)
         return {"kind": "game", "game_no": self.game_no, "seed": seed, "state_id": self.state_id}
 
-    def rematch_message(self) -> dict[str, Encodable]:
-        """Who has voted for a rematch."""
-        return {"type": "rematch", "game_no": self.game_no, "votes": sorted(self.rematch_votes)}
-
-    # -- messages ---------------------------------------------------------------------------------------------
-
-    def state_fields(self, seat: int | None, now: float) -> tuple[Raw, P.Decision | None]:
-        """The seat's view and open decision, as pre-encoded fragments."""
-        view = Raw(self.game.view_json(seat))
-        d = self.decision_for(seat)
-        decision = None
-        if d is not None:
-            deadline_ms = None if d.deadline is None else max(0, int((d.deadline - now) * 1000))
-            inline = len(d.legal_json) <= self.legal_inline_limit
-            decision = P.Decision(d.id, Raw(d.legal_json) if inline else None, d.count, deadline_ms)
-        return view, decision
-
-    def state_message(
-        self,
-        seat: int | None,
-        kind: str,
-        *,
-        state_hash: str | None = None,
-        ack: Mapping[str, Encodable] | None = None,
-    ) -> bytes:
-        """The encoded ``update``/``snapshot`` line for one seat (None = spectator)."""
-        now = self.clock()
-        view, decision = self.state_fields(seat, now)
-        over = self.game.is_over()
-        msg = P.state_message(
-            kind,
-            game_no=self.game_no,
-            state_id=self.state_id,
-            state_hash=state_hash if state_hash is not None else self.game.state_hash(),
-            view=view,
-            to_act=sorted(self.decisions) if self.started else [],
-            decision=decision,
-            over=over,
-            outcome=outcome_value(self.game) if over else None,
-            events=Raw(self.game.events_json(seat)) if kind == "update" else None,
-            ack=ack,
-        )
-        return P.encode(msg)
-
-    def legal_page(self, seat: int | None, request: P.LegalRequest) -> dict[str, Encodable]:
-        """One page of an open decision's legal moves, sliced from the core's canonical list."""
+    def legal_slice(
+        self, seat: int | None, decision_id: int, offset: int, limit: int
+    ) -> tuple[OpenDecision, list[Any]]:
+        """Moves ``offset`` up to ``offset + limit`` of an open decision of ``seat`` (for paging a long list)."""
         if seat is None:
             raise ProtocolError("spectator", "spectators have no decisions")
-        decision = self.check_move(seat, P.Move(request.decision_id, index=0))
-        if request.offset > decision.count:
-            raise ProtocolError("bad_message", f"offset {request.offset} is past the {decision.count} moves")
-        end = min(decision.count, request.offset + request.limit)
-        moves = [Raw(P.canonical(self.game.legal_move(seat, i))) for i in range(request.offset, end)]
-        return {
-            "type": "legal",
-            "decision_id": decision.id,
-            "offset": request.offset,
-            "count": decision.count,
-            "moves": moves,
-        }
+        decision = self.check_move(seat, decision_id)
+        if offset > decision.count:
+            raise ProtocolError("bad_message", f"offset {offset} is past the {decision.count} moves")
+        end = min(decision.count, offset + limit)
+        return decision, [self.game.legal_move(seat, i) for i in range(offset, end)]
 
-    def table_message(self, challenge: str, capabilities: Sequence[str], password: bool) -> dict[str, Encodable]:
-        """The first message on every connection: what this table is."""
-        return {
-            "type": "table",
-            "versions": list(P.SUPPORTED_VERSIONS),
-            "capabilities": list(capabilities),
-            "table_id": self.config.table_id,
-            "name": self.config.name,
-            "game": self.config.game,
-            "players": self.config.players,
-            # The game's resolved options (every option, defaults filled in), when the core reports them.
-            "options": _plain(getattr(self.game, "options", None) or self.config.options),
-            "seeded": self.config.seeded,
-            "password": password,
-            "challenge": challenge,
-            "started": self.started,
-            "game_no": self.game_no,
-            "seats": self.seats_public(),
-            "limits": {"peer_line": P.MAX_PEER_LINE, "host_line": P.MAX_HOST_LINE, "chat_chars": P.MAX_CHAT_CHARS},
-        }
+    def resolved_options(self) -> dict[str, JSONValue]:
+        """The game's resolved options (every option, defaults filled in), when the core reports them."""
+        options = getattr(self.game, "options", None) or self.config.options
+        return {str(k): _plain(v) for k, v in dict(options).items()}
 
     # -- resume -----------------------------------------------------------------------------------------------
 
@@ -487,7 +407,7 @@ class Table:
         for n, rec in enumerate(records[1:], start=2):
             kind = rec.get("kind")
             if kind == "seat":
-                if not P.is_unicode(str(rec["name"])):
+                if not is_unicode(str(rec["name"])):
                     # Written by a host from before lone surrogates were refused: it could never be sent again.
                     raise ValueError(f"journal record {n}: the seat's name is not valid Unicode")
                 table.apply_seat_record(int(rec["seat"]), str(rec["name"]), str(rec["token_hash"]))

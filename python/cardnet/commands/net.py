@@ -8,9 +8,7 @@ subcommand runs, so ``cardnet --help`` stays fast.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import secrets
 import signal
 import sys
 from pathlib import Path
@@ -19,9 +17,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 if TYPE_CHECKING:
     import trio
 
-    from ..host import Host
-    from ..peer import Peer
+    from ..net.host import Host
+    from ..net.peer import Peer
     from ..ui.line import PlainGame
+
+from ..cli import seed_arg
 
 
 def add_parsers(subparsers: Any) -> None:
@@ -43,7 +43,7 @@ def add_parsers(subparsers: Any) -> None:
     group.add_argument("--journal", type=Path, help="journal file (default: under the user's state directory)")
     group.add_argument("--resume", type=Path, metavar="JOURNAL", help="continue the table recorded in JOURNAL")
     host.add_argument("--fsync", action="store_true", help="fsync the journal before acknowledging (group-committed)")
-    host.add_argument("--seed", type=int, help="deal seed (marks the table 'seeded')")
+    host.add_argument("--seed", type=seed_arg, help="deal seed (marks the table 'seeded')")
     host.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (repeatable)")
     host.add_argument(
         "--turn-timer", type=float, metavar="SECONDS", help="a built-in player moves when a turn runs out"
@@ -109,20 +109,6 @@ def parse_target(target: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
-def parse_options(pairs: list[str]) -> dict[str, Any]:
-    """``KEY=VALUE`` pairs; a value that reads as JSON (numbers, true/false) is taken as such."""
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key:
-            raise UsageError(f"--option {pair!r}: use KEY=VALUE")
-        try:
-            options[key] = json.loads(raw)
-        except ValueError:
-            options[key] = raw
-    return options
-
-
 def read_password(path: Path | None) -> str | None:
     """The password from a file, else from ``CARDNET_PASSWORD``; None when neither is set."""
     if path is not None:
@@ -150,7 +136,7 @@ def default_interfaces() -> list[str]:
 
 def _peer_error(exc: BaseException) -> BaseException:
     """The PeerError inside what trio raised (nurseries wrap errors in groups); re-raise anything else."""
-    from ..peer import PeerError
+    from ..net.peer import PeerError
 
     if isinstance(exc, PeerError):
         return exc
@@ -185,9 +171,12 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sy
     import trio
 
     from .. import protocol as P
-    from ..host import Host, HostOptions, JournalFailure
-    from ..journal import Journal, JournalError, default_journal_path
-    from ..table import Table, TableConfig, core_engine
+    from ..errors import CardnetError
+    from ..games import parse_options
+    from ..journal import Journal, JournalError
+    from ..net.factory import create_table, resume_table, table_config
+    from ..net.host import Host, HostOptions, JournalFailure
+    from ..table import Table
 
     if (os.environ.get("CI") or os.environ.get("CARDNET_TEST")) and not args.interface:
         raise UsageError("--interface is required when CI or CARDNET_TEST is set")
@@ -197,15 +186,13 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sy
     level = logging.INFO if args.headless else logging.WARNING
     logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
     password = read_password(args.password_file)
-    engine = core_engine()
 
     def build() -> tuple[Table, Journal]:
         if args.resume is not None:
-            journal, contents = Journal.open_resume(args.resume, fsync=args.fsync)
-            if contents.torn is not None:
-                print(f"warning: {contents.torn.describe()}", file=sys.stderr)
-            table = Table.from_records(contents.records, engine, clock=trio.current_time)
-            return table, journal
+            resumed = resume_table(args.resume, fsync=args.fsync)
+            if resumed.torn is not None:
+                print(f"warning: {resumed.torn.describe()}", file=sys.stderr)
+            return resumed.table, resumed.journal
         import cardnet
 
         if args.game is None:
@@ -218,28 +205,25 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sy
             raise UsageError(f"--bots must be between 0 and {players}")
         if args.bots == players and not args.headless:
             raise UsageError("--bots fills every seat, leaving none for you: add --headless to only serve")
-        seeded = args.seed is not None
-        seed = args.seed if seeded else secrets.randbits(63)
-        table_id = secrets.token_hex(8)
-        config = TableConfig(
-            game=args.game,
+        try:
+            options = parse_options(args.game, args.option)
+        except CardnetError as exc:
+            raise UsageError(exc.reason) from None
+        config = table_config(
+            args.game,
             players=players,
-            seed=seed,
-            options=parse_options(args.option),
-            seeded=seeded,
-            name=args.name or f"{os.environ.get('USER', 'cardnet')}'s {args.game}",
-            table_id=table_id,
-            turn_timer=args.turn_timer,
+            seed=args.seed,
+            options=options,
             bots={seat: args.bot for seat in range(players - args.bots, players)},
+            name=args.name,
+            turn_timer=args.turn_timer,
         )
         try:
-            table = Table(config, engine, clock=trio.current_time)
+            return create_table(config, journal=args.journal, fsync=args.fsync)
+        except JournalError:
+            raise
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-        path = args.journal if args.journal is not None else default_journal_path(table_id)
-        journal = Journal.create(path, fsync=args.fsync)
-        journal.append(config.record())
-        return table, journal
 
     async def main() -> int:
         try:
@@ -330,7 +314,6 @@ async def play_at_own_table(server: Host, journal: Path, stdin: TextIO, out: Tex
     peer = local_peer(server, player_name(), seat=0 if token is None else None, token=token)
     async with trio.open_nursery() as nursery:
         await nursery.start(peer.run)
-        seats = peer.state.table.get("seats")
         cfg = table.config
         ui = PlainGame(
             peer,
@@ -341,7 +324,7 @@ async def play_at_own_table(server: Host, journal: Path, stdin: TextIO, out: Tex
             out,
             solo=False,
             leave_lines=[f"Table closed; continue it with: cardnet host --resume {journal}"],
-            seats=seats if isinstance(seats, list) else [],
+            seats=peer.state.table_info.seats,
         )
         waiting = "" if table.started else "; the game starts when every seat is taken"
         ui.say(f"You sit at seat 0{waiting}. Type 'help' for commands.")
@@ -361,7 +344,7 @@ def cmd_join(args: argparse.Namespace) -> int:
 def _join(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sys.stdin) -> int:
     import trio
 
-    from ..peer import Peer, PeerError
+    from ..net.peer import Peer, PeerError
 
     host, port = parse_target(args.target)
     password = read_password(args.password_file)
@@ -384,8 +367,8 @@ def _join(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sy
                 return 1
             ui = seat_ui(peer, stdin, out, rejoin=f"cardnet join {args.target}")
             role = "spectating" if args.spectate else f"seat {peer.state.seat}"
-            table = peer.state.table
-            ui.say(f"Joined {table.get('name')!r} ({table.get('game')}), {role}.")
+            info = peer.state.table_info
+            ui.say(f"Joined {info.name!r} ({info.game}), {role}.")
             if peer.state.token:
                 ui.say(f"Seat token (rejoin with --token): {peer.state.token}")
             if args.spectate:
@@ -414,11 +397,11 @@ def _join(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sy
 
 
 async def run_peer(peer: Peer, *, task_status: trio.TaskStatus[None] | None = None) -> None:
-    """Runs ``peer`` (a :class:`~cardnet.peer.Peer`); once it has connected, its final error is not raised
+    """Runs ``peer`` (a :class:`~cardnet.net.peer.Peer`); once it has connected, its final error is not raised
     but left in ``peer.failure`` for the user interface to report (the host gone after the reconnect attempts)."""
     import trio
 
-    from ..peer import PeerError
+    from ..net.peer import PeerError
 
     try:
         await peer.run(task_status=task_status or trio.TASK_STATUS_IGNORED)
@@ -431,22 +414,20 @@ def seat_ui(peer: Peer, stdin: TextIO, out: TextIO, *, rejoin: str) -> PlainGame
     """The line-mode UI (:class:`~cardnet.ui.line.PlainGame`) of a connected peer at a shared table."""
     from ..ui.line import PlainGame
 
-    table = peer.state.table
-    seats = table.get("seats")
-    players = table.get("players")
+    info = peer.state.table_info
     leave = ["Left the table."]
     if peer.state.token and peer.state.seat is not None:
         leave = [f"Left the table; rejoin seat {peer.state.seat} with: {rejoin} --token {peer.state.token}"]
     return PlainGame(
         peer,
-        str(table.get("game")),
+        info.game,
         peer.state.seat,
-        players if isinstance(players, int) else 0,
+        info.players,
         stdin,
         out,
         solo=False,
         leave_lines=leave,
-        seats=seats if isinstance(seats, list) else [],
+        seats=info.seats,
     )
 
 
@@ -472,7 +453,7 @@ def _bot(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     import trio
 
     from ..bot import BotResult, load_bot, run_bot
-    from ..peer import PeerError
+    from ..net.peer import PeerError
     from ..protocol import canonical
 
     host, port = parse_target(args.target)

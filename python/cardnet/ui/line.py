@@ -1,4 +1,4 @@
-"""The line-mode game loop of one seat: a :class:`~cardnet.peer.Peer`'s states drawn by the renderers, moves
+"""The line-mode game loop of one seat: a :class:`~cardnet.net.peer.Peer`'s states drawn by the renderers, moves
 typed on a line.
 
 Every line-mode front end runs this one loop: local play (``cardnet play --plain``, over an in-process host),
@@ -17,8 +17,8 @@ from typing import Any, TextIO, Union
 
 import trio
 
-from ..games import _outcome_from_dict
-from ..peer import (
+from ..games import outcome_from_dict
+from ..net.peer import (
     ChatMessage,
     ConnectionLost,
     HostError,
@@ -129,7 +129,7 @@ class _Input:
 
 
 class PlainGame:
-    """The line-mode UI of one seat (or a spectator, ``seat=None``), fed by a :class:`~cardnet.peer.Peer`.
+    """The line-mode UI of one seat (or a spectator, ``seat=None``), fed by a :class:`~cardnet.net.peer.Peer`.
 
     Moves are picked by number (from 1) or typed; a refusal is explained and nothing changes. A decision with
     a single legal move is played automatically. ``say TEXT`` chats, ``seats`` lists who sits where.
@@ -543,7 +543,7 @@ class PlainGame:
             self.say("The game stopped without a result.")
             return
         try:
-            result = _outcome_from_dict(outcome)
+            result = outcome_from_dict(outcome)
         except (KeyError, TypeError, ValueError):
             # A game this client does not know the outcome shape of: show the host's result as it came.
             self.say(f"Game over: {canonical(outcome)}")

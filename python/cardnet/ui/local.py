@@ -1,7 +1,7 @@
 """Local play: the host runs in-process, built-in players hold the other seats, and the line-mode UI is a peer.
 
 ``cardnet play`` goes through the code a LAN table uses: a :class:`~cardnet.table.Table` with its journal, the
-trio :class:`~cardnet.host.Host`, and a :class:`~cardnet.peer.Peer` connected over an in-memory stream instead
+trio :class:`~cardnet.net.host.Host`, and a :class:`~cardnet.net.peer.Peer` connected over an in-memory stream instead
 of TCP. The UI sees only what the protocol sends its seat (its view, its events, its legal moves), exactly like
 a remote player, and a game cut short continues from its journal with ``cardnet play --resume``.
 """
@@ -18,13 +18,14 @@ from typing import Any, TextIO
 
 import trio
 
-from .. import protocol as P
 from ..errors import BadOptions, IllegalMove
 from ..games import GAMES
-from ..host import Host, HostOptions
-from ..journal import Journal, JournalError, default_journal_path
-from ..peer import Peer, PeerError
-from ..table import Table, TableConfig, core_engine
+from ..journal import Journal, JournalError
+from ..net.factory import create_table, resume_table, table_config
+from ..net.host import Host, HostOptions
+from ..net.peer import Peer, PeerError
+from ..protocol import token_hash
+from ..table import Table
 from .line import PlainGame
 
 __all__ = ["LocalError", "local_peer", "play_local", "player_name", "rekey_own_seat"]
@@ -67,43 +68,32 @@ def _new_table(
     count = players if players is not None else int(info.default_players)
     if not 0 <= seat < count:
         raise IllegalMove("no_such_seat", f"seat {seat} does not exist in a {count}-player game")
-    seeded = seed is not None
-    table_id = secrets.token_hex(8)
-    config = TableConfig(
-        game=game,
+    config = table_config(
+        game,
         players=count,
-        seed=seed if seed is not None else secrets.randbits(63),
-        options=dict(options or {}),
-        seeded=seeded,
-        name=f"{player_name()}'s {game}",
-        table_id=table_id,
+        seed=seed,
+        options=options,
         bots={s: player for s in [s for s in range(count) if s != seat][: count - 1 - open_seats]},
+        name=f"{player_name()}'s {game}",
     )
     # The core checks the player count and options here, before a journal file exists.
-    table = Table(config, core_engine(), clock=trio.current_time)
-    path = journal_path if journal_path is not None else default_journal_path(table_id)
     try:
-        journal = Journal.create(path)
+        table, journal = create_table(config, journal=journal_path)
     except JournalError as exc:
         raise LocalError(str(exc)) from None
-    journal.append(config.record())
     title = info.title
     # Only a seed the player chose is shown: a random deal's seed would reveal every hidden card.
-    deal = f"seed {seed}" if seeded else "random deal"
+    deal = f"seed {seed}" if config.seeded else "random deal"
     header = f"{title}: {count} players, you are seat {seat}, {deal}."
     return _Setup(table, journal, seat, None, header)
 
 
 def _resume_table(path: Path) -> _Setup:
     try:
-        journal, contents = Journal.open_resume(path)
-    except JournalError as exc:
+        resumed = resume_table(path)
+    except (JournalError, ValueError) as exc:
         raise LocalError(str(exc)) from None
-    try:
-        table = Table.from_records(contents.records, core_engine(), clock=trio.current_time)
-    except (ValueError, KeyError, TypeError) as exc:
-        journal.close()
-        raise LocalError(f"cannot resume {path}: {exc}") from None
+    table, journal = resumed.table, resumed.journal
     people = [s for s in table.seats if s.kind != "bot"]
     if len(people) != 1:
         journal.close()
@@ -114,7 +104,7 @@ def _resume_table(path: Path) -> _Setup:
     token = rekey_own_seat(table, journal, mine.index)
     info = GAMES.get(table.config.game)
     title = info.title if info else table.config.game
-    torn = "" if contents.torn is None else f" ({contents.torn.describe()})"
+    torn = "" if resumed.torn is None else f" ({resumed.torn.describe()})"
     header = (
         f"{title}: {table.config.players} players, you are seat {mine.index}; "
         f"resumed at state {table.state_id}{torn}."
@@ -156,7 +146,7 @@ def rekey_own_seat(table: Table, journal: Journal, index: int) -> str | None:
     if seat.kind != "human":
         return None
     token = secrets.token_urlsafe(32)
-    journal.append(table.apply_seat_record(index, seat.name or player_name(), P.token_hash(token)))
+    journal.append(table.apply_seat_record(index, seat.name or player_name(), token_hash(token)))
     return token
 
 

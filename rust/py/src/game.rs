@@ -98,7 +98,7 @@ static MAKE_OUTCOME: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 /// The outcome as the Python dataclass of its kind (built by `cardnet.games`).
 fn outcome_to_py<'py>(py: Python<'py>, outcome: &Outcome) -> PyResult<Bound<'py, PyAny>> {
     let make = MAKE_OUTCOME.get_or_try_init(py, || {
-        py.import("cardnet.games").and_then(|m| m.getattr("_outcome_from_dict")).map(Bound::unbind)
+        py.import("cardnet.games").and_then(|m| m.getattr("outcome_from_dict")).map(Bound::unbind)
     })?;
     let dict = to_py(py, &outcome.to_json())?;
     make.bind(py).call1((dict,))

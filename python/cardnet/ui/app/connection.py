@@ -18,9 +18,9 @@ from typing import Any
 import trio
 
 from ..._core import json_loads
-
 from ...journal import JournalError, default_journal_dir, read_journal
-from ...peer import (
+from ...net.host import Host, HostOptions
+from ...net.peer import (
     ChatMessage,
     ConnectionLost,
     HostError,
@@ -33,12 +33,12 @@ from ...peer import (
     SeatsChanged,
 )
 from ...protocol import MAX_HOST_LINE, JSONValue, LineBuffer, ProtocolError, StateMessage
+from ...protocol import TableInfo as WireTable
 from ...table import Table, core_engine
 from .lobby import TableInfo
 from ..local import LocalError, _new_table, _resume_table, _Setup, local_peer
 from ..local import _single as single_error
 from ..local import player_name as _player_name
-from ...host import Host, HostOptions
 
 __all__ = [
     "ChatMessage",
@@ -96,8 +96,7 @@ class Link:
 
     def seats(self) -> list[JSONValue]:
         """The seats as the host described them when we joined (later changes arrive as events)."""
-        seats = self.peer.state.table.get("seats")
-        return seats if isinstance(seats, list) else []
+        return list(self.peer.state.table_info.seats)
 
     async def rematch(self) -> None:
         """Votes for another game at the same table."""
@@ -172,12 +171,9 @@ async def join_remote(
     when refused (code ``auth_failed`` when a password is needed or wrong)."""
     peer = Peer(address, port, name=_player_name(), password=password, spectate=spectate)
     await nursery.start(peer.run)
-    table = peer.state.table
-    game = str(table.get("game"))
-    players = table.get("players")
-    count = players if isinstance(players, int) else 2
+    table = peer.state.table_info
     role = "watching" if spectate else "playing"
-    return Link(peer, game, count, peer.state.seat, f"{table.get('name')} at {address}:{port} ({role})")
+    return Link(peer, table.game, table.players, peer.state.seat, f"{table.name} at {address}:{port} ({role})")
 
 
 @dataclass(frozen=True)
@@ -242,20 +238,12 @@ async def probe_table(address: str, port: int, timeout: float = 2.0) -> TableInf
                     if not chunk:
                         return None
                     lines.feed(chunk)
-                table = json_loads(line.decode("utf-8"))
+                message = json_loads(line.decode("utf-8"))
+                if not isinstance(message, dict) or message.get("type") != "table":
+                    return None
+                table = WireTable.parse(message)
             except (OSError, ValueError, ProtocolError, trio.BrokenResourceError):
                 return None
-        if not isinstance(table, dict) or table.get("type") != "table":
-            return None
-        seats = table.get("seats")
-        seats = seats if isinstance(seats, list) else []
-        players = table.get("players")
-        return TableInfo(
-            str(table.get("name")),
-            str(table.get("game")),
-            players if isinstance(players, int) else len(seats),
-            sum(1 for s in seats if isinstance(s, dict) and s.get("kind") != "open"),
-            bool(table.get("password")),
-            bool(table.get("started")),
-        )
+        taken = sum(1 for seat in table.seats if isinstance(seat, dict) and seat.get("kind") != "open")
+        return TableInfo(table.name, table.game, table.players or len(table.seats), taken, table.password, table.started)
     return None

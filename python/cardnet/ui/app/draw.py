@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ... import segments
-from ...games import _outcome_from_dict
+from ...games import outcome_from_dict
 from ..render.fistful import DYNAMITE, card_label
 from ..render.fistful import Renderer as FistfulRenderer
 from ..render.cherki import Renderer as CherkiRenderer
@@ -80,7 +80,7 @@ def table_screen(ts: TableState, width: int, height: int, no_color: bool = False
         rows = [[("class:dim", "Waiting for the table...")]]
     rows.append(_turn_line(ts))
     if ts.over and isinstance(ts.outcome, Mapping):
-        rows += [[("class:heading", line)] for line in ts.renderer.outcome_lines(_outcome_from_dict(ts.outcome))]
+        rows += [[("class:heading", line)] for line in ts.renderer.outcome_lines(outcome_from_dict(ts.outcome))]
     if width >= WIDE:
         # A wide terminal gets the log beside the table, as tall as the screen.
         log: list[Fragments] = [[("class:log", line)] for line in ts.log[-height:]] if height > 0 else []

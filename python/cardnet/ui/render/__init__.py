@@ -15,7 +15,7 @@ import shutil
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from ..._core import json_dumps, json_loads
+from ... import json_dumps, json_loads
 from ...games import Outcome
 
 __all__ = ["ANSI", "LIST_LIMIT", "GenericRenderer", "Move", "View", "renderer_for", "use_colour", "visible_len"]

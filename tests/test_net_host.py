@@ -10,10 +10,12 @@ import trio
 
 from cardnet import protocol as P
 from cardnet.bot import FirstBot, RandomBot, run_bot
-from cardnet.host import Host, HostOptions
+from cardnet.net.host import Host, HostOptions
 from cardnet.journal import Journal, read_journal
-from cardnet.peer import Peer
+from cardnet.net.factory import create_table, resume_table
+from cardnet.net.peer import ConnectionLost, Peer, Reconnected, Reconnecting, SeatsChanged
 from cardnet.protocol import StateMessage
+from cardnet.protocol.host import Commit
 from cardnet.table import Table, TableConfig
 
 from nethelpers import RawClient, running_host, watch
@@ -132,11 +134,8 @@ async def test_rematch_starts_a_new_game_with_the_same_seats() -> None:
 async def test_journal_resume_continues_the_table_exactly(tmp_path: trio.Path) -> None:
     engine = fake_engine()
     path = tmp_path / "t.journal"
-    journal = Journal.create(path)
-    table = Table(
-        TableConfig("callpick", 2, 5, seeded=True, table_id="j", bots={1: "random"}), engine, clock=trio.current_time
-    )
-    journal.append(table.config.record())
+    config = TableConfig("callpick", 2, 5, seeded=True, table_id="j", bots={1: "random"})
+    table, journal = create_table(config, journal=path, engine=engine)
     async with running_host(engine, table=table, journal=journal) as host:
         client = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
         welcome = await client.join("alice")
@@ -192,11 +191,52 @@ async def test_peers_reconnect_with_their_tokens_after_a_host_restart() -> None:
     assert results[0][0].outcomes == results[1][0].outcomes == [table.game.outcome()]
 
 
+async def test_a_peer_reports_the_lost_host_its_reconnect_attempts_and_the_return() -> None:
+    engine = fake_engine()
+    bots = {0: "random", 1: "random"}
+    table = Table(TableConfig("callpick", 2, 9, seeded=True, table_id="rr", bots=bots), engine, clock=trio.current_time)
+    opts = HostOptions(bot_delay=0.05)
+    seen: list[object] = []
+    async with trio.open_nursery() as outer:
+        async with trio.open_nursery() as host_nursery:
+            first = Host(table, options=opts)
+            port = await host_nursery.start(first.serve, "127.0.0.1", 0)
+            peer = Peer("127.0.0.1", port, name="eve", spectate=True, max_backoff=0.05)
+            await outer.start(peer.run)
+            with trio.fail_after(10):
+                async for event in peer.events:
+                    if isinstance(event, StateMessage):
+                        break
+            await first.shutdown()
+            host_nursery.cancel_scope.cancel()
+        with trio.fail_after(10):
+            async for event in peer.events:
+                seen.append(event)
+                if len([e for e in seen if isinstance(e, Reconnecting)]) >= 2:
+                    break
+            async with trio.open_nursery() as host_nursery:
+                await host_nursery.start(Host(table, options=opts).serve, "127.0.0.1", port)
+                async for event in peer.events:
+                    seen.append(event)
+                    if isinstance(event, Reconnected):
+                        break
+                host_nursery.cancel_scope.cancel()
+        outer.cancel_scope.cancel()
+    kinds = [type(e).__name__ for e in seen if not isinstance(e, (StateMessage, SeatsChanged))]
+    assert kinds[0] == "ConnectionLost" and kinds[-1] == "Reconnected" and "Reconnecting" in kinds
+    assert seen[[type(e).__name__ for e in seen].index("ConnectionLost")] == ConnectionLost("the host is stopping")
+    attempts = [e.attempt for e in seen if isinstance(e, Reconnecting)]
+    assert attempts == list(range(1, len(attempts) + 1))
+    back = seen[-1]
+    assert isinstance(back, Reconnected) and back.attempts == len(attempts) and peer.state.connects == 2
+
+
 async def test_fsync_journal_acknowledges_after_a_group_commit(tmp_path: trio.Path) -> None:
     import time
 
     engine = fake_engine()
-    journal = Journal.create(tmp_path / "f.journal", fsync=True)
+    config = TableConfig("callpick", 3, 4, options={"rounds": 4}, seeded=True, table_id="f")
+    table, journal = create_table(config, journal=tmp_path / "f.journal", fsync=True, engine=engine)
     synced: list[int] = []
     real_fsync = journal.fsync
 
@@ -206,10 +246,6 @@ async def test_fsync_journal_acknowledges_after_a_group_commit(tmp_path: trio.Pa
         synced.append(journal.records_written)
 
     journal.fsync = slow_fsync  # type: ignore[method-assign]
-    table = Table(
-        TableConfig("callpick", 3, 4, options={"rounds": 4}, seeded=True, table_id="f"), engine, clock=trio.current_time
-    )
-    journal.append(table.config.record())
     async with running_host(engine, table=table, journal=journal) as host:
         port = host.port or 0
         results = []
@@ -241,7 +277,7 @@ async def test_moves_journalled_during_an_fsync_share_the_next_one(tmp_path: tri
     async with trio.open_nursery() as nursery:
         # Three batches committed back to back (as when several moves arrive together) ...
         for n in range(3):
-            host._commit([{"kind": "probe", "n": n}], kind="update")
+            host._commit(Commit(({"kind": "probe", "n": n},), (), game_over=False))
         assert not host._committed.is_set() and calls == []
         nursery.start_soon(host._committer)
         with trio.fail_after(5):
@@ -249,42 +285,6 @@ async def test_moves_journalled_during_an_fsync_share_the_next_one(tmp_path: tri
         nursery.cancel_scope.cancel()
     # ... are made durable by a single fsync covering all three records.
     assert calls == [3]
-
-
-async def test_peer_asks_for_a_snapshot_on_a_gap_or_a_bad_hash() -> None:
-    peer = Peer("127.0.0.1", 1, name="p")
-    asked: list[int] = []
-
-    async def fake_request() -> None:
-        asked.append(1)
-
-    peer.request_snapshot = fake_request  # type: ignore[method-assign]
-    public: dict[str, P.JSONValue] = {"round": 0}
-
-    def state(state_id: int, good: bool = True, kind: str = "update") -> StateMessage:
-        return StateMessage(
-            kind=kind,
-            game_no=0,
-            state_id=state_id,
-            hash=P.state_hash_of(public) if good else "0" * 64,
-            view={"public": public, "private": None},
-            to_act=[],
-            decision_id=None,
-            legal=[],
-            count=0,
-            paged=False,
-            deadline_ms=None,
-            over=False,
-            outcome=None,
-        )
-
-    await peer._on_state(state(1, kind="snapshot"))
-    await peer._on_state(state(2))
-    assert asked == [] and peer.state.last is not None and peer.state.last.state_id == 2
-    await peer._on_state(state(4))
-    assert asked == [1] and peer.state.gaps == 1 and peer.state.last.state_id == 4
-    await peer._on_state(state(5, good=False))
-    assert asked == [1, 1] and peer.state.hash_mismatches == 1 and peer.state.last.state_id == 4
 
 
 async def test_peer_reconnects_when_the_host_goes_silent() -> None:
@@ -318,8 +318,8 @@ async def test_long_legal_lists_are_paged() -> None:
         engine,
         clock=trio.current_time,
     )
-    table.legal_inline_limit = 10  # every list of moves is "too long" here
-    async with running_host(engine, table=table) as host:
+    # Every list of moves is "too long" here.
+    async with running_host(engine, table=table, host_options=HostOptions(legal_inline_limit=10)) as host:
         port = host.port or 0
         raw = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
         await raw.join("raw")
@@ -357,7 +357,7 @@ async def test_long_legal_lists_are_paged() -> None:
 
 
 async def test_bye_hands_the_seat_to_a_builtin_player_at_once_and_chat_via_open_peer() -> None:
-    from cardnet.peer import ChatMessage, open_peer
+    from cardnet.net.peer import ChatMessage, open_peer
 
     engine = fake_engine()
     async with running_host(engine, players=2, bots={1: "random"}, host_options=HostOptions(seat_timeout=60)) as host:
@@ -376,7 +376,7 @@ async def test_bye_hands_the_seat_to_a_builtin_player_at_once_and_chat_via_open_
 
 
 async def test_sending_after_the_session_ended_fails_instead_of_hanging() -> None:
-    from cardnet.peer import PeerError
+    from cardnet.net.peer import PeerError
 
     async with running_host(fake_engine(), bots={1: "random"}) as host:
         peer = Peer("127.0.0.1", host.port or 0, name="solo", reconnect=False)
@@ -392,10 +392,8 @@ async def test_sending_after_the_session_ended_fails_instead_of_hanging() -> Non
 
 async def _finished_table_with_a_vote(engine: Any, path: Any) -> tuple[Table, dict[str, Any], dict[str, Any]]:
     """A two-seat table played to its end by two raw clients, seat 0 voting for a rematch; returns the welcomes."""
-    journal = Journal.create(path)
     config = TableConfig("callpick", 2, 3, options={"rounds": 1}, seeded=True, table_id="votes")
-    table = Table(config, engine, clock=trio.current_time)
-    journal.append(config.record())
+    table, journal = create_table(config, journal=path, engine=engine)
     async with running_host(engine, table=table, journal=journal) as host:
         a = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
         b = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
@@ -421,8 +419,8 @@ async def test_rematch_votes_are_journalled_and_stand_after_a_host_restart(tmp_p
     _, welcome_a, welcome_b = await _finished_table_with_a_vote(engine, path)
     votes = [r for r in read_journal(path).records if r["kind"] == "vote"]
     assert votes == [{"kind": "vote", "game_no": 0, "seat": 0}]
-    journal, contents = Journal.open_resume(path)
-    resumed = Table.from_records(contents.records, engine, clock=trio.current_time)
+    back = resume_table(path, engine=engine)
+    resumed, journal = back.table, back.journal
     assert resumed.game.is_over() and resumed.rematch_votes == {0}
     async with running_host(engine, table=resumed, journal=journal) as host:
         a = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
@@ -447,8 +445,8 @@ async def test_a_journalled_vote_starts_the_rematch_once_the_absent_player_times
     engine = fake_engine()
     path = tmp_path / "votes.journal"
     _, welcome_a, _ = await _finished_table_with_a_vote(engine, path)
-    journal, contents = Journal.open_resume(path)
-    resumed = Table.from_records(contents.records, engine, clock=trio.current_time)
+    back = resume_table(path, engine=engine)
+    resumed, journal = back.table, back.journal
     opts = HostOptions(seat_timeout=0.3)
     async with running_host(engine, table=resumed, journal=journal, host_options=opts) as host:
         a = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))

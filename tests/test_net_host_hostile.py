@@ -9,8 +9,8 @@ import trio
 import trio.testing
 
 from cardnet import protocol as P
-from cardnet.host import Host, HostOptions
 from cardnet.journal import Journal, read_journal
+from cardnet.net.host import Host, HostOptions
 from cardnet.table import Table, TableConfig
 
 from nethelpers import RawClient, running_host
@@ -320,7 +320,7 @@ async def test_a_host_bug_costs_one_message_not_the_table() -> None:
 
 
 async def test_a_journal_that_cannot_be_written_stops_the_host(tmp_path: Any) -> None:
-    from cardnet.host import JournalFailure
+    from cardnet.net.host import JournalFailure
     from cardnet.journal import Journal
 
     journal = Journal.create(tmp_path / "j")
@@ -615,7 +615,7 @@ async def test_a_mover_whose_update_cannot_be_built_gets_its_ack_in_the_snapshot
         state = await a.recv_type_in(("update", "snapshot", "error"))
         assert state["type"] == "snapshot" and state["state_id"] == before + 1
         assert state["ack"] == {"decision_id": snap["decision"]["id"], "ref": "r1"}
-        assert P.parse_state_message(state).ack == state["ack"]
+        assert P.StateMessage.parse(state).ack == state["ack"]
         assert (await b.recv_type_in(("update", "snapshot")))["state_id"] == before + 1
         game.events_json = real_events  # type: ignore[method-assign]
         # The acknowledgement is delivered once: a later snapshot carries none.

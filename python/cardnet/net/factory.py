@@ -1,0 +1,100 @@
+"""The one table factory: ``cardnet host``, local play and the tests build and resume tables here.
+
+:func:`table_config` turns what a person asked for (game, seats, bots, seed, options) into a
+:class:`~cardnet.table.TableConfig`; :func:`create_table` builds the table (the core checks the player count
+and options before any file exists) and starts its journal; :func:`resume_table` takes a journal and rebuilds
+the table exactly.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import trio
+
+from ..errors import UnknownGame
+from ..games import GAMES
+from ..journal import Journal, TornTail, default_journal_path
+from ..table import Engine, Table, TableConfig, core_engine
+
+__all__ = ["Resumed", "create_table", "resume_table", "table_config"]
+
+
+def table_config(
+    game: str,
+    *,
+    players: int | None = None,
+    seed: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    bots: Mapping[int, str] | None = None,
+    name: str | None = None,
+    turn_timer: float | None = None,
+) -> TableConfig:
+    """A new table's configuration: the game's default player count, a random seed unless one is given (a
+    given seed marks the table "seeded"), a fresh table id, and a name from the user's login. Raises UnknownGame
+    when the player count must come from a game the core does not know."""
+    if players is None:
+        info = GAMES.get(game)
+        if info is None:
+            raise UnknownGame(f"unknown game {game!r} (games: {', '.join(GAMES)})")
+        players = int(info.default_players)
+    user = os.environ.get("USER") or "cardnet"
+    return TableConfig(
+        game=game,
+        players=players,
+        seed=seed if seed is not None else secrets.randbits(63),
+        options=dict(options or {}),
+        seeded=seed is not None,
+        name=name or f"{user[:32] if user.isprintable() else 'cardnet'}'s {game}",
+        table_id=secrets.token_hex(8),
+        turn_timer=turn_timer,
+        bots=dict(bots or {}),
+    )
+
+
+def create_table(
+    config: TableConfig,
+    *,
+    journal: str | os.PathLike[str] | None = None,
+    fsync: bool = False,
+    engine: Engine | None = None,
+    clock: Callable[[], float] = trio.current_time,
+) -> tuple[Table, Journal]:
+    """Build the table (raises the core's error for a bad setup, before any file exists) and start its journal
+    at ``journal`` (default: under the user's state directory); raises JournalError when it cannot."""
+    table = Table(config, engine or core_engine(), clock=clock)
+    path = journal if journal is not None else default_journal_path(config.table_id)
+    book = Journal.create(path, fsync=fsync)
+    book.append(config.record())
+    return table, book
+
+
+@dataclass
+class Resumed:
+    """A table rebuilt from its journal, the journal open for appending, and any torn tail that was cut."""
+
+    table: Table
+    journal: Journal
+    torn: TornTail | None
+
+
+def resume_table(
+    path: str | os.PathLike[str],
+    *,
+    fsync: bool = False,
+    engine: Engine | None = None,
+    clock: Callable[[], float] = trio.current_time,
+) -> Resumed:
+    """Continue the table recorded in ``path``: raises JournalError when the file cannot be used and
+    ValueError when its records do not replay (the journal is then closed again, untouched)."""
+    journal, contents = Journal.open_resume(path, fsync=fsync)
+    try:
+        table = Table.from_records(contents.records, engine or core_engine(), clock=clock)
+    except (ValueError, KeyError, TypeError) as exc:
+        journal.close()
+        raise ValueError(f"cannot resume {path}: {exc}") from None
+    return Resumed(table, journal, contents.torn)

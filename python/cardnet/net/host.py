@@ -1,0 +1,471 @@
+"""The host's trio layer: serves one :class:`~cardnet.protocol.host.HostSession` over TCP or memory streams.
+
+One task per connection reads lines into the session; one writer task per connection drains a byte-bounded
+outbox; a committer releases acknowledgements only after the journal write (and, with ``fsync``, after a
+group-committed fsync); built-in players run in worker threads on clones; timers (turn timers, absent seats,
+keepalive) wake the session. Every message is built and parsed by the session, never here.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import secrets
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+
+from ..journal import Journal
+from ..protocol import MAX_PEER_LINE, Move, ProtocolError
+from ..protocol.host import (
+    Ack,
+    Append,
+    Changed,
+    Close,
+    Commit,
+    Durable,
+    Effect,
+    HostOptions,
+    HostSession,
+    Link,
+    Resync,
+    Send,
+)
+from ..table import Table
+from .lines import LineReader
+
+__all__ = ["Connection", "Host", "HostOptions", "JournalFailure"]
+
+log = logging.getLogger("cardnet.host")
+
+
+class JournalFailure(Exception):
+    """The journal could not be written: the host stops rather than acknowledge what it cannot keep."""
+
+
+@dataclass(eq=False)
+class Connection:
+    """One peer's stream, outbox and writer state (its protocol state is ``link``)."""
+
+    link: Link
+    stream: trio.abc.Stream
+    # (kind, bytes, the mover's ack the message carries): a dropped state must not take an ack with it.
+    outbox: deque[tuple[str, bytes, Ack | None]] = field(default_factory=deque)
+    outbox_size: int = 0
+    needs_snapshot: bool = False
+    unsent_ack: Ack | None = None  # an ack whose update was never sent: the next snapshot carries it
+    wake: trio.Event = field(default_factory=trio.Event)
+    closing: str | None = None
+    scope: trio.CancelScope | None = None  # cancelling it ends the connection's reader and writer at once
+
+    @property
+    def id(self) -> int:
+        """The connection's number."""
+        return self.link.id
+
+    @property
+    def seat(self) -> int | None:
+        """The seat this connection plays (None for a spectator or before admission)."""
+        return self.link.seat
+
+    @property
+    def spectator(self) -> bool:
+        """Whether this connection watches."""
+        return self.link.spectator
+
+    @property
+    def ready(self) -> bool:
+        """Whether this connection was welcomed and receives broadcasts."""
+        return self.link.ready
+
+
+class Host:
+    """A running table: accepts peers, feeds their lines to the session, runs built-in players, journals and
+    writes out what the session produces."""
+
+    def __init__(self, table: Table, *, journal: Journal | None = None, options: HostOptions | None = None) -> None:
+        self.table = table
+        self.journal = journal
+        self.opts = options or HostOptions()
+        fsync = journal is not None and journal.fsync_enabled
+        self.session = HostSession(table, self.opts, durable_tokens=fsync)
+        self.conns: dict[int, Connection] = {}
+        self._pending: list[Commit] = []
+        self._commit_wake = trio.Event()
+        self._committed = trio.Event()
+        self._committed.set()
+        self._changed = trio.Event()
+        self._bot_busy: set[tuple[int, int]] = set()
+        self._nursery: trio.Nursery | None = None
+        self.port: int | None = None
+        self.finished_games = 0
+        self.game_over = trio.Event()
+
+    @property
+    def stopping(self) -> bool:
+        """Whether :meth:`shutdown` has begun."""
+        return self.session.stopping
+
+    # -- lifecycle --------------------------------------------------------------------------------------------
+
+    async def serve(
+        self,
+        host: str | Sequence[str] = "127.0.0.1",
+        port: int = 0,
+        *,
+        task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+    ) -> None:
+        """Listen on each address at ``port`` and run the table until cancelled; ``started()`` gives the port."""
+        addresses = [host] if isinstance(host, str) else list(host)
+        listeners: list[trio.SocketListener] = []
+        for address in addresses:
+            opened = await trio.open_tcp_listeners(port, host=address)
+            listeners.extend(opened)
+            # With an ephemeral port, every further interface listens on the port the first one got.
+            port = int(opened[0].socket.getsockname()[1])
+        self.port = port
+        await self._run(listeners, lambda: task_status.started(port))
+
+    async def serve_in_process(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Run the table without listening: peers connect only through :meth:`open_local_stream` (local play)."""
+        await self._run([], task_status.started)
+
+    async def _run(self, listeners: list[trio.SocketListener], started: Callable[[], None]) -> None:
+        self.session.start(trio.current_time())
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            nursery.start_soon(self._committer)
+            nursery.start_soon(self._scheduler)
+            nursery.start_soon(self._keepalive)
+            if listeners:
+                await nursery.start(trio.serve_listeners, self._handle, listeners)
+            self._after_change()
+            started()
+
+    async def shutdown(self, grace: float = 1.0) -> None:
+        """Tell every peer the host is stopping (``shutting_down``) and give the writers ``grace`` seconds."""
+        self._apply(self.session.shutdown())
+        with trio.move_on_after(grace):
+            while self.conns:
+                await trio.sleep(0.01)
+
+    async def accept_stream(self, stream: trio.abc.Stream) -> None:
+        """Serve one already-connected stream until it ends."""
+        await self._handle(stream)
+
+    def open_local_stream(self) -> trio.abc.Stream:
+        """A new in-process connection to this running table: the peer's end of a memory stream pair.
+
+        The host's end is served like any TCP connection (same handshake, limits and keepalive), in the table's
+        own nursery, so stopping the table ends it too.
+        """
+        if self._nursery is None:
+            raise RuntimeError("the table is not running")
+        import trio.testing
+
+        peer_end, host_end = trio.testing.memory_stream_pair()
+        self._nursery.start_soon(self._handle, host_end)
+        return peer_end
+
+    # -- connections ------------------------------------------------------------------------------------------
+
+    async def _handle(self, stream: trio.abc.Stream) -> None:
+        refusal = self.session.refusal()
+        if refusal is not None:
+            with trio.move_on_after(1):
+                await stream.send_all(refusal)
+            await trio.aclose_forcefully(stream)
+            return
+        link, effects = self.session.connect(trio.current_time())
+        conn = Connection(link, stream)
+        self.conns[link.id] = conn
+        try:
+            async with trio.open_nursery() as nursery:
+                conn.scope = nursery.cancel_scope
+                nursery.start_soon(self._writer, conn, nursery.cancel_scope)
+                self._apply(effects)
+                try:
+                    await self._reader(conn)
+                except JournalFailure:
+                    raise
+                except Exception:
+                    log.exception("connection %d failed", conn.id)
+                # Let the writer flush the final error, bounded by the write timeout.
+                conn.closing = conn.closing or "done"
+                conn.wake.set()
+        finally:
+            self.conns.pop(link.id, None)
+            self._apply(self.session.disconnected(link, trio.current_time()))
+            with trio.CancelScope(shield=True):
+                await trio.aclose_forcefully(stream)
+
+    async def _reader(self, conn: Connection) -> None:
+        """Feed the connection's lines to the session until it is done with them."""
+        link = conn.link
+        reader = LineReader(conn.stream, MAX_PEER_LINE)
+        while link.closing is None:
+            line: bytes | None = None
+            with trio.move_on_at(self.session.read_deadline(link)) as timeout:
+                try:
+                    line = await reader.read_line()
+                except ProtocolError as exc:
+                    self._apply(self.session.receive_error(link, exc))
+                    return
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    return
+            now = trio.current_time()
+            if timeout.cancelled_caught:
+                self._apply(self.session.timed_out(link, now))
+                continue
+            if line is None:
+                return
+            durable = self._apply(self.session.receive_line(link, line, now))
+            if durable is not None:
+                assert self.journal is not None
+                await trio.to_thread.run_sync(self.journal.fsync)
+                self._apply(self.session.welcome(link))
+
+    # -- carrying out what the session decided ----------------------------------------------------------------
+
+    def _apply(self, effects: list[Effect]) -> Durable | None:
+        """Carry out the session's effects in order; returns the :class:`Durable` request, if any."""
+        durable: Durable | None = None
+        for effect in effects:
+            if isinstance(effect, Send):
+                conn = self.conns.get(effect.link.id)
+                if conn is not None:
+                    self._queue(conn, effect.kind, effect.data)
+            elif isinstance(effect, Commit):
+                self._commit(effect)
+            elif isinstance(effect, Append):
+                self._journal(effect.record)
+            elif isinstance(effect, Resync):
+                conn = self.conns.get(effect.link.id)
+                if conn is not None:
+                    conn.needs_snapshot = True
+                    self._owe_ack(conn, effect.ack)
+                    conn.wake.set()
+            elif isinstance(effect, Close):
+                conn = self.conns.get(effect.link.id)
+                if conn is not None:
+                    conn.closing = conn.closing or effect.reason
+                    conn.wake.set()
+            elif isinstance(effect, Changed):
+                self._after_change()
+            else:
+                durable = effect
+        return durable
+
+    def _journal(self, record: dict[str, Any]) -> None:
+        if self.journal is not None:
+            try:
+                self.journal.append(record)
+            except OSError as exc:
+                raise JournalFailure(f"cannot write the journal {self.journal.path}: {exc.strerror}") from exc
+
+    def _commit(self, commit: Commit) -> None:
+        """Journal the records, and release every seat's message once durable."""
+        for record in commit.records:
+            self._journal(record)
+        if self.journal is not None and self.journal.fsync_enabled:
+            self._pending.append(commit)
+            if self._committed.is_set():
+                # Replace only a set event: writers already waiting on the unset one must be woken by it.
+                self._committed = trio.Event()
+            self._commit_wake.set()
+        else:
+            self._release(commit)
+        self._after_change()
+
+    def _release(self, commit: Commit) -> None:
+        for delivery in commit.deliveries:
+            for conn in self.conns.values():
+                if not (conn.ready and conn.seat == delivery.seat and (delivery.seat is not None or conn.spectator)):
+                    continue
+                if delivery.data is not None:
+                    self._queue(conn, "state", delivery.data, delivery.ack)
+                else:
+                    conn.needs_snapshot = True
+                    self._owe_ack(conn, delivery.ack)
+                    conn.wake.set()
+        if commit.game_over:
+            self.finished_games += 1
+            self.game_over.set()
+            self.game_over = trio.Event()
+
+    async def _committer(self) -> None:
+        """Group commit: one fsync covers every batch journalled while the previous fsync ran."""
+        while True:
+            await self._commit_wake.wait()
+            self._commit_wake = trio.Event()
+            commits, self._pending = self._pending, []
+            if not commits:
+                continue
+            assert self.journal is not None
+            await trio.to_thread.run_sync(self.journal.fsync)
+            for commit in commits:
+                self._release(commit)
+            if not self._pending:
+                self._committed.set()
+
+    @staticmethod
+    def _owe_ack(conn: Connection, ack: Ack | None) -> None:
+        """Remember an ack whose update will not be sent: the snapshot that replaces it carries it instead."""
+        if ack is not None:
+            conn.unsent_ack = ack
+            conn.wake.set()
+
+    def _queue(self, conn: Connection, kind: str, data: bytes, ack: Ack | None = None) -> None:
+        """Queue bytes for a peer without ever blocking the table.
+
+        States supersede each other, so a peer that falls behind loses its queued states and gets one fresh
+        snapshot when it catches up; chat is best effort; control messages are kept, and a peer whose control
+        backlog alone exceeds the budget is not reading at all and is disconnected. A dropped update's ack
+        is not lost: the snapshot carries it.
+        """
+        if conn.closing is not None:
+            return
+        if kind == "state" and conn.needs_snapshot:
+            self._owe_ack(conn, ack)
+            return
+        if conn.outbox_size + len(data) > self.opts.outbox_bytes or len(conn.outbox) >= self.opts.outbox_messages:
+            for item in conn.outbox:
+                self._owe_ack(conn, item[2])
+            conn.outbox = deque(item for item in conn.outbox if item[0] == "ctl")
+            conn.outbox_size = sum(len(item[1]) for item in conn.outbox)
+            conn.needs_snapshot = True
+            conn.wake.set()
+            if kind in ("state", "chat"):
+                self._owe_ack(conn, ack)
+                return
+            if conn.outbox_size + len(data) > self.opts.outbox_bytes or len(conn.outbox) >= self.opts.outbox_messages:
+                # Not reading at all: drop it now rather than hold its backlog until a write times out.
+                conn.closing = "backlog"
+                conn.outbox.clear()
+                conn.outbox_size = 0
+                if conn.scope is not None:
+                    conn.scope.cancel()
+                return
+        conn.outbox.append((kind, data, ack))
+        conn.outbox_size += len(data)
+        conn.wake.set()
+
+    async def _writer(self, conn: Connection, scope: trio.CancelScope) -> None:
+        """Drain the outbox; a peer that does not read within the write timeout, or whose write fails in any
+        way, is disconnected (never the host)."""
+        try:
+            while True:
+                await conn.wake.wait()
+                conn.wake = trio.Event()
+                while conn.outbox or (conn.needs_snapshot and conn.ready):
+                    if conn.outbox:
+                        _, data, _ = conn.outbox.popleft()
+                        conn.outbox_size -= len(data)
+                    else:
+                        # A snapshot must not reveal a state whose journal record is not yet durable.
+                        await self._committed.wait()
+                        conn.needs_snapshot = False
+                        data, sent_ack = self.session.snapshot(conn.link, conn.unsent_ack)
+                        if sent_ack:
+                            conn.unsent_ack = None
+                    with trio.move_on_after(self.opts.write_timeout) as timeout:
+                        await conn.stream.send_all(data)
+                    if timeout.cancelled_caught:
+                        conn.closing = "write_timeout"
+                        scope.cancel()
+                        return
+                if conn.closing is not None:
+                    scope.cancel()
+                    return
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            conn.closing = "broken"
+            scope.cancel()
+        except Exception:
+            # Anything else that goes wrong while writing (a stream or a bug in the host) is this connection's
+            # problem alone: it is dropped like a broken one, and the table and the other peers play on.
+            log.exception("writing to connection %d failed; dropping it", conn.id)
+            conn.closing = "write_failed"
+            scope.cancel()
+
+    # -- built-in players, timers, keepalive ------------------------------------------------------------------
+
+    def _after_change(self) -> None:
+        self._changed.set()
+        if self._nursery is None:
+            return
+        table = self.table
+        now = trio.current_time()
+        for seat, decision in table.decisions.items():
+            builtin = table.controlled_by_builtin(seat) or decision.timed_out
+            if not builtin and decision.deadline is not None and now >= decision.deadline:
+                decision.timed_out = builtin = True
+            key = (seat, decision.id)
+            if builtin and key not in self._bot_busy:
+                self._bot_busy.add(key)
+                self._nursery.start_soon(self._bot_move, seat, decision.id)
+
+    async def _bot_move(self, seat: int, decision_id: int) -> None:
+        try:
+            if self.opts.bot_delay:
+                await trio.sleep(self.opts.bot_delay)
+            decision = self.table.decisions.get(seat)
+            if decision is None or decision.id != decision_id:
+                return
+            player = self.table.seats[seat].player or "heuristic"
+            clone = self.table.game.clone()
+            seed = secrets.randbits(63) if not self.table.config.seeded else decision_id
+            choose: Callable[[], Any] = lambda: self.table.engine.choose(clone, seat, player, seed)  # noqa: E731
+            try:
+                move = await trio.to_thread.run_sync(choose) if self.opts.ai_in_thread else choose()
+            except Exception:
+                # The seat must not hang on a failed search: fall back to the first legal move.
+                log.exception("built-in player %s failed for seat %d", player, seat)
+                move = self.table.game.legal_move(seat, 0)
+            decision = self.table.decisions.get(seat)
+            if decision is None or decision.id != decision_id:
+                return
+            if self.stopping or not (self.table.controlled_by_builtin(seat) or decision.timed_out):
+                return
+            try:
+                self._apply(self.session.move(seat, Move(decision_id, move=move)))
+            except ProtocolError:
+                # The built-in player is the core's own; a refusal here means the decision moved on.
+                return
+            except JournalFailure:
+                raise
+            except Exception:
+                # As on a peer's connection, a bug costs this one move, not the table: the seat falls back to
+                # its first legal move (the core applies a move wholly or not at all).
+                log.exception("built-in move for seat %d failed; playing the first legal move", seat)
+                try:
+                    self._apply(self.session.move(seat, Move(decision_id, index=0)))
+                except JournalFailure:
+                    raise
+                except Exception:
+                    log.exception("the fallback move for seat %d failed too; the decision stays open", seat)
+        finally:
+            self._bot_busy.discard((seat, decision_id))
+
+    async def _scheduler(self) -> None:
+        """Turn timers and absent seats: wake at the next deadline or whenever the table changes."""
+        while True:
+            deadlines = [
+                d.deadline
+                for s, d in self.table.decisions.items()
+                if d.deadline is not None and not d.timed_out and not self.table.controlled_by_builtin(s)
+            ]
+            effects, absent = self.session.check_absent(trio.current_time())
+            self._apply(effects)
+            deadlines += absent
+            self._after_change()
+            self._changed = trio.Event()
+            with trio.move_on_at(min(deadlines) if deadlines else math.inf):
+                await self._changed.wait()
+
+    async def _keepalive(self) -> None:
+        while True:
+            await trio.sleep(self.opts.keepalive_interval)
+            self._apply(self.session.keepalive())

@@ -1,0 +1,657 @@
+"""The host's side of the protocol, without I/O: :class:`HostSession` over one :class:`~cardnet.table.Table`.
+
+The session knows every connection (a :class:`Link`) and decides everything the protocol decides: the
+handshake and its timeout, admission (password proof, seat claim or token, spectator room, replacing a
+connection that holds the same seat), capabilities, strikes for malformed input, rate limits, and what each
+message a peer sends does to the table. Lines and the current time go in; each call returns the effects
+(:data:`Effect`) the I/O layer must carry out, in order: bytes to queue for a connection, journal records to
+write, a commit (records plus each seat's state message, released once durable), a connection to close.
+
+The trio layer (:mod:`cardnet.net.host`) owns the sockets, outboxes, the journal file, built-in players and
+timers; it never builds or parses a message itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Union
+
+from ..table import OpenDecision, Table, outcome_value
+from .codec import (
+    HOST_CAPABILITIES,
+    LEGAL_INLINE_LIMIT,
+    SUPPORTED_VERSIONS,
+    Encodable,
+    JSONValue,
+    ProtocolError,
+    Raw,
+    canonical,
+    check_auth,
+    check_chat_text,
+    decode_line,
+    encode,
+)
+from .messages import (
+    Bye,
+    Chat,
+    ChatMessage,
+    ClientMessage,
+    Decision,
+    Hello,
+    HostError,
+    LegalPage,
+    LegalRequest,
+    Move,
+    Ping,
+    Pong,
+    Rematch,
+    RematchVotes,
+    SeatsChanged,
+    SnapshotRequest,
+    StateMessage,
+    TableInfo,
+    Welcome,
+    parse_client_message,
+    seat_entry,
+)
+
+log = logging.getLogger("cardnet.host")
+
+#: The mover's acknowledgement, carried by its update (or by the snapshot that replaces it).
+Ack = dict[str, Encodable]
+Record = dict[str, Encodable]
+
+#: Error codes that count as a strike (malformed input rather than a refused action).
+STRIKE_CODES = frozenset({"bad_utf8", "bad_json", "bad_message", "unknown_type"})
+
+
+@dataclass
+class HostOptions:
+    """Tunable limits and timeouts; the defaults are safe for a LAN party."""
+
+    password: str | None = None
+    handshake_timeout: float = 10.0
+    keepalive_interval: float = 10.0
+    idle_timeout: float = 30.0
+    write_timeout: float = 20.0
+    seat_timeout: float = 15.0
+    bot_delay: float = 0.0
+    outbox_bytes: int = 8 * 1024 * 1024
+    outbox_messages: int = 256
+    max_spectators: int = 32
+    max_connections: int = 64
+    msg_rate: float = 50.0
+    msg_burst: float = 200.0
+    chat_rate: float = 0.5
+    chat_burst: float = 5.0
+    max_strikes: int = 20
+    ai_in_thread: bool = True
+    capabilities: tuple[str, ...] = HOST_CAPABILITIES
+    #: A decision whose legal-move list is longer than this (bytes of JSON) is sent without it; the peer pages it.
+    legal_inline_limit: int = LEGAL_INLINE_LIMIT
+
+
+class Bucket:
+    """A token bucket over a clock the caller passes in: ``take(now)`` is False once the peer exceeds its rate."""
+
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self.rate, self.burst, self.tokens, self.stamp = rate, burst, burst, now
+
+    def refund(self) -> None:
+        """Give back a token (an accepted move: play paced by the table is never a flood)."""
+        self.tokens = min(self.burst, self.tokens + 1.0)
+
+    def take(self, now: float) -> bool:
+        """Spend a token; False when none is left."""
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+@dataclass(eq=False)
+class Link:
+    """One connection as the protocol sees it (the I/O layer keeps its stream and outbox)."""
+
+    id: int
+    challenge: str
+    opened: float
+    last_heard: float
+    bucket: Bucket
+    chat_bucket: Bucket
+    seat: int | None = None
+    spectator: bool = False
+    name: str = ""
+    capabilities: frozenset[str] = frozenset()
+    strikes: int = 0
+    #: Admitted and welcomed: only now does the connection receive broadcasts.
+    ready: bool = False
+    #: The hello of an admitted connection (before its welcome, the seat token may still wait for the journal).
+    hello: Hello | None = None
+    #: Set once the protocol is done with the connection (the reason); no further line is read.
+    closing: str | None = None
+    #: The table's state_id at this connection's welcome.
+    admitted_at: int = 0
+
+
+@dataclass(frozen=True)
+class Send:
+    """Queue ``data`` (one encoded line) for ``link``; ``kind`` is ``ctl`` (kept) or ``chat`` (best effort)."""
+
+    link: Link
+    kind: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Append:
+    """Append this record to the journal now."""
+
+    record: Record
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One seat's state message of a commit (``seat`` None: every spectator)."""
+
+    seat: int | None
+    #: The encoded line; None when building it failed: those connections get a fresh snapshot instead.
+    data: bytes | None
+    ack: Ack | None
+
+
+@dataclass(frozen=True)
+class Commit:
+    """Journal ``records``, then release every seat's message once they are durable."""
+
+    records: tuple[Record, ...]
+    deliveries: tuple[Delivery, ...]
+    game_over: bool
+
+
+@dataclass(frozen=True)
+class Durable:
+    """Make the journal durable, then call :meth:`HostSession.welcome` for ``link`` (its token is in it)."""
+
+    link: Link
+
+
+@dataclass(frozen=True)
+class Resync:
+    """``link`` needs a fresh snapshot (built by :meth:`HostSession.snapshot` when its writer is ready), carrying
+    ``ack`` when given."""
+
+    link: Link
+    ack: Ack | None = None
+
+
+@dataclass(frozen=True)
+class Close:
+    """Close ``link`` once what is queued for it is flushed."""
+
+    link: Link
+    reason: str
+
+
+@dataclass(frozen=True)
+class Changed:
+    """The table changed: reconsider built-in players and timers."""
+
+
+Effect = Union[Send, Append, Commit, Durable, Resync, Close, Changed]
+
+
+class HostSession:
+    """Every connection's protocol state over one table; synchronous, never blocks, does no I/O.
+
+    ``durable_tokens``: a new seat's token must be durable (the journal fsynced) before the peer is told it;
+    the session then returns :class:`Durable` and waits for :meth:`welcome`.
+    """
+
+    def __init__(self, table: Table, options: HostOptions | None = None, *, durable_tokens: bool = False) -> None:
+        self.table = table
+        self.opts = options or HostOptions()
+        self.durable_tokens = durable_tokens
+        self.links: dict[int, Link] = {}
+        #: When each absent human seat's player left (a built-in player takes over after seat_timeout).
+        self.gone_since: dict[int, float] = {}
+        self.stopping = False
+        self._next_id = 1
+        self._ping_id = 0
+        # Links admitted whose welcome waits for the journal: (new seat token, whether the game started).
+        self._pending_welcome: dict[int, tuple[str | None, bool]] = {}
+
+    # -- connections ------------------------------------------------------------------------------------------
+
+    def start(self, now: float) -> None:
+        """The table starts serving: seats resumed from a journal start absent (their players have
+        ``seat_timeout`` to come back)."""
+        for seat in self.table.seats:
+            if seat.kind == "human" and not seat.connected:
+                self.gone_since.setdefault(seat.index, now)
+
+    def refusal(self) -> bytes | None:
+        """The line refusing a new connection when there are too many, else None."""
+        if len(self.links) < self.opts.max_connections:
+            return None
+        # Half-open or idle connections must not grow the host without bound: refuse before any state.
+        return encode(HostError("table_full", "too many connections", self.table.state_id, None).to_wire())
+
+    def connect(self, now: float) -> tuple[Link, list[Effect]]:
+        """A new connection: its link, and the ``table`` message it gets first."""
+        link = Link(
+            id=self._next_id,
+            challenge=secrets.token_hex(16),
+            opened=now,
+            last_heard=now,
+            bucket=Bucket(self.opts.msg_rate, self.opts.msg_burst, now),
+            chat_bucket=Bucket(self.opts.chat_rate, self.opts.chat_burst, now),
+        )
+        self._next_id += 1
+        self.links[link.id] = link
+        return link, [self._ctl(link, self.table_info(link.challenge))]
+
+    def table_info(self, challenge: str) -> TableInfo:
+        """What this table is (the first message on every connection)."""
+        table, config = self.table, self.table.config
+        return TableInfo(
+            capabilities=tuple(self.opts.capabilities),
+            table_id=config.table_id,
+            name=config.name,
+            game=config.game,
+            players=config.players,
+            options=table.resolved_options(),
+            seeded=config.seeded,
+            password=self.opts.password is not None,
+            challenge=challenge,
+            started=table.started,
+            game_no=table.game_no,
+            seats=self.seat_entries(),
+        )
+
+    def read_deadline(self, link: Link) -> float:
+        """When ``link`` times out unless a line arrives: the handshake, then the idle timeout."""
+        if link.ready or link.hello is not None:
+            return link.last_heard + self.opts.idle_timeout
+        return link.opened + self.opts.handshake_timeout
+
+    def timed_out(self, link: Link, now: float) -> list[Effect]:
+        """The read deadline passed without a line (nothing happens if ``now`` is still before it)."""
+        if now < self.read_deadline(link) or link.closing is not None:
+            return []
+        if link.ready or link.hello is not None:
+            return self._fail(link, ProtocolError("idle_timeout", "nothing received within the idle timeout"))
+        return self._fail(link, ProtocolError("handshake_timeout", "no hello within the handshake timeout"))
+
+    def receive_error(self, link: Link, exc: ProtocolError) -> list[Effect]:
+        """The line reader refused the input (``line_too_long``): the connection ends."""
+        return self._fail(link, exc)
+
+    def receive_line(self, link: Link, line: bytes, now: float) -> list[Effect]:
+        """One line from ``link`` (without its newline)."""
+        if link.closing is not None:
+            return []
+        link.last_heard = now
+        if not link.ready:
+            if link.hello is None:
+                return self._handshake(link, line)
+            # A line that arrives while the welcome waits for the journal: the peer may not talk yet.
+            return self._fail(link, ProtocolError("handshake_required", "wait for the welcome"))
+        if self.stopping:
+            return self._close(link, "done")
+        if not link.bucket.take(now):
+            return self._fail(link, ProtocolError("rate_limited", "too many messages"))
+        ref: int | str | None = None
+        try:
+            msg = parse_client_message(decode_line(line))
+            ref = getattr(msg, "ref", None)
+            effects = self._dispatch(link, msg, now)
+            if isinstance(msg, Move):
+                link.bucket.refund()
+            return effects
+        except ProtocolError as exc:
+            if exc.code in STRIKE_CODES:
+                link.strikes += 1
+                if link.strikes > self.opts.max_strikes:
+                    return self._fail(link, ProtocolError("too_many_errors", "too many malformed messages"))
+            effects = [self._error(link, exc, ref)]
+            if exc.fatal:
+                effects += self._close(link, exc.code)
+            return effects
+        except Exception as exc:
+            # A bug must cost one message, not the table: the peer hears "internal" and play goes on.
+            log.exception("internal error on connection %d", link.id)
+            return [self._error(link, ProtocolError("internal", f"{type(exc).__name__} in the host"), ref)]
+
+    def disconnected(self, link: Link, now: float) -> list[Effect]:
+        """The connection is gone (whatever the reason): its seat is absent once no other connection holds it."""
+        self.links.pop(link.id, None)
+        link.closing = link.closing or "gone"
+        if link.seat is None or not link.ready:
+            return []
+        link.ready = False
+        if any(other.seat == link.seat and other.ready for other in self.links.values()):
+            return []
+        seat = self.table.seats[link.seat]
+        log.info("seat %d (%s) disconnected", link.seat, seat.name)
+        seat.connected = False
+        self.gone_since.setdefault(link.seat, now)
+        effects = self._broadcast_seats()
+        record = None if self.stopping else self.table.rematch_if_agreed(self.present_humans())
+        if record is not None:
+            effects.append(self._commit([record], kind="snapshot"))
+        effects.append(Changed())
+        return effects
+
+    def shutdown(self) -> list[Effect]:
+        """The host is stopping: every connection hears ``shutting_down`` and is closed."""
+        self.stopping = True
+        effects: list[Effect] = []
+        for link in list(self.links.values()):
+            effects.append(self._error(link, ProtocolError("shutting_down", "the host is stopping"), None))
+            effects += self._close(link, "shutting_down")
+        return effects
+
+    def keepalive(self) -> list[Effect]:
+        """A ping to every connection."""
+        self._ping_id += 1
+        return self._broadcast(Ping(self._ping_id).to_wire())
+
+    # -- handshake and admission ------------------------------------------------------------------------------
+
+    def _handshake(self, link: Link, line: bytes) -> list[Effect]:
+        try:
+            msg = parse_client_message(decode_line(line))
+        except ProtocolError as exc:
+            return self._fail(link, ProtocolError("handshake_required", exc.reason) if not exc.fatal else exc)
+        if not isinstance(msg, Hello):
+            return self._fail(link, ProtocolError("handshake_required", "the first message must be a hello"))
+        if self.stopping:
+            return self._fail(link, ProtocolError("shutting_down", "the host is stopping"))
+        try:
+            effects, token, started = self._admit(link, msg)
+        except ProtocolError as exc:
+            return self._fail(link, exc)
+        link.hello = msg
+        if token is not None and self.durable_tokens:
+            # The seat's token hash must be durable before the peer is told its token.
+            self._pending_welcome[link.id] = (token, started)
+            return [*effects, Durable(link)]
+        return effects + self._welcome(link, token, started)
+
+    def welcome(self, link: Link) -> list[Effect]:
+        """Finish admitting ``link`` once its token is durable (after :class:`Durable`)."""
+        token, started = self._pending_welcome.pop(link.id, (None, False))
+        if link.closing is not None or link.id not in self.links:
+            return []
+        return self._welcome(link, token, started)
+
+    def _admit(self, link: Link, hello: Hello) -> tuple[list[Effect], str | None, bool]:
+        """Check the hello and give the connection its role: (effects, new seat token, whether the game started)."""
+        if hello.protocol not in SUPPORTED_VERSIONS:
+            raise ProtocolError("unsupported_version", f"this host speaks {list(SUPPORTED_VERSIONS)}")
+        if self.opts.password is not None:
+            if hello.auth is None or not check_auth(
+                self.opts.password, self.table.config.table_id, link.challenge, hello.auth
+            ):
+                raise ProtocolError("auth_failed", "wrong or missing password proof")
+        link.name = hello.name
+        link.capabilities = frozenset(hello.capabilities) & frozenset(self.opts.capabilities)
+        effects: list[Effect] = []
+        if hello.role == "spectator":
+            if sum(1 for other in self.links.values() if other.spectator and other.ready) >= self.opts.max_spectators:
+                raise ProtocolError("table_full", "no room for more spectators")
+            link.spectator = True
+            log.info("spectator %r joined", hello.name)
+            return effects, None, False
+        if hello.token is not None:
+            seat = self.table.seat_for_token(hello.token)
+            if seat is None:
+                raise ProtocolError("bad_token", "this token holds no seat at this table")
+            for other in list(self.links.values()):
+                if other is not link and other.seat == seat.index and other.ready:
+                    other.ready = False
+                    effects.append(
+                        self._error(other, ProtocolError("replaced", "your seat was resumed by another connection"))
+                    )
+                    effects += self._close(other, "replaced")
+            link.seat = seat.index
+            seat.connected = True
+            seat.auto = False
+            log.info("seat %d (%s) resumed", seat.index, seat.name)
+            self.gone_since.pop(seat.index, None)
+            return effects, None, False
+        claimed, token, record, started = self.table.claim_seat(hello.seat, hello.name)
+        link.seat = claimed.index
+        log.info("seat %d taken by %r", claimed.index, hello.name)
+        return [Append(record)], token, started
+
+    def _welcome(self, link: Link, token: str | None, started: bool) -> list[Effect]:
+        # Only now does the connection receive broadcasts: the welcome must be its first message after "table".
+        link.ready = True
+        link.admitted_at = self.table.state_id
+        assert link.hello is not None
+        timer = self.table.config.turn_timer
+        welcome = Welcome(
+            protocol=link.hello.protocol,
+            capabilities=tuple(link.capabilities),
+            seat=link.seat,
+            token=token,
+            keepalive_ms=int(self.opts.keepalive_interval * 1000),
+            idle_timeout_ms=int(self.opts.idle_timeout * 1000),
+            turn_timer_ms=None if timer is None else int(timer * 1000),
+        )
+        effects: list[Effect] = [self._ctl(link, welcome)]
+        if self.table.rematch_votes:
+            # A player back after a drop or a host restart learns which votes (its own too) still stand.
+            effects.append(self._ctl(link, self.rematch_votes()))
+        effects += self._broadcast_seats()
+        effects.append(self._commit([], kind="snapshot") if started else Resync(link))
+        effects.append(Changed())
+        return effects
+
+    # -- what peers ask for -----------------------------------------------------------------------------------
+
+    def _dispatch(self, link: Link, msg: ClientMessage, now: float) -> list[Effect]:
+        if isinstance(msg, Move):
+            return self._ack_repeated_move(link, msg) or self.move(link.seat, msg)
+        if isinstance(msg, Chat):
+            if "chat" not in link.capabilities:
+                raise ProtocolError("chat_disabled", "ask for the 'chat' capability in your hello")
+            text = check_chat_text(msg.text)
+            if not link.chat_bucket.take(now):
+                raise ProtocolError("chat_rate", "slow down")
+            data = encode(ChatMessage(link.seat, link.name, link.spectator, text).to_wire())
+            listeners = [other for other in self.links.values() if other.ready and "chat" in other.capabilities]
+            return [Send(other, "chat", data) for other in listeners]
+        if isinstance(msg, LegalRequest):
+            decision, moves = self.table.legal_slice(link.seat, msg.decision_id, msg.offset, msg.limit)
+            page = LegalPage(decision.id, msg.offset, decision.count, [Raw(canonical(m)) for m in moves])
+            return [self._ctl(link, page)]
+        if isinstance(msg, SnapshotRequest):
+            return [Resync(link)]
+        if isinstance(msg, Rematch):
+            if link.seat is None:
+                raise ProtocolError("spectator", "spectators do not vote for rematches")
+            records = self.table.vote_rematch(link.seat, self.present_humans())
+            if records and records[-1]["kind"] == "game":
+                return [self._commit(records, kind="snapshot")]
+            effects: list[Effect] = [Append(record) for record in records]
+            return effects + self._broadcast(self.rematch_votes().to_wire())
+        if isinstance(msg, Ping):
+            return [self._ctl(link, Pong(msg.id))]
+        if isinstance(msg, Pong):
+            return []
+        if isinstance(msg, Bye):
+            if link.seat is not None:
+                self.gone_since[link.seat] = -math.inf
+            return self._close(link, "bye")
+        raise ProtocolError("handshake_required", "already joined")
+
+    def move(self, seat: int | None, msg: Move) -> list[Effect]:
+        """Apply a move for ``seat`` (a peer's, or a built-in player's): raises ProtocolError, changing nothing."""
+        table = self.table
+        decision = table.check_move(seat, msg.decision_id)
+        assert seat is not None
+        applied = table.apply_move(seat, decision, msg.move, msg.index)
+        ack: Ack = {"decision_id": applied.decision_id, "ref": msg.ref}
+        return [self._commit([applied.record], kind="update", ack_seat=seat, ack=ack)]
+
+    def _ack_repeated_move(self, link: Link, msg: Move) -> list[Effect]:
+        """Answer a move repeating one this seat made before this connection's welcome with a snapshot carrying its
+        ack, changing nothing; empty when it is no such repeat.
+
+        That ack went to a connection that is gone, or was never sent by a host that died right after journalling
+        the move: PROTOCOL.md section 7. A repeat of a move acknowledged on this very connection stays stale.
+        """
+        answered_at = None if link.seat is None else self.table.answered_at(link.seat, msg.decision_id)
+        if answered_at is None or answered_at > link.admitted_at:
+            return []
+        return [Resync(link, {"decision_id": msg.decision_id, "ref": msg.ref})]
+
+    # -- absent seats -----------------------------------------------------------------------------------------
+
+    def present_humans(self) -> list[int]:
+        """The human seats whose players are here (their votes decide a rematch)."""
+        return [s.index for s in self.table.seats if s.kind == "human" and s.connected and not s.auto]
+
+    def check_absent(self, now: float) -> tuple[list[Effect], list[float]]:
+        """Hand seats whose players stayed away ``seat_timeout`` to a built-in player; returns the effects and the
+        times the other absent seats run out."""
+        effects: list[Effect] = []
+        deadlines: list[float] = []
+        for seat, since in list(self.gone_since.items()):
+            if self.table.seats[seat].connected:
+                self.gone_since.pop(seat)
+            elif now - since >= self.opts.seat_timeout:
+                self.gone_since.pop(seat)
+                self.table.seats[seat].auto = True
+                log.info("seat %d is absent: a built-in player takes over", seat)
+                effects += self._broadcast_seats()
+                # Its player no longer counts for a rematch: the votes of those here may now suffice (after a
+                # host restart, an absent player never "leaves", so this is where their votes are checked).
+                record = None if self.stopping else self.table.rematch_if_agreed(self.present_humans())
+                if record is not None:
+                    effects.append(self._commit([record], kind="snapshot"))
+            else:
+                deadlines.append(since + self.opts.seat_timeout)
+        return effects, deadlines
+
+    # -- messages ---------------------------------------------------------------------------------------------
+
+    def seat_entries(self) -> list[JSONValue]:
+        """All seats as peers see them."""
+        return [seat_entry(s.index, s.kind, s.name, s.connected, s.auto) for s in self.table.seats]
+
+    def rematch_votes(self) -> RematchVotes:
+        """Who has voted for a rematch."""
+        return RematchVotes(self.table.game_no, sorted(self.table.rematch_votes))
+
+    def _decision(self, d: OpenDecision | None) -> Decision | None:
+        if d is None:
+            return None
+        now = self.table.clock()
+        deadline_ms = None if d.deadline is None else max(0, int((d.deadline - now) * 1000))
+        inline = len(d.legal_json) <= self.opts.legal_inline_limit
+        return Decision(d.id, Raw(d.legal_json) if inline else None, d.count, deadline_ms)
+
+    def state_line(
+        self, seat: int | None, kind: str, *, state_hash: str | None = None, ack: Mapping[str, Encodable] | None = None
+    ) -> bytes:
+        """The encoded ``update``/``snapshot`` line for one seat (None = spectator), from the core's fragments."""
+        table = self.table
+        game = table.game
+        over = game.is_over()
+        msg = StateMessage.wire(
+            kind,
+            game_no=table.game_no,
+            state_id=table.state_id,
+            state_hash=state_hash if state_hash is not None else game.state_hash(),
+            view=Raw(game.view_json(seat)),
+            to_act=sorted(table.decisions) if table.started else [],
+            decision=self._decision(table.decision_for(seat)),
+            over=over,
+            outcome=outcome_value(game) if over else None,
+            events=Raw(game.events_json(seat)) if kind == "update" else None,
+            ack=ack,
+        )
+        return encode(msg)
+
+    def snapshot(self, link: Link, ack: Ack | None) -> tuple[bytes, bool]:
+        """A snapshot for ``link`` carrying ``ack`` (an update it never got); (line, whether the ack went out).
+
+        A bug building it costs this one message (``internal``), not the host; the ack waits for the next one.
+        """
+        try:
+            return self.state_line(link.seat, "snapshot", ack=ack), True
+        except Exception as exc:
+            log.exception("cannot build a snapshot for connection %d", link.id)
+            error = self._error_message(link, ProtocolError("internal", f"{type(exc).__name__} in the host"), None)
+            return encode(error.to_wire()), False
+
+    def _commit(
+        self, records: Sequence[Record], *, kind: str, ack_seat: int | None = None, ack: Ack | None = None
+    ) -> Commit:
+        """The records and every ready connection's message for the state the table is in now."""
+        state_hash = self.table.game.state_hash()
+        ready = [link for link in self.links.values() if link.ready]
+        deliveries: list[Delivery] = []
+        for seat in sorted({link.seat for link in ready if not link.spectator and link.seat is not None}):
+            seat_ack = ack if seat == ack_seat else None
+            deliveries.append(Delivery(seat, self._state_or_none(seat, kind, state_hash, seat_ack), seat_ack))
+        if any(link.spectator for link in ready):
+            deliveries.append(Delivery(None, self._state_or_none(None, kind, state_hash, None), None))
+        return Commit(tuple(records), tuple(deliveries), self.table.game.is_over())
+
+    def _state_or_none(self, seat: int | None, kind: str, state_hash: str, ack: Ack | None) -> bytes | None:
+        """The seat's state line, or None when building it failed.
+
+        The state has changed (and is journalled) by now, so a failure for one seat must neither hide the change
+        from the others nor be reported as if nothing happened: that seat gets a fresh snapshot instead, and
+        when it is the mover, that snapshot carries its ack.
+        """
+        try:
+            return self.state_line(seat, kind, state_hash=state_hash, ack=ack)
+        except Exception:
+            log.exception("cannot build the %s for seat %s; it gets a snapshot instead", kind, seat)
+            return None
+
+    def _broadcast_seats(self) -> list[Effect]:
+        return self._broadcast(SeatsChanged(self.seat_entries(), self.table.started).to_wire())
+
+    def _broadcast(self, msg: dict[str, Encodable]) -> list[Effect]:
+        data = encode(msg)
+        return [Send(link, "ctl", data) for link in self.links.values() if link.ready]
+
+    @staticmethod
+    def _ctl(link: Link, msg: TableInfo | Welcome | HostError | LegalPage | RematchVotes | Pong) -> Send:
+        return Send(link, "ctl", encode(msg.to_wire()))
+
+    def _error_message(self, link: Link, exc: ProtocolError, ref: int | str | None) -> HostError:
+        decision = self.table.decision_for(link.seat)
+        return HostError(
+            exc.code,
+            exc.reason,
+            self.table.state_id,
+            None if decision is None else decision.id,
+            ref=ref,
+            detail=exc.detail,
+        )
+
+    def _error(self, link: Link, exc: ProtocolError, ref: int | str | None = None) -> Send:
+        return self._ctl(link, self._error_message(link, exc, ref))
+
+    def _close(self, link: Link, reason: str) -> list[Effect]:
+        link.closing = link.closing or reason
+        return [Close(link, reason)]
+
+    def _fail(self, link: Link, exc: ProtocolError) -> list[Effect]:
+        """Report ``exc`` and close the connection."""
+        return [self._error(link, exc), *self._close(link, exc.code)]
+
