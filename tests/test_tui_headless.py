@@ -6,18 +6,20 @@ import asyncio
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tuihelpers import running
+from tuihelpers import Driver, running
 
 import cardnet
 from cardnet.ui.app import StartRequest
 from cardnet.ui.app.draw import table_screen, text_of
 from cardnet.ui.app.layout import help_fragments
 from cardnet.ui.app.moves import hand_cards
-from cardnet.ui.app.state import AppState, TableState
+from cardnet.ui.app.state import AppState, LobbyEntry, TableState
 
 ENTER, SPACE, RIGHT, CTRL_Q, ESC = "\r", " ", "\x1b[C", "\x11", "\x1b"
 
@@ -308,8 +310,9 @@ def test_no_color_draws_in_one_colour(monkeypatch: pytest.MonkeyPatch) -> None:
         assert client.state.no_color and client.app.color_depth == ColorDepth.MONOCHROME
 
 
-def _lan_host(tmp_path: Path, bots: int, *extra: str) -> tuple[subprocess.Popen[str], int]:
-    """``cardnet host fistful`` on loopback, running once it listens."""
+@contextmanager
+def lan_host(tmp_path: Path, bots: int, *extra: str) -> Iterator[int]:
+    """``cardnet host fistful`` on loopback for the block; yields its port once it listens."""
     from nethelpers import child_env, free_port
 
     port = free_port()
@@ -321,84 +324,62 @@ def _lan_host(tmp_path: Path, bots: int, *extra: str) -> tuple[subprocess.Popen[
         stderr=subprocess.STDOUT,
         text=True,
     )
-    assert host.stdout is not None
-    for _ in range(20):
-        if "listening on" in host.stdout.readline():
-            return host, port
-    host.terminate()
-    raise AssertionError("the host did not start")
+    try:
+        assert host.stdout is not None
+        for _ in range(20):
+            if "listening on" in host.stdout.readline():
+                break
+        else:
+            raise AssertionError("the host did not start")
+        yield port
+    finally:
+        host.terminate()
+        host.wait(10)
+
+
+async def point_at_listed_table(d: Driver) -> LobbyEntry:
+    """Waits until the lobby lists a table and puts the cursor on it."""
+    st = d.state
+    await d.until(lambda: any(e.kind == "table" for e in st.entries), "the table listed")
+    st.lobby_cursor = next(n for n, e in enumerate(st.entries) if e.kind == "table")
+    return st.entries[st.lobby_cursor]
 
 
 def test_lobby_spectates_a_lan_table(tmp_path: Path) -> None:
-    host, port = _lan_host(tmp_path, 2, "--bot-delay", "0.2")
-    try:
+    async def scenario(port: int) -> None:
+        async with running(StartRequest(connect=[("127.0.0.1", port)])) as d:
+            st = d.state
+            await point_at_listed_table(d)
+            await d.press("s")
+            await d.until(lambda: st.table is not None and bool(st.table.view), "the public view")
+            ts = st.table
+            assert ts is not None and ts.seat is None and "(watching)" in ts.title
+            await d.until(lambda: len(ts.log) > 2, "the bots' moves")
+            assert "Your hand" not in d.screen() and "A Fistful of Gold - round" in d.screen()
+            await d.press(ENTER)
+            assert st.error == "It is not your turn."
 
-        async def scenario() -> None:
-            async with running(StartRequest(connect=[("127.0.0.1", port)])) as d:
-                st = d.state
-                await d.until(lambda: any(e.kind == "table" for e in st.entries), "the table listed")
-                st.lobby_cursor = next(n for n, e in enumerate(st.entries) if e.kind == "table")
-                await d.press("s")
-                await d.until(lambda: st.table is not None and bool(st.table.view), "the public view")
-                ts = st.table
-                assert ts is not None and ts.seat is None and "(watching)" in ts.title
-                await d.until(lambda: len(ts.log) > 2, "the bots' moves")
-                assert "Your hand" not in d.screen() and "A Fistful of Gold - round" in d.screen()
-                await d.press(ENTER)
-                assert st.error == "It is not your turn."
-
-        run(scenario())
-    finally:
-        host.terminate()
-        host.wait(10)
+    with lan_host(tmp_path, 2, "--bot-delay", "0.2") as port:
+        run(scenario(port))
 
 
 def test_lobby_joins_a_lan_table_by_address(tmp_path: Path) -> None:
-    host, port = _lan_host(tmp_path, 1)
-    try:
-
-        async def scenario() -> None:
-            async with running(StartRequest(connect=[("127.0.0.1", port)])) as d:
-                st = d.state
-                await d.until(lambda: any(e.kind == "table" for e in st.entries), "the table listed")
-                entry = next(e for e in st.entries if e.kind == "table")
-                # The lobby asked the table what it is: its name, game and free seats are listed.
-                assert entry.detail == f"127.0.0.1:{port}  A Fistful of Gold, 1/2 seats, waiting"
-                assert entry.label.endswith("'s fistful") and not entry.password
-                st.lobby_cursor = st.entries.index(entry)
-                await d.press(ENTER)
-                await d.until(lambda: st.table is not None and st.table.my_turn, "my turn at the LAN table")
-                assert st.table is not None and st.table.game == "fistful" and st.table.seat == 0
-                assert "Setup: discard 2" in d.screen()
-                await d.press(SPACE + RIGHT + SPACE + ENTER)
-                await d.until(lambda: st.table is not None and "You discard" in "\n".join(st.table.log), "the discard")
-
-        run(scenario())
-    finally:
-        host.terminate()
-        host.wait(10)
-
-
-@pytest.mark.parametrize("game", ["ten"])
-def test_other_games_play_through_the_generic_screen(game: str) -> None:
-    async def scenario() -> None:
-        async with running(StartRequest(game=game, seed=2, player="random")) as d:
+    async def scenario(port: int) -> None:
+        async with running(StartRequest(connect=[("127.0.0.1", port)])) as d:
             st = d.state
-            await d.my_turn()
-            ts = st.table
-            assert ts is not None
-            # The game's line-mode drawing, until it gets a screen of its own.
-            assert ts.renderer.table(ts.view, 0)[0] in d.screen() and "Enter lists your moves." in d.screen()
-            for _ in range(3):
-                await d.my_turn()
-                state_before = ts.view
-                await d.press(ENTER)
-                if ts.choices:
-                    assert len(ts.choices) == len(ts.legal)
-                    await d.press(ENTER)
-                await d.until(lambda: ts.view is not state_before, "the move to be applied")
+            entry = await point_at_listed_table(d)
+            # The lobby asked the table what it is: its name, game and free seats are listed.
+            assert entry.detail == f"127.0.0.1:{port}  A Fistful of Gold, 1/2 seats, waiting"
+            assert entry.label.endswith("'s fistful") and not entry.password
+            await d.press(ENTER)
+            await d.until(lambda: st.table is not None and st.table.my_turn, "my turn at the LAN table")
+            assert st.table is not None and st.table.game == "fistful" and st.table.seat == 0
+            assert "Setup: discard 2" in d.screen()
+            await d.press(SPACE + RIGHT + SPACE + ENTER)
+            await d.until(lambda: st.table is not None and "You discard" in "\n".join(st.table.log), "the discard")
 
-    run(scenario())
+    with lan_host(tmp_path, 1) as port:
+        run(scenario(port))
 
 
 def test_whole_fistful_match_then_rematch() -> None:
@@ -481,29 +462,23 @@ def test_chat_from_the_table() -> None:
 
 
 def test_turn_timer_counts_down(tmp_path: Path) -> None:
-    host, port = _lan_host(tmp_path, 1, "--turn-timer", "30")
-    try:
+    async def scenario(port: int) -> None:
+        async with running(StartRequest(connect=[("127.0.0.1", port)])) as d:
+            st = d.state
+            await point_at_listed_table(d)
+            await d.press(ENTER)
+            await d.until(lambda: st.table is not None and st.table.my_turn, "my turn")
+            await d.until(lambda: "s left." in d.screen(), "the countdown")
+            first = int(d.screen().split(" s left.")[0].rsplit(" ", 1)[1])
+            assert 25 <= first <= 30
+            await d.until(lambda: f"{first - 1} s left." in d.screen(), "the next second")
+            # The app redraws by itself while the clock runs (nothing else happens at the table now).
+            frames = d.client.app.render_counter
+            await asyncio.sleep(2.2)
+            assert d.client.app.render_counter >= frames + 2
 
-        async def scenario() -> None:
-            async with running(StartRequest(connect=[("127.0.0.1", port)])) as d:
-                st = d.state
-                await d.until(lambda: any(e.kind == "table" for e in st.entries), "the table listed")
-                st.lobby_cursor = next(n for n, e in enumerate(st.entries) if e.kind == "table")
-                await d.press(ENTER)
-                await d.until(lambda: st.table is not None and st.table.my_turn, "my turn")
-                await d.until(lambda: "s left." in d.screen(), "the countdown")
-                first = int(d.screen().split(" s left.")[0].rsplit(" ", 1)[1])
-                assert 25 <= first <= 30
-                await d.until(lambda: f"{first - 1} s left." in d.screen(), "the next second")
-                # The app redraws by itself while the clock runs (nothing else happens at the table now).
-                frames = d.client.app.render_counter
-                await asyncio.sleep(2.2)
-                assert d.client.app.render_counter >= frames + 2
-
-        run(scenario())
-    finally:
-        host.terminate()
-        host.wait(10)
+    with lan_host(tmp_path, 1, "--turn-timer", "30") as port:
+        run(scenario(port))
 
 
 def test_long_lobby_scrolls_to_the_cursor() -> None:

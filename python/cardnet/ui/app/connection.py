@@ -17,7 +17,7 @@ from typing import Any
 
 import trio
 
-from ..._core import json_loads
+from ... import json_loads
 from ...journal import JournalError, default_journal_dir, read_journal
 from ...net.host import Host, HostOptions
 from ...net.peer import (
@@ -36,8 +36,7 @@ from ...protocol import MAX_HOST_LINE, JSONValue, LineBuffer, ProtocolError, Sta
 from ...protocol import TableInfo as WireTable
 from ...table import Table, core_engine
 from .lobby import TableInfo
-from ..local import LocalError, _new_table, _resume_table, _Setup, local_peer
-from ..local import _single as single_error
+from ..local import LocalError, LocalSetup, local_peer, new_local_table, resume_local_table, single_error
 from ..local import player_name as _player_name
 
 __all__ = [
@@ -127,13 +126,13 @@ async def host_local(
     core's errors for a bad game setup. The table runs in ``nursery`` and stops with it; its journal is closed
     then.
     """
-    setup: _Setup
+    setup: LocalSetup
     if resume is not None:
-        setup = _resume_table(resume)
+        setup = resume_local_table(resume)
     else:
         if game is None:
             raise LocalError("name a game to play")
-        setup = _new_table(game, players, seed, options, player, seat, journal, open_seats)
+        setup = new_local_table(game, players, seed, options, player, seat, journal, open_seats)
     table = setup.table
     # The player's own seat is never handed to a built-in player: at a local table, absence means thinking.
     limits = HostOptions(password=password, seat_timeout=math.inf if not interfaces else HostOptions.seat_timeout)
@@ -218,9 +217,11 @@ def lan_interfaces(given: Sequence[str]) -> list[str]:
         return list(given)
     if os.environ.get("CI") or os.environ.get("CARDNET_TEST"):
         return []
-    from ...commands.net import default_interfaces
+    import ifaddr
 
-    return default_interfaces()
+    # The same choice `cardnet host` makes without --interface (LAN discovery's interface list can replace it).
+    found = (str(ip.ip) for adapter in ifaddr.get_adapters() for ip in adapter.ips if ip.is_IPv4)
+    return list(dict.fromkeys(address for address in found if not address.startswith("127.")))
 
 
 async def probe_table(address: str, port: int, timeout: float = 2.0) -> TableInfo | None:
