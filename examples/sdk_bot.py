@@ -1,6 +1,6 @@
 """A cardnet bot written with the SDK: one class, one method.
 
-    cardnet bot examples/sdk_bot.py HOST:PORT --games 3
+    cardnet bot examples/sdk_bot.py TABLE-NAME --games 3     # or HOST:PORT instead of the table's name
 
 It prefers moves that keep its options open: among the legal moves it picks one at random, but never the
 same move object twice in a row when there is a choice (a tiny example of keeping state between decisions).

@@ -520,3 +520,18 @@ def test_cherki_draw_then_discard_the_card_under_the_cursor() -> None:
             assert any(f"discard [{chosen}]" in line for line in ts.log)
 
     run(scenario())
+
+
+def test_lobby_lists_a_table_found_by_lan_discovery_and_joins_it(tmp_path: Path) -> None:
+    async def scenario(port: int) -> None:
+        # No address given: the table is found over mDNS on loopback.
+        async with running(StartRequest(interfaces=["127.0.0.1"])) as d:
+            st = d.state
+            entry = await point_at_listed_table(d)
+            assert entry.port == port and entry.detail.startswith(f"127.0.0.1:{port}  A Fistful of Gold, 1/2 seats")
+            await d.press(ENTER)
+            await d.until(lambda: st.table is not None and st.table.my_turn, "my turn at the found table")
+            assert st.table is not None and st.table.game == "fistful"
+
+    with lan_host(tmp_path, 1) as port:
+        run(scenario(port))

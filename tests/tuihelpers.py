@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -54,6 +55,9 @@ class Driver:
 @asynccontextmanager
 async def running(start: StartRequest) -> AsyncIterator[Driver]:
     """Runs the client headless for the block; on leaving, quits with Ctrl-Q and checks it ended cleanly."""
+    # Without an --interface the client browses no LAN in tests (CARDNET_TEST, as CI does).
+    saved = os.environ.get("CARDNET_TEST")
+    os.environ["CARDNET_TEST"] = "1"
     with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
         client = Client(start)
         task = asyncio.ensure_future(client.run_async())
@@ -70,3 +74,7 @@ async def running(start: StartRequest) -> AsyncIterator[Driver]:
         finally:
             if not task.done():
                 task.cancel()
+            if saved is None:
+                del os.environ["CARDNET_TEST"]
+            else:
+                os.environ["CARDNET_TEST"] = saved

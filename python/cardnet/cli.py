@@ -1,8 +1,8 @@
 """The ``cardnet`` command (also ``python -m cardnet``).
 
 Only argparse and the standard library are imported up front; each subcommand imports what it needs when
-it runs, so ``cardnet --help`` stays fast. Network subcommands (host, join, list, bot, replay) come from
-``cardnet.commands.net`` when that module is present.
+it runs, so ``cardnet --help`` stays fast. Network subcommands come from ``cardnet.commands.net`` (host, join,
+bot, replay) and ``cardnet.commands.discovery`` (list) when those modules are present.
 
 Exit codes: 0 ok, 1 runtime failure, 2 usage error.
 """
@@ -262,8 +262,9 @@ def build_parser() -> argparse.ArgumentParser:
     # Another part of the project provides host, join, list, bot and replay; its module must stay cheap to
     # import (it imports trio and friends only when its commands run).
     if importlib.util.find_spec("cardnet.commands") is not None:
-        if importlib.util.find_spec("cardnet.commands.net") is not None:
-            importlib.import_module("cardnet.commands.net").add_parsers(sub)
+        for name in ("cardnet.commands.net", "cardnet.commands.discovery"):
+            if importlib.util.find_spec(name) is not None:
+                importlib.import_module(name).add_parsers(sub)
     return parser
 
 

@@ -11,6 +11,7 @@ import argparse
 import os
 import signal
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from ..ui.line import PlainGame
 
 from ..cli import seed_arg
+from .discovery import add_interface_argument, table_address
 
 
 def add_parsers(subparsers: Any) -> None:
@@ -35,9 +37,8 @@ def add_parsers(subparsers: Any) -> None:
     )
     host.add_argument("--name", default=None, help="the table's display name")
     host.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
-    host.add_argument(
-        "--interface", action="append", default=[], metavar="IP", help="address to listen on (repeatable)"
-    )
+    add_interface_argument(host, "listen and announce the table on")
+    host.add_argument("--no-advertise", action="store_true", help="do not announce the table on the LAN")
     host.add_argument("--password-file", type=Path, help="file holding the table password")
     group = host.add_mutually_exclusive_group()
     group.add_argument("--journal", type=Path, help="journal file (default: under the user's state directory)")
@@ -61,12 +62,10 @@ def add_parsers(subparsers: Any) -> None:
     host.set_defaults(func=cmd_host)
 
     join = subparsers.add_parser("join", help="join a table (line mode)")
-    join.add_argument("target", help="HOST:PORT")
+    join.add_argument("target", help="a table's name (or a unique prefix) on the LAN, or HOST:PORT")
     join.add_argument("--spectate", action="store_true", help="watch instead of taking a seat")
     join.add_argument("--name", default=os.environ.get("USER", "player"), help="your name at the table")
-    join.add_argument(
-        "--interface", action="append", default=[], metavar="IP", help="(for discovery; unused with HOST:PORT)"
-    )
+    add_interface_argument(join, "look for the table on")
     join.add_argument("--password-file", type=Path, help="file holding the table password")
     join.add_argument("--token", help="seat token from an earlier session (resumes that seat)")
     join.add_argument(
@@ -82,12 +81,10 @@ def add_parsers(subparsers: Any) -> None:
     bot.add_argument(
         "bot", help="builtin:PLAYER (random, first, heuristic, ismcts[:N], easy, normal, hard) | FILE.py | module:Class"
     )
-    bot.add_argument("target", help="HOST:PORT")
+    bot.add_argument("target", help="a table's name (or a unique prefix) on the LAN, or HOST:PORT")
     bot.add_argument("--name", default=None, help="the bot's name at the table")
     bot.add_argument("--games", type=int, default=1, help="games to play (rematches in between)")
-    bot.add_argument(
-        "--interface", action="append", default=[], metavar="IP", help="(for discovery; unused with HOST:PORT)"
-    )
+    add_interface_argument(bot, "look for the table on")
     bot.add_argument("--password-file", type=Path, help="file holding the table password")
     bot.set_defaults(func=cmd_bot)
 
@@ -101,12 +98,6 @@ class UsageError(Exception):
     """Bad command-line input (exit code 2)."""
 
 
-def parse_target(target: str) -> tuple[str, int]:
-    """``HOST:PORT`` (``[v6]:PORT`` too) into its parts."""
-    host, sep, port = target.rpartition(":")
-    if not sep or not port.isdigit() or not host:
-        raise UsageError(f"target {target!r}: use HOST:PORT (joining by table name needs discovery)")
-    return host.strip("[]"), int(port)
 
 
 def read_password(path: Path | None) -> str | None:
@@ -117,21 +108,6 @@ def read_password(path: Path | None) -> str | None:
         except OSError as exc:
             raise UsageError(f"cannot read password file {path}: {exc.strerror}") from None
     return os.environ.get("CARDNET_PASSWORD") or None
-
-
-def default_interfaces() -> list[str]:
-    """The machine's non-loopback IPv4 addresses (what a LAN table listens on without ``--interface``)."""
-    try:
-        import ifaddr
-    except ImportError:
-        return ["0.0.0.0"]
-    found = [
-        str(ip.ip)
-        for adapter in ifaddr.get_adapters()
-        for ip in adapter.ips
-        if ip.is_IPv4 and not str(ip.ip).startswith("127.")
-    ]
-    return list(dict.fromkeys(found)) or ["127.0.0.1"]
 
 
 def _peer_error(exc: BaseException) -> BaseException:
@@ -174,12 +150,15 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sy
     from ..errors import CardnetError
     from ..games import parse_options
     from ..journal import Journal, JournalError
+    from ..net.discovery import InterfaceError, advertise_table, choose_interfaces, test_mode
     from ..net.factory import create_table, resume_table, table_config
     from ..net.host import Host, HostOptions, JournalFailure
     from ..table import Table
 
-    if (os.environ.get("CI") or os.environ.get("CARDNET_TEST")) and not args.interface:
-        raise UsageError("--interface is required when CI or CARDNET_TEST is set")
+    try:
+        interfaces = choose_interfaces(args.interface)
+    except InterfaceError as exc:
+        raise UsageError(str(exc)) from None
     import logging
 
     # A seated host plays in this terminal: only warnings may interrupt the game there.
@@ -235,7 +214,6 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sy
             return 1
         options = HostOptions(password=password, seat_timeout=args.seat_timeout, bot_delay=args.bot_delay)
         server = Host(table, journal=journal, options=options)
-        interfaces = args.interface or default_interfaces()
         try:
             with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
                 async with trio.open_nursery() as nursery:
@@ -253,10 +231,34 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sy
                     )
                     for address in interfaces:
                         print(f"listening on {address}:{port}", file=out)
-                    shown = interfaces[0] if interfaces[0] != "0.0.0.0" else "THIS-MACHINE"
-                    print(f"join with: cardnet join {shown}:{port}   (spectate: add --spectate)", file=out)
+                    print(f"join with: cardnet join {interfaces[0]}:{port}   (spectate: add --spectate)", file=out)
                     print(f"journal: {journal.path}", file=out)
                     out.flush()
+
+                    async def announce() -> None:
+                        advertising = partial(
+                            advertise_table,
+                            lambda: server.session.table_info(""),
+                            port,
+                            interfaces=interfaces,
+                            # Tests name unique tables, so they skip mDNS name probing (~1.7 s a table).
+                            probe=not test_mode(),
+                        )
+                        try:
+                            async with trio.open_nursery() as inner:
+                                ad = await inner.start(advertising)
+                                # A seated host's terminal is the game's: nothing may print into its prompt.
+                                if args.headless:
+                                    print(f"announced on the LAN: cardnet join {ad.name!r}", file=out, flush=True)
+                        except Exception as exc:
+                            # The table plays on without discovery: HOST:PORT still works.
+                            print(f"cardnet host: cannot announce the table on the LAN: {exc!r}", file=sys.stderr)
+
+                    if not args.no_advertise:
+                        nursery.start_soon(announce)
+                        if not args.headless:
+                            print(f"on the LAN: cardnet list, then cardnet join {cfg.name!r}", file=out, flush=True)
+
                     if not args.headless:
                         code = await play_at_own_table(server, journal.path, stdin, out)
                         await server.shutdown()
@@ -346,7 +348,10 @@ def _join(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sy
 
     from ..net.peer import Peer, PeerError
 
-    host, port = parse_target(args.target)
+    address = table_address("join", args.target, args.interface)
+    if isinstance(address, int):
+        return address
+    host, port = address
     password = read_password(args.password_file)
     peer = Peer(
         host,
@@ -456,13 +461,17 @@ def _bot(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     from ..net.peer import PeerError
     from ..protocol import canonical
 
-    host, port = parse_target(args.target)
     try:
         bot = load_bot(args.bot)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    address = table_address("bot", args.target, args.interface)
+    if isinstance(address, int):
+        return address
+    host, port = address
     password = read_password(args.password_file)
     name = args.name or args.bot.rsplit(":", 1)[-1].removesuffix(".py")[:32]
+
     async def main() -> BotResult | None:
         """The bot's session; None when Ctrl-C or SIGTERM stopped it."""
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:

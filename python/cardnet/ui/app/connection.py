@@ -9,7 +9,6 @@ fixing the imports of this file only.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,8 +16,8 @@ from typing import Any
 
 import trio
 
-from ... import json_loads
 from ...journal import JournalError, default_journal_dir, read_journal
+from ...net import discovery
 from ...net.host import Host, HostOptions
 from ...net.peer import (
     ChatMessage,
@@ -32,16 +31,18 @@ from ...net.peer import (
     RematchVotes,
     SeatsChanged,
 )
-from ...protocol import MAX_HOST_LINE, JSONValue, LineBuffer, ProtocolError, StateMessage
-from ...protocol import TableInfo as WireTable
+from ...protocol import JSONValue, ProtocolError, StateMessage
 from ...table import Table, core_engine
-from .lobby import TableInfo
+from .lobby import TableInfo, table_entry
+from .state import LobbyEntry
 from ..local import LocalError, LocalSetup, local_peer, new_local_table, resume_local_table, single_error
 from ..local import player_name as _player_name
 
 __all__ = [
     "ChatMessage",
     "ConnectionLost",
+    "DiscoveryError",
+    "DiscoveryListings",
     "HostError",
     "LocalError",
     "Link",
@@ -152,6 +153,8 @@ async def host_local(
     except BaseException:
         setup.journal.close()
         raise
+    if interfaces and port is not None:
+        nursery.start_soon(_advertise, host, port, interfaces)
 
     peer = local_peer(
         host, _player_name(), seat=setup.seat if setup.token is None else None, token=setup.token, password=password
@@ -211,40 +214,47 @@ def resumable_journals(limit: int = 20, folder: Path | None = None) -> list[Resu
 
 
 def lan_interfaces(given: Sequence[str]) -> list[str]:
-    """The addresses a LAN table from the lobby listens on: ``given`` (``--interface``), else the machine's
-    non-loopback IPv4 addresses; none under ``CI`` or ``CARDNET_TEST`` unless given, as for ``cardnet host``."""
-    if given:
-        return list(given)
-    if os.environ.get("CI") or os.environ.get("CARDNET_TEST"):
+    """The addresses LAN tables are found and hosted on: ``given`` (``--interface``), else the machine's LAN
+    addresses; none under ``CI`` or ``CARDNET_TEST`` unless given (nothing multicasts on an unnamed interface)."""
+    try:
+        return discovery.choose_interfaces(given)
+    except discovery.InterfaceError:
         return []
-    import ifaddr
-
-    # The same choice `cardnet host` makes without --interface (LAN discovery's interface list can replace it).
-    found = (str(ip.ip) for adapter in ifaddr.get_adapters() for ip in adapter.ips if ip.is_IPv4)
-    return list(dict.fromkeys(address for address in found if not address.startswith("127.")))
 
 
-async def probe_table(address: str, port: int, timeout: float = 2.0) -> TableInfo | None:
-    """Reads the ``table`` message a host sends first and hangs up; None when nothing answers in ``timeout``."""
-    with trio.move_on_after(timeout):
-        try:
-            stream = await trio.open_tcp_stream(address, port)
-        except OSError:
-            return None
-        async with stream:
-            lines = LineBuffer(MAX_HOST_LINE)
-            try:
-                while (line := lines.next_line()) is None:
-                    chunk = await stream.receive_some(1 << 16)
-                    if not chunk:
-                        return None
-                    lines.feed(chunk)
-                message = json_loads(line.decode("utf-8"))
-                if not isinstance(message, dict) or message.get("type") != "table":
-                    return None
-                table = WireTable.parse(message)
-            except (OSError, ValueError, ProtocolError, trio.BrokenResourceError):
-                return None
-        taken = sum(1 for seat in table.seats if isinstance(seat, dict) and seat.get("kind") != "open")
-        return TableInfo(table.name, table.game, table.players or len(table.seats), taken, table.password, table.started)
-    return None
+async def probe_table(address: str, port: int) -> TableInfo | None:
+    """Asks the table at ``address:port`` what it is (its first message); None when no table answers."""
+    summary = await discovery.probe_table(address, port)
+    return None if summary is None else _info(summary)
+
+
+def _info(summary: discovery.TableSummary) -> TableInfo:
+    return TableInfo(
+        summary.name, summary.game, summary.seats_total, summary.seats_taken, summary.password, summary.started
+    )
+
+
+DiscoveryError = discovery.DiscoveryError
+
+
+class DiscoveryListings:
+    """The tables LAN discovery finds on ``interfaces``, live (a table that stops answering drops out)."""
+
+    def __init__(self, interfaces: Sequence[str]) -> None:
+        self.interfaces = list(interfaces)
+
+    async def listings(self) -> AsyncIterator[list[LobbyEntry]]:
+        """The whole list each time it changes."""
+        async with discovery.browse(self.interfaces) as browser:
+            async for found in browser.changes():
+                yield [table_entry(t.host, t.port, _info(t.summary)) for t in found]
+
+
+async def _advertise(host: Host, port: int, interfaces: Sequence[str]) -> None:
+    """Announces a LAN table hosted here; the table plays on without it (HOST:PORT still works)."""
+    try:
+        await discovery.advertise_table(
+            lambda: host.session.table_info(""), port, interfaces=interfaces, probe=not discovery.test_mode()
+        )
+    except (discovery.DiscoveryError, OSError):
+        return

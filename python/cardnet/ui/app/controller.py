@@ -51,10 +51,10 @@ class Controller:
         self.nursery: trio.Nursery | None = None
         self.token: trio.lowlevel.TrioToken | None = None
         self.link: C.Link | None = None
-        self.sources: list[ListingSource] = []
         self.manual: ManualListings | None = None
-        #: The latest list from each source, in the order of ``sources``.
-        self.listed: dict[int, list[LobbyEntry]] = {}
+        #: The latest list from each listing source: ``manual`` (by address), ``lan`` (discovery).
+        self.listed: dict[str, list[LobbyEntry]] = {}
+        self._discovery: trio.CancelScope | None = None
         self.interfaces: list[str] = []
         self._table_scope: trio.CancelScope | None = None
         #: Set when a decision with a turn timer arrives (the countdown task sleeps until then).
@@ -76,7 +76,8 @@ class Controller:
                 await work()
             except BaseException as exc:
                 inner = C.single_error(exc)
-                if not isinstance(inner, (CardnetError, C.PeerError, C.LocalError, C.ProtocolError, OSError, ValueError)):
+                known = (CardnetError, C.PeerError, C.LocalError, C.ProtocolError, C.DiscoveryError, OSError, ValueError)
+                if not isinstance(inner, known):
                     raise
                 self.state.error = f"{what}: {inner}"
                 self.state.busy = ""
@@ -95,15 +96,38 @@ class Controller:
             self.nursery = nursery
             self.token = trio.lowlevel.current_trio_token()
             self.manual = ManualListings(start.connect, C.probe_table)
-            self.sources.append(self.manual)
             self.interfaces = C.lan_interfaces(start.interfaces)
             self.refresh_lobby()
-            for n, source in enumerate(self.sources):
-                nursery.start_soon(self._follow, n, source)
+            nursery.start_soon(self._follow, "manual", self.manual)
             if start.resume is not None or start.game is not None:
                 # Guarded like any table opened from the lobby: a bad journal becomes a message, not a crash.
                 self.spawn(lambda: self._open_local(start), "play")
+            else:
+                self.start_discovery()
             await trio.sleep_forever()
+
+    def start_discovery(self) -> None:
+        """Lists the tables LAN discovery finds while the lobby is shown (not while playing: a table needs none)."""
+        if not self.interfaces or self._discovery is not None:
+            return
+        scope = self._discovery = trio.CancelScope()
+        source = C.DiscoveryListings(self.interfaces)
+
+        async def discover() -> None:
+            try:
+                with scope:
+                    await self._follow("lan", source)
+            finally:
+                self._discovery = None
+                self.listed.pop("lan", None)
+                self.refresh_lobby()
+
+        self.spawn(discover, "LAN discovery")
+
+    def stop_discovery(self) -> None:
+        """Stops browsing (a table was opened)."""
+        if self._discovery is not None:
+            self._discovery.cancel()
 
     # -- the lobby -----------------------------------------------------------------------------------------
 
@@ -111,7 +135,14 @@ class Controller:
         """Rebuilds the lobby list (new table, tables listed by every source, unfinished games) keeping the
         cursor in range."""
         st = self.state
-        tables = [entry for n in sorted(self.listed) for entry in self.listed[n]]
+        tables: list[LobbyEntry] = []
+        seen: set[tuple[str | None, int | None]] = set()
+        for key in ("manual", "lan"):
+            for entry in self.listed.get(key, []):
+                # A table given by address and also found on the LAN is listed once.
+                if (entry.address, entry.port) not in seen:
+                    seen.add((entry.address, entry.port))
+                    tables.append(entry)
         resumes = [
             LobbyEntry("resume", f"{r.game}, {r.players} players", f"state {r.state_id}  {r.path.name}", path=r.path)
             for r in C.resumable_journals()
@@ -120,9 +151,9 @@ class Controller:
         st.entries += tables + resumes
         st.lobby_cursor = min(st.lobby_cursor, len(st.entries) - 1)
 
-    async def _follow(self, n: int, source: ListingSource) -> None:
+    async def _follow(self, key: str, source: ListingSource) -> None:
         async for tables in source.listings():
-            self.listed[n] = tables
+            self.listed[key] = tables
             self.refresh_lobby()
             self.redraw()
 
@@ -246,6 +277,7 @@ class Controller:
         async with trio.open_nursery() as nursery:
             link = await open_link(nursery)
             self.link = link
+            self.stop_discovery()
             st = self.state
             st.table = TableState.open(link.game, link.players, link.seat, link.title, link.journal)
             st.table.set_seats(link.seats())
@@ -497,6 +529,7 @@ class Controller:
         st.message = "Left the table."
         self.spawn(bye, "leave")
         self.refresh_lobby()
+        self.start_discovery()
 
     def closing_words(self) -> str:
         """What to print once the terminal is restored."""

@@ -1,0 +1,137 @@
+"""``cardnet list``: the tables on the LAN, once or live; and the table-name lookup of ``join`` and ``bot``.
+
+Importing this module imports neither trio nor zeroconf; they load when a command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from ..net.discovery import Listing
+
+#: How long ``join NAME`` and ``bot PLAYER NAME`` look for the table.
+DEFAULT_FIND_TIMEOUT = 3.0
+
+
+def add_interface_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    """The shared ``--interface IP`` option (repeatable)."""
+    parser.add_argument(
+        "--interface",
+        action="append",
+        default=[],
+        metavar="IP",
+        help=f"IPv4 address of an interface to {what} (repeatable; default: every non-loopback IPv4 interface "
+        "that is up; required when CI or CARDNET_TEST is set)",
+    )
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= value <= 3600:
+        raise argparse.ArgumentTypeError("give seconds from 0 to 3600")
+    return value
+
+
+def add_parsers(subparsers: Any) -> None:
+    """Register ``cardnet list`` on an ``argparse`` subparsers object."""
+    lister = subparsers.add_parser("list", help="list the tables on the LAN")
+    add_interface_argument(lister, "look on")
+    lister.add_argument("--timeout", type=_seconds, default=2.0, metavar="S", help="seconds to look (default 2)")
+    lister.add_argument("--json", action="store_true", help="JSON: one array (with --watch, one array per change)")
+    lister.add_argument("--watch", action="store_true", help="keep the list live until Ctrl-C")
+    lister.set_defaults(func=cmd_list)
+
+
+def cmd_list(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    """Print the tables that answer (a table per line), once after ``--timeout`` or live with ``--watch``."""
+    import trio
+
+    from ..net.discovery import InterfaceError, browse, choose_interfaces
+
+    try:
+        interfaces = choose_interfaces(args.interface)
+    except InterfaceError as exc:
+        print(f"cardnet list: {exc}", file=sys.stderr)
+        return 2
+
+    async def main() -> None:
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async with trio.open_nursery() as nursery:
+
+                async def stop_on_signal() -> None:
+                    async for _ in signals:
+                        nursery.cancel_scope.cancel()
+
+                nursery.start_soon(stop_on_signal)
+                async with browse(interfaces) as browser:
+                    if not args.watch:
+                        await trio.sleep(args.timeout)
+                        show(browser.listings(), args.json, out, interfaces)
+                        nursery.cancel_scope.cancel()
+                        return
+                    async for listings in browser.changes():
+                        if args.json:
+                            print(json.dumps([item.as_json() for item in listings]), file=out)
+                        else:
+                            print(f"-- {time.strftime('%H:%M:%S')}: {len(listings)} table(s)", file=out)
+                            print(format_table(listings), file=out)
+                        out.flush()
+
+    trio.run(main)
+    return 0
+
+
+def show(listings: Sequence[Listing], as_json: bool, out: TextIO, interfaces: Sequence[str]) -> None:
+    """Print one list of tables (``--json``: one array)."""
+    if as_json:
+        print(json.dumps([item.as_json() for item in listings]), file=out)
+    elif listings:
+        print(format_table(listings), file=out)
+    else:
+        print(f"no tables found on the LAN (looked on {', '.join(interfaces)})", file=sys.stderr)
+
+
+def format_table(listings: Sequence[Listing]) -> str:
+    """Aligned columns: name, game, seats, password, address (and whether the game started)."""
+    rows = [("NAME", "GAME", "SEATS", "PASSWORD", "ADDRESS", "STARTED")]
+    for item in listings:
+        s = item.summary
+        rows.append(
+            (
+                s.name,
+                s.game,
+                f"{s.seats_taken}/{s.seats_total}",
+                "yes" if s.password else "no",
+                item.address,
+                "yes" if s.started else "no",
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows)
+
+
+def table_address(command: str, target: str, interfaces: Sequence[str]) -> tuple[str, int] | int:
+    """The address of ``target`` (``HOST:PORT`` or a table name on the LAN), or the exit code after a message.
+
+    No table or several → exit 1 (the candidates listed); a missing or bad ``--interface`` → exit 2.
+    """
+    from ..net.discovery import InterfaceError, TargetError, resolve_target
+
+    try:
+        return resolve_target(target, interfaces, DEFAULT_FIND_TIMEOUT)
+    except InterfaceError as exc:
+        print(f"cardnet {command}: to find {target!r} on the LAN: {exc} (or give HOST:PORT)", file=sys.stderr)
+        return 2
+    except TargetError as exc:
+        print(f"cardnet {command}: {exc}", file=sys.stderr)
+        return 1
