@@ -7,7 +7,6 @@ import json
 import random
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -21,21 +20,18 @@ def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_help_is_fast_and_light() -> None:
+def test_help_loads_none_of_the_heavy_libraries() -> None:
+    """`cardnet --help` stays fast by importing no network, UI or research library (timings belong in bench/)."""
+    heavy = ("trio", "zeroconf", "prompt_toolkit", "numpy", "ray", "ifaddr")
     code = (
-        "import sys, time; t = time.perf_counter()\n"
+        "import sys\n"
         "from cardnet.cli import main\n"
         "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
-        "print(sorted(m for m in ('trio', 'zeroconf', 'prompt_toolkit') if m in sys.modules))\n"
-        "print(time.perf_counter() - t)\n"
+        f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n"
     )
-    started = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    wall = time.perf_counter() - started
-    *_, modules, seconds = out.stdout.strip().splitlines()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    *_, modules = out.stdout.strip().splitlines()
     assert modules == "[]"
-    assert float(seconds) < 0.5
-    assert wall < 5
     assert "play" in out.stdout and "arena" in out.stdout and "rules" in out.stdout
 
 
@@ -53,24 +49,32 @@ def test_usage_errors_exit_2() -> None:
 
 @pytest.mark.parametrize("game", list(cardnet.GAMES))
 def test_rules(game: str) -> None:
-    out = run("rules", game)
+    out = run("rules", game, "--summary")
     assert out.returncode == 0
     info = cardnet.GAMES[game]
     assert info.title in out.stdout
-    assert f"{info.min_players}-{info.max_players}" in out.stdout
+    assert f"{info.min_players} to {info.max_players}" in out.stdout or info.min_players == info.max_players
     for spec in info.options:
         assert spec.name in out.stdout
+    # The whole rules name every option too, so a player learns them from either form.
+    full = run("rules", game).stdout
+    assert full.startswith(f"# {info.title}")
+    for spec in info.options:
+        assert spec.name in full
 
 
 @pytest.mark.parametrize("game", list(cardnet.GAMES))
 def test_arena_json(game: str) -> None:
     players = cardnet.GAMES[game].default_players
     seats = ",".join(["random"] * players)
-    out = run("arena", game, "--seats", seats, "--games", "6", "--jobs", "2", "--seed", "3", "--json")
+    args = ("arena", game, "--seats", seats, "--games", "6", "--jobs", "2", "--seed", "3", "--json")
+    out = run(*args)
     assert out.returncode == 0, out.stderr
+    assert out.stderr == ""
     doc = json.loads(out.stdout)
-    assert doc["games"] == 6 and len(doc["wins"]) == players
-    again = json.loads(run("arena", game, "--seats", seats, "--games", "6", "--jobs", "2", "--seed", "3", "--json").stdout)
+    # Six games round up to whole deals, each played once per seating.
+    assert doc["games"] == -(-6 // players) * players and len(doc["per_player"]) == players
+    again = json.loads(run(*args).stdout)
     assert again["decisions"] == doc["decisions"]
 
 
@@ -80,8 +84,9 @@ def test_play_plain_matchstick_scripted() -> None:
     assert out.returncode == 0, out.stderr
     text = out.stdout
     assert "Matchstick Tycoon: 4 players, you are seat 0, seed 3." in text
-    assert "Your hand (14 cards, 1 matchstick):" in text
-    assert " -- " in text and "|" in text
+    assert "Your hand (14 cards, 1 matchstick; value and position under each):" in text
+    # Without a terminal the screen counts as 80x24, where cards are drawn 3 rows tall.
+    assert " _ " in text and "|_|" in text
     assert "Refused: " in text
     assert "Not understood" in text
     assert "Game over (ranking)." in text
@@ -96,6 +101,7 @@ def test_play_plain_typed_move_and_quit() -> None:
     seed = next(s for s in range(100) if cardnet.new_game("matchstick", players=3, seed=s).to_act() == [0])
     g = cardnet.new_game("matchstick", players=3, seed=seed)
     renderer = renderer_for("matchstick", ["You", "Seat 1", "Seat 2"])
+    renderer.observe(g.view(0))
     move = g.legal_move(0, g.legal_count(0) - 1)
     typed = renderer.move_text(move)
     assert typed.startswith("play ")

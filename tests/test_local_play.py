@@ -71,18 +71,16 @@ def test_refused_typed_moves_show_the_core_reason() -> None:
     g = cardnet.new_game("matchstick", players=3, seed=seed)
     hand = [card["id"] for card in g.view(0)["private"]["hand"]]
     move = g.legal_move(0, g.legal_count(0) - 1)
-    # One move the rules refuse (the core's explained reason) and one it cannot read at all.
+    # One move the rules refuse (the core's explained reason) and one naming a card the hand does not have.
     illegal = {"type": "play", "value": "2", "cards": [hand[0]]}
-    invalid = {"type": "play", "value": move["value"], "cards": [999]}
-    reasons = []
-    for bad in (illegal, invalid):
-        with pytest.raises((cardnet.IllegalMove, cardnet.InvalidMove)) as refusal:
-            g.apply(0, bad)
-        reasons.append(refusal.value.reason)
+    with pytest.raises(cardnet.IllegalMove) as refusal:
+        g.apply(0, illegal)
+    reasons = [refusal.value.reason, f"there is no card at position 99: your hand has positions 1 to {len(hand)}"]
     renderer = renderer_for("matchstick", ["You", "Seat 1", "Seat 2"])
+    renderer.observe(g.view(0))
     typed = renderer.move_text(move)
     out = io.StringIO()
-    script = f"{renderer.move_text(illegal)}\n{renderer.move_text(invalid)}\n{typed}\nquit\n"
+    script = f"{renderer.move_text(illegal)}\nplay {move['value']} 99\n{typed}\nquit\n"
     assert play_plain("matchstick", players=3, seed=seed, stdin=io.StringIO(script), stdout=out) == 0
     text = out.getvalue()
     first = text.index(f"Refused: {reasons[0]}")

@@ -63,9 +63,11 @@ def test_whole_game_with_scripted_input(game: str, seed: int) -> None:
 
 def test_fistful_typed_moves_and_refusal() -> None:
     out = io.StringIO()
-    script = "discard 4 8\npick 4\npick 2\nquit\n"
+    # Card words are the faces the screen shows: the Dynamite is D, never its id 9 (issue 10).
+    script = "discard 9 2\ndiscard 4 8\npick 4\npick 2\nquit\n"
     assert play_plain("fistful", seed=11, stdin=io.StringIO(script), stdout=out) == 0
     text = out.getvalue()
+    assert "Refused: there is no card 9: the cards are 1 to 8 and D (the Dynamite)" in text
     assert "You: discard 4 8" in text
     assert "You discard " in text and " face down (setup)" in text
     assert "Refused: " in text
@@ -277,7 +279,7 @@ def test_ten_payment_view() -> None:
     assert view["public"]["phase"] == "pay"
     r = renderer_for("ten", names_for(2, 3))
     text = "\n".join(r.table(view, 2))
-    assert "Payment: You owe 6 for wild 8 (auction, price 6)." in text
+    assert "Payment: You owe 6 for wild 8 (an auction win, price 6)." in text
     assert "Market (price = number): orange 3" in text
     assert "green 4" in text and "score  1:" in text
     assert "Tableau:" in text and "currency 4" in text and "Bust margin" in text
@@ -317,7 +319,7 @@ def test_ten_outcome_lines() -> None:
     )
     lines = ten.Renderer(["You", "Seat 1", "Seat 2"]).outcome_lines(result)
     assert lines[0] == "  1. You: 3 points, 1 token, 3 cards - winner"
-    assert any("blue 8-9 = 2" in line and "#86 as blue 8" in line for line in lines)
+    assert any("blue 8-9 = 2" in line and "wilds played as blue 8" in line for line in lines)
 
 
 # -- colour -----------------------------------------------------------------------------------------

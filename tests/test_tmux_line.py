@@ -118,11 +118,11 @@ def test_ctrl_c_and_ctrl_d_leave_with_one_line(tmp_path: Path) -> None:
         assert first.exit_code() == 0
         lines = first.screen().splitlines()
         left = lines.index(next(line for line in lines if line.startswith(EXIT_MARK)))
-        assert lines[left - 1] == f"Left the table; rejoin seat 0 with: cardnet join 127.0.0.1:{port} --token {token}"
+        assert lines[left - 1] == f"Left the table; rejoin seat 0 with: cardnet join 127.0.0.1:{port} --token={token}"
         # One line between the prompt (where the terminal echoed ^C) and the end.
         assert lines[left - 2].startswith(">")
         # The token brings the player back to the same seat; Ctrl-D leaves the same way.
-        second = Pane("ctrld", cardnet("join", f"127.0.0.1:{port}", "--token", token), child_env())
+        second = Pane("ctrld", cardnet("join", f"127.0.0.1:{port}", f"--token={token}"), child_env())
         second.wait_for(at_prompt, "the decision after rejoining")
         assert ", seat 0." in second.history()
         second.send("C-d")

@@ -89,6 +89,7 @@ class Pane:
 
 
 def at_prompt(screen: str) -> bool:
-    """Whether the program waits at an empty ``> `` prompt on the last line."""
-    lines = screen.splitlines()
+    """Whether the program waits at an empty ``> `` prompt on the last line it wrote (a short output leaves
+    blank rows under it: move lists are sized to keep the hand on screen)."""
+    lines = screen.rstrip("\n").splitlines()
     return bool(lines) and lines[-1].rstrip() == ">"

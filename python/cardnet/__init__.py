@@ -42,6 +42,7 @@ from .games import (
     new_game,
     simulate,
 )
+from .rulebook import rules_text
 
 __all__ = [
     "GAMES",
@@ -71,6 +72,7 @@ __all__ = [
     "json_loads",
     "load_game",
     "new_game",
+    "rules_text",
     "segments",
     "simulate",
 ]

@@ -1,7 +1,8 @@
 """The built-in players, run by the core: ``random``, ``heuristic``, ``ismcts`` and ``ismcts:N``.
 
 People pick a difficulty instead: ``easy`` (the heuristic), ``normal`` and ``hard`` (ISMCTS with a
-growing budget). The players see a game only as the seat they play may see it: the search works on
+growing budget). Wherever a player name is taken (``cardnet.simulate``, ``cardnet arena``), a level is one
+too. ``LEVELS`` is the one list of levels the package uses. The players see a game only as the seat they play may see it: the search works on
 determinized copies, never on other seats' hidden cards.
 """
 
@@ -9,15 +10,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import _core
 from ._core import Game
 from .games import check_seed
 
-__all__ = ["LEVELS", "PLAYERS", "choose", "choose_index"]
+__all__ = ["LEVELS", "PLAYERS", "choose", "choose_index", "level_player"]
 
 #: Player names accepted by ``choose`` (plus ``ismcts:N`` for N iterations).
 PLAYERS = ("random", "heuristic", "ismcts")
 #: Difficulty levels, easiest first.
 LEVELS = ("easy", "normal", "hard")
+
+def level_player(level: str) -> str:
+    """The built-in player a difficulty level stands for, named as ``simulate`` takes it (``easy`` is
+    ``heuristic``, ``hard`` is ``ismcts:N``); raises BadOptions for an unknown level."""
+    return _core.level_player(level)
+
 
 def choose_index(
     game: Game,

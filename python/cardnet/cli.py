@@ -17,6 +17,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+# Importing the package (which this module is part of) already loaded cardnet.ai; this costs nothing.
+from .ai import LEVELS
+
 EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
@@ -50,6 +53,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
         game = None
     else:
         game = args.game
+        bad_seat = _seat_problem(game or DEFAULT_GAME, args.players, args.seat)
+        if bad_seat:
+            print(f"cardnet play: error: {bad_seat}", file=sys.stderr)
+            return EXIT_USAGE
     if not args.plain and _full_screen_possible():
         return _play_full_screen(args, game)
     if game is None and args.resume is None:
@@ -105,6 +112,16 @@ def _play_full_screen(args: argparse.Namespace, game: str | None) -> int:
     return run_app(start)
 
 
+def _seat_problem(game: str, players: int | None, seat: int) -> str | None:
+    """Why ``--seat`` cannot be taken in this game (None when it can)."""
+    from .games import GAMES
+
+    count = players if players is not None else GAMES[game].default_players
+    if 0 <= seat < count:
+        return None
+    return f"argument --seat: a {count}-player game has seats 0 to {count - 1}, not {seat}"
+
+
 def _new_game_flags(args: argparse.Namespace) -> list[tuple[str, object]]:
     """The flags that define a new game, with whether each was given (meaningless with --resume)."""
     return [
@@ -118,24 +135,44 @@ def _new_game_flags(args: argparse.Namespace) -> list[tuple[str, object]]:
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
+    if args.summary:
+        sys.stdout.write(_summary(args.game))
+        return EXIT_OK
+    from .rulebook import rules_text
+
+    text = rules_text(args.game)
+    if sys.stdout.isatty() and sys.stdin.isatty():
+        import pydoc
+
+        # pydoc honours $PAGER and falls back to less or more, then to plain output.
+        pydoc.pager(text)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _summary(game: str) -> str:
+    """The short form of ``cardnet rules``: what the game is, its player counts and options."""
     from .games import GAMES
 
-    info = GAMES[args.game]
-    out = sys.stdout
-    out.write(f"{info.title} ({info.name})\n\n")
-    out.write(_wrap(info.summary) + "\n\n")
-    out.write(f"Players: {info.min_players}-{info.max_players} (default {info.default_players})\n")
+    info = GAMES[game]
+    lines = [f"{info.title} ({info.name})", "", _wrap(info.summary), ""]
+    low, high = info.min_players, info.max_players
+    counts = str(low) if low == high else f"{low} to {high} (default {info.default_players})"
+    lines.append(f"Players: {counts}")
     for count, note in info.house_rules_players.items():
-        out.write(f"  {count} player(s): house rules - {note}\n")
+        label = note if note.startswith("house rules") else f"house rules: {note}"
+        lines.append(_wrap(f"{count} player{'' if count == 1 else 's'}: {label}", indent="  "))
     if info.options:
-        out.write("\nOptions (--option KEY=VALUE):\n")
+        lines += ["", "Options (--option KEY=VALUE):"]
         for spec in info.options:
             house = " [house rules]" if spec.house_rules else ""
-            out.write(f"  {spec.name} = {spec.describe()}; default {_show(spec.default)}{house}\n")
-            out.write(_wrap(spec.doc, indent="      ") + "\n")
+            lines.append(f"  {spec.name} = {spec.describe()}; default {_show(spec.default)}{house}")
+            lines.append(_wrap(spec.doc, indent="      "))
     else:
-        out.write("\nNo options.\n")
-    return EXIT_OK
+        lines += ["", "No options."]
+    lines += ["", f"The whole rules: cardnet rules {game}"]
+    return "\n".join(lines) + "\n"
 
 
 def _show(value: object) -> str:
@@ -153,22 +190,53 @@ def _wrap(text: str, indent: str = "") -> str:
 def _cmd_arena(args: argparse.Namespace) -> int:
     from .arena import run_arena
 
-    seats = [s.strip() for s in args.seats.split(",") if s.strip()]
     return run_arena(
         args.game,
-        seats,
-        games=args.games,
+        args.seats,
+        args.games,
         jobs=args.jobs,
         seed=args.seed,
         options=_parse_options(args.option, args.game),
         as_json=args.json,
+        sprt_elo=args.sprt,
+        ray=args.ray is not None,
+        ray_address=args.ray or None,
     )
+
+
+def _elo_pair(text: str) -> tuple[float, float]:
+    parts = text.split(",")
+    try:
+        elo0, elo1 = (float(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected ELO0,ELO1 (two numbers), not {text!r}") from None
+    if not elo0 < elo1:
+        raise argparse.ArgumentTypeError("ELO0 must be below ELO1")
+    return elo0, elo1
 
 
 def _game_names() -> list[str]:
     from .games import GAMES
 
     return list(GAMES)
+
+
+def _arena_seats(text: str) -> list[str]:
+    """``--seats``: built-in players or difficulty levels, comma-separated, checked here so a typo is a usage
+    error. Levels keep their names (the table shows ``hard``); the core plays a level as exactly the player
+    ``play --level`` gets, and the JSON lists those players under ``seats``."""
+    from . import ai
+
+    seats = []
+    for name in (part.strip() for part in text.split(",")):
+        budget = name.removeprefix("ismcts:")
+        known_budget = budget != name and budget.isdigit() and 1 <= int(budget) <= 1_000_000
+        if name in ai.LEVELS or name in ai.PLAYERS or known_budget:
+            seats.append(name)
+        else:
+            known = ", ".join([*ai.LEVELS, *ai.PLAYERS, "ismcts:N"])
+            raise argparse.ArgumentTypeError(f"unknown player {name!r} (players: {known})")
+    return seats
 
 
 def _check_game(name: str) -> str:
@@ -190,8 +258,6 @@ def seed_arg(text: str) -> int:
 
 
 def _level(text: str) -> str:
-    from .ai import LEVELS
-
     if text not in LEVELS:
         raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(LEVELS)})")
     return text
@@ -217,46 +283,99 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser(
-        "play", help="open the full-screen client (lobby, or GAME at once); --plain for line mode"
+        "play", help="open the full-screen client (the lobby, or GAME at once); --plain for line mode"
     )
     play.add_argument(
-        "game", nargs="?", type=_check_game, help="start this game at once (line mode: default matchstick)"
+        "game", nargs="?", type=_check_game, help="start this game at once (default: the lobby; line mode: matchstick)"
     )
-    play.add_argument("--players", type=_positive, help="number of seats (default: the game's)")
-    play.add_argument("--level", type=_level, help="difficulty of the built-in players: easy, normal or hard")
+    play.add_argument("--players", type=_positive, help="number of seats (default: the game's usual count)")
+    play.add_argument(
+        "--level", type=_level, help="difficulty of the built-in players: easy, normal or hard (default: none, --bot decides)"
+    )
     play.add_argument("--bot", default="random", help="built-in player when no --level is given (default random)")
     play.add_argument("--seed", type=seed_arg, help="deal from this seed (default: random)")
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    play.add_argument("--plain", action="store_true", help="line mode: no full screen, works in any terminal")
-    play.add_argument("--option", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
     play.add_argument(
-        "--connect", action="append", metavar="HOST:PORT", help="list this table in the lobby (repeatable)"
+        "--plain", action="store_true", help="line mode: no full screen, works in any terminal (default: off)"
+    )
+    play.add_argument(
+        "--option", action="append", metavar="KEY=VALUE", help="game option, repeatable (default: the game's own)"
+    )
+    play.add_argument(
+        "--connect",
+        action="append",
+        metavar="HOST:PORT",
+        help="list this table in the lobby, repeatable (default: only the tables LAN discovery finds)",
     )
     play.add_argument(
         "--interface",
         action="append",
         metavar="IP",
-        help="where a LAN table made in the lobby listens (repeatable; default: this machine's LAN addresses)",
+        help="find and host LAN tables here, repeatable (default: this machine's LAN addresses)",
     )
     saved = play.add_mutually_exclusive_group()
     saved.add_argument(
         "--journal", type=Path, metavar="FILE", help="journal the game here (default: under the user's state directory)"
     )
-    saved.add_argument("--resume", type=Path, metavar="JOURNAL", help="continue a local game from its journal")
+    saved.add_argument(
+        "--resume", type=Path, metavar="JOURNAL", help="continue a local game from its journal (default: a new game)"
+    )
     play.set_defaults(func=_cmd_play)
 
-    rules = sub.add_parser("rules", help="print a game's summary and options")
+    rules = sub.add_parser("rules", help="show a game's rules in full (through a pager on a terminal)")
     rules.add_argument("game", type=_check_game)
+    rules.add_argument(
+        "--summary", action="store_true", help="only what the game is, its players and options (default: off)"
+    )
     rules.set_defaults(func=_cmd_rules)
 
-    arena = sub.add_parser("arena", help="pit built-in players against each other (batch self-play)")
+    arena = sub.add_parser(
+        "arena",
+        help="pit built-in players against each other: rotated seats, intervals, Elo",
+        description="Plays a match between built-in players. Each deal is played once per rotation of the "
+        "seats (twice, swapped, for two players), so every player plays every seat equally. Reports win share "
+        "and mean reward with 95%% intervals, the Elo difference (two players) or a Bradley-Terry fit (more), "
+        "and think time per move. Players: random, heuristic, ismcts, ismcts:N, %s." % ", ".join(LEVELS),
+    )
     arena.add_argument("game", type=_check_game)
-    arena.add_argument("--seats", required=True, help="one player per seat, comma-separated (e.g. ismcts,random)")
-    arena.add_argument("--games", type=_positive, required=True)
-    arena.add_argument("--jobs", type=_positive, default=1, help="threads to spread the games over")
-    arena.add_argument("--seed", type=seed_arg, default=1)
-    arena.add_argument("--option", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
-    arena.add_argument("--json", action="store_true", help="print one JSON document and nothing else")
+    arena.add_argument(
+        "--seats",
+        type=_arena_seats,
+        required=True,
+        metavar="P1,P2,...",
+        help="the players, one per seat, comma-separated: easy, normal, hard, random, heuristic, ismcts or "
+        "ismcts:N (e.g. hard,easy; required)",
+    )
+    arena.add_argument(
+        "--games",
+        type=_positive,
+        required=True,
+        help="games to play, rounded up to whole deals (a multiple of the player count); the most with --sprt "
+        "(required)",
+    )
+    arena.add_argument(
+        "--jobs",
+        type=_positive,
+        help="games played at once (default 1 thread; with --ray, one task per CPU of the cluster)",
+    )
+    arena.add_argument("--seed", type=seed_arg, default=1, help="the match's seed; deal d is dealt from derive(seed, d) (default 1)")
+    arena.add_argument("--option", action="append", metavar="KEY=VALUE", help="game option (repeatable; default: the game's)")
+    arena.add_argument(
+        "--sprt",
+        type=_elo_pair,
+        metavar="ELO0,ELO1",
+        help="two players: stop when the sequential test (pentanomial GSPRT, alpha=beta=0.05) decides between "
+        "the first player being ELO0 and ELO1 Elo stronger (default: play every game)",
+    )
+    arena.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="run the games as Ray tasks on the cluster at ADDRESS (no ADDRESS: $RAY_ADDRESS, else a new local "
+        "one); same results as a local run of the same seed (default: local threads; needs cardnet[cluster])",
+    )
+    arena.add_argument("--json", action="store_true", help="print one JSON document and nothing else (default: a table)")
     arena.set_defaults(func=_cmd_arena)
 
     # Another part of the project provides host, join, list, bot and replay; its module must stay cheap to
@@ -268,19 +387,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _commands(parser: argparse.ArgumentParser) -> set[str]:
+def _commands(parser: argparse.ArgumentParser) -> list[str]:
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
-            return set(action.choices)
-    return set()
+            return list(action.choices)
+    return []
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
+    commands = _commands(parser)
     # `cardnet`, `cardnet --plain` and `cardnet matchstick` all mean `cardnet play ...`.
-    if not argv or (argv[0] not in _commands(parser) and argv[0] not in ("-h", "--help", "--version")):
+    if argv and not argv[0].startswith("-") and argv[0] not in commands and argv[0] not in _game_names():
+        print(f"cardnet: error: {argv[0]!r} is neither a command nor a game", file=sys.stderr)
+        print(f"  commands: {', '.join(commands)}", file=sys.stderr)
+        print(f"  games: {', '.join(_game_names())}", file=sys.stderr)
+        print("  'cardnet --help' describes the commands, 'cardnet COMMAND --help' each one's options", file=sys.stderr)
+        return EXIT_USAGE
+    if not argv or (argv[0] not in commands and argv[0] not in ("-h", "--help", "--version")):
         argv.insert(0, "play")
     args = parser.parse_args(argv)
     if args.version:
@@ -298,7 +424,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"cardnet: error: {e.reason}", file=sys.stderr)
         return EXIT_USAGE
     except CardnetError as e:
-        print(f"cardnet: {e.code}: {e.reason}", file=sys.stderr)
+        # The reason is for people; the code stays in the JSON the protocol and the API carry.
+        print(f"cardnet: error: {e.reason}", file=sys.stderr)
         return EXIT_FAILURE
     except KeyboardInterrupt:
         print(file=sys.stderr)

@@ -400,7 +400,8 @@ def simulate(
     options: Mapping[str, Any] | None = None,
 ) -> SimResult:
     """Plays ``games`` games in Rust, one built-in player per seat (``random``, ``heuristic``, ``ismcts``,
-    ``ismcts:N``); the number of seats is the player count.
+    ``ismcts:N``, or a level: ``easy``, ``normal``, ``hard``); the number of seats is the player count.
+    For fair matches with rotated seats and statistics, see :mod:`cardnet.arena`.
 
     Game ``i`` is exactly ``new_game(game, len(seats), seed=cardnet.derive(seed, i), options)``. The GIL is
     released while it runs. This is the fastest way to run many games.

@@ -422,7 +422,7 @@ def seat_ui(peer: Peer, stdin: TextIO, out: TextIO, *, rejoin: str) -> PlainGame
     info = peer.state.table_info
     leave = ["Left the table."]
     if peer.state.token and peer.state.seat is not None:
-        leave = [f"Left the table; rejoin seat {peer.state.seat} with: {rejoin} --token {peer.state.token}"]
+        leave = [f"Left the table; rejoin seat {peer.state.seat} with: {rejoin} --token={peer.state.token}"]
     return PlainGame(
         peer,
         info.game,

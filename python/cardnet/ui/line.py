@@ -9,6 +9,7 @@ The loop sees only what the protocol sends its seat, like any remote player.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import threading
 from collections.abc import Sequence
@@ -29,7 +30,7 @@ from ..net.peer import (
     SeatsChanged,
 )
 from ..protocol import JSONValue, StateMessage, canonical
-from .render import LIST_LIMIT, GenericRenderer, Move, View, renderer_for, use_colour
+from .render import GenericRenderer, Move, MoveTextError, move_list, renderer_for, use_colour
 
 __all__ = ["EXIT_SIGNAL_BASE", "PlainGame", "refusal_text", "seat_names"]
 
@@ -172,6 +173,8 @@ class PlainGame:
         self.seats: list[JSONValue] = list(seats)
         self.answered: set[int] = set()
         self.pending: _Pending | None = None
+        #: Where ``more`` continues the move list: (decision id, filter text, next position).
+        self.more: tuple[int | None, str | None, int] | None = None
         #: The open decision the player is being asked about (None when not prompting).
         self.open: StateMessage | None = None
         self.latest: StateMessage | None = None
@@ -366,9 +369,10 @@ class PlainGame:
             await self.send(state, index=0)
             return
         self.say()
-        for line in self.renderer.table(state.view, self.me):
+        drawn = self.renderer.table(state.view, self.me)
+        for line in drawn:
             self.say(line)
-        self.list_moves(state, None)
+        self.list_moves(state, None, table_rows=len(drawn))
 
     @property
     def me(self) -> int:
@@ -403,7 +407,13 @@ class PlainGame:
             if self.open is None:
                 self.say("You have no move to make now.")
             else:
-                self.list_moves(self.open, rest, everything=True)
+                self.list_moves(self.open, rest, start=0)
+        elif word in ("m", "more"):
+            more = self.more
+            if self.open is None or more is None or more[0] != self.open.decision_id:
+                self.say("No more moves to show: 'list' starts the list again.")
+            else:
+                self.list_moves(self.open, more[1], start=more[2])
         elif word == "say":
             await self.chat(rest)
         elif word == "seats":
@@ -462,7 +472,11 @@ class PlainGame:
                 return False
             await self.send(state, index=number - 1)
             return True
-        typed = self.renderer.parse_move(answer, state.view)
+        try:
+            typed = self.renderer.parse_move(answer, state.view)
+        except MoveTextError as refused:
+            self.say(f"Refused: {refused}")
+            return False
         if typed is None:
             self.say("Not understood: type a move number, a move, or 'help'.")
             return False
@@ -493,41 +507,25 @@ class PlainGame:
         if parts:
             self.say("Seats: " + ", ".join(parts))
 
-    def list_moves(self, state: StateMessage, filter_text: str | None, everything: bool = False) -> None:
-        """Numbers the legal moves; long lists are collapsed per group unless ``everything``."""
+    def list_moves(
+        self, state: StateMessage, filter_text: str | None, *, table_rows: int = 0, start: int | None = None
+    ) -> None:
+        """Numbers the legal moves in what the terminal has left below a table of ``table_rows`` lines, so
+        the hand and the prompt stay in view; ``start`` pages through every move (``list``, then ``more``)."""
+        rows = shutil.get_terminal_size((80, 24)).lines
+        room = rows - table_rows - 2 if start is None else rows - 2
         moves: list[Any] = list(state.legal)
-        view = state.view
-        shown = [(i, m) for i, m in enumerate(moves) if not filter_text or filter_text in self.renderer.move_text(m)]
-        if filter_text and not shown:
-            self.say(f"No legal move matches {filter_text!r}.")
-            return
-        self.say(f"Your moves ({len(moves)}):")
-        if everything or len(shown) <= LIST_LIMIT:
-            for i, move in shown:
-                self.say(self.move_line(i, move, view))
-            return
-        groups: dict[str, list[tuple[int, Move]]] = {}
-        for i, move in shown:
-            groups.setdefault(self.renderer.group_key(move), []).append((i, move))
-        per_group = max(1, LIST_LIMIT // len(groups))
-        for key, members in groups.items():
-            for i, move in members[:per_group]:
-                self.say(self.move_line(i, move, view))
-            hidden = len(members) - per_group
-            if hidden > 0:
-                self.say(f"        ... {hidden} more '{key}' (type: list {key})")
-
-    def move_line(self, index: int, move: Move, view: View) -> str:
-        """One numbered line of the move list."""
-        text = self.renderer.move_text(move)
-        note = self.renderer.move_note(move, view)
-        return f"  {index + 1:>4}. {text}" + (f"   ({note})" if note else "")
+        page = move_list(self.renderer, moves, state.view, room=room, filter_text=filter_text, start=start)
+        for line in page.lines:
+            self.say(line)
+        self.more = None if page.next_start is None else (state.decision_id, filter_text, page.next_start)
 
     def show_help(self) -> None:
         """Prints the commands."""
         self.say("Commands: NUMBER plays that move; 'list [TEXT]' lists every move (or those")
-        self.say("containing TEXT); 'table' shows the table again; 'say TEXT' chats; 'seats'")
-        self.say("shows who sits where; 'quit' (or Ctrl-D, Ctrl-C) leaves.")
+        self.say("containing TEXT) a page at a time, 'more' the next page; 'table' shows the")
+        self.say("table again; 'say TEXT' chats; 'seats' shows who sits where; 'quit' (or")
+        self.say("Ctrl-D, Ctrl-C) leaves.")
         if self.solo:
             self.say("The game is kept in its journal; 'cardnet play --resume JOURNAL' continues it.")
             self.say("Built-in players move on their own; a forced move is played for you.")

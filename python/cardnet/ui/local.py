@@ -56,6 +56,10 @@ class LocalSetup:
     header: str
 
 
+def _players(count: int) -> str:
+    return f"{count} player" + ("" if count == 1 else "s")
+
+
 def player_name() -> str:
     """The local player's name at a table: the login name, or ``player``."""
     name = os.environ.get("USER") or "player"
@@ -94,7 +98,7 @@ def new_local_table(
     title = info.title
     # Only a seed the player chose is shown: a random deal's seed would reveal every hidden card.
     deal = f"seed {seed}" if config.seeded else "random deal"
-    header = f"{title}: {count} players, you are seat {seat}, {deal}."
+    header = f"{title}: {_players(count)}, you are seat {seat}, {deal}."
     return LocalSetup(table, journal, seat, None, header)
 
 
@@ -118,7 +122,7 @@ def resume_local_table(path: Path) -> LocalSetup:
     title = info.title if info else table.config.game
     torn = "" if resumed.torn is None else f" ({resumed.torn.describe()})"
     header = (
-        f"{title}: {table.config.players} players, you are seat {mine.index}; "
+        f"{title}: {_players(table.config.players)}, you are seat {mine.index}; "
         f"resumed at state {table.state_id}{torn}."
     )
     return LocalSetup(table, journal, mine.index, token, header)

@@ -5,7 +5,7 @@ use crate::error::GameError;
 use crate::game::{Game, GameInfo, Seat, Setup};
 use crate::json;
 use crate::session::{replay, AnyGame, Session, SAVE_FORMAT};
-use crate::simulate::{simulate as simulate_typed, SimSummary};
+use crate::simulate::{play_games as play_games_typed, simulate as simulate_typed, GameRecord, Seating, SimSummary};
 use serde_json::Value;
 
 macro_rules! games {
@@ -44,6 +44,14 @@ macro_rules! games {
                           games: u64, seed: u64) -> Result<SimSummary, GameError> {
             $(if name == <$ty as Game>::info().name {
                 return simulate_typed::<$ty>(players, options, seats, games, seed);
+            })*
+            Err(unknown(name))
+        }
+
+        fn play_games_named(name: &str, options: &Value, players: &[Player], games: &[Seating])
+            -> Result<Vec<GameRecord>, GameError> {
+            $(if name == <$ty as Game>::info().name {
+                return play_games_typed::<$ty>(options, players, games);
             })*
             Err(unknown(name))
         }
@@ -86,11 +94,24 @@ pub fn load_game(text: &str) -> Result<Box<dyn AnyGame>, GameError> {
     replay_named(name, map)
 }
 
-/// Batch self-play of the game called `name` with one player name per seat (`random`, `heuristic`,
-/// `ismcts`, `ismcts:N`). See [`crate::simulate`] for how seeds are derived.
+/// Batch self-play of the game called `name` with one player name per seat (see [`Player::parse`]). See
+/// [`crate::simulate`] for how seeds are derived.
 pub fn simulate(name: &str, seats: &[&str], games: u64, seed: u64, options: &Value) -> Result<SimSummary, GameError> {
     let players: Vec<Player> = seats.iter().map(|s| Player::parse(s)).collect::<Result<_, _>>()?;
     simulate_named(name, Some(seats.len()), options, &players, games, seed)
+}
+
+/// Plays single games of `name`, each with its own deal seed and seating of `players` (names as
+/// [`Player::parse`] reads them; their number is the player count), timing every decision. See
+/// [`crate::simulate::play_games`].
+pub fn play_games(
+    name: &str,
+    players: &[&str],
+    games: &[Seating],
+    options: &Value,
+) -> Result<Vec<GameRecord>, GameError> {
+    let parsed: Vec<Player> = players.iter().map(|s| Player::parse(s)).collect::<Result<_, _>>()?;
+    play_games_named(name, options, &parsed, games)
 }
 
 /// A game of `name` built from what `seat` sees (`view` as returned by `view(seat)`; `None` = a spectator),

@@ -46,8 +46,8 @@ impl<G: Game> Session<G> {
         &self.game
     }
 
-    /// Checks that `seat` may move now.
-    fn check_turn(&self, seat: Seat) -> Result<(), GameError> {
+    /// Checks that `seat` may move now: `no_such_seat`, `game_over` or `not_your_turn` otherwise.
+    pub fn check_turn(&self, seat: Seat) -> Result<(), GameError> {
         if seat >= self.game.setup().players {
             return Err(GameError::illegal(
                 "no_such_seat",
@@ -107,6 +107,8 @@ pub trait AnyGame: Send + Sync {
     fn is_over(&self) -> bool;
     /// The result once over.
     fn outcome(&self) -> Option<Outcome>;
+    /// Refuses a seat that may not move now (`no_such_seat`, `game_over`, `not_your_turn`), as `apply` does.
+    fn check_turn(&self, seat: Seat) -> Result<(), GameError>;
     /// Number of legal moves of `seat` (0 when not to act).
     fn legal_count(&self, seat: Seat) -> usize;
     /// The `index`-th legal move of `seat` as JSON.
@@ -155,6 +157,9 @@ impl<G: Game> AnyGame for Session<G> {
     }
     fn outcome(&self) -> Option<Outcome> {
         self.game.outcome()
+    }
+    fn check_turn(&self, seat: Seat) -> Result<(), GameError> {
+        Session::check_turn(self, seat)
     }
     fn legal_count(&self, seat: Seat) -> usize {
         self.game.legal_count(seat)

@@ -1,8 +1,8 @@
 //! One test per rule and per numbered decision of `shared/rules/cherki.md` (section numbers in the names).
 
 use cardnet_core::games::cherki::{
-    card_json, card_kind, card_name, card_points, kind_name, ready_pair_kind, red_stamp, Cherki, CherkiMove, Phase,
-    DECK_SIZE,
+    card_json, card_kind, card_name, card_points, card_words, kind_name, ready_pair_kind, red_stamp, Cherki,
+    CherkiMove, Phase, DECK_SIZE,
 };
 use cardnet_core::rng::Rng;
 use cardnet_core::{Game, GameError, OutcomeKind, Setup};
@@ -814,7 +814,11 @@ fn refusals_explain_themselves() {
     let absent = (0..120u8).find(|c| !game.hand(a).contains(c)).expect("a card elsewhere");
     assert_eq!(refused(&mut game, a, json!({"type": "discard", "card": absent})), "not_in_hand");
     match play(&mut game, a, json!({"type": "discard", "card": absent})) {
-        Err(e) => assert!(e.reason().contains(card_name(absent).expect("name"))),
+        // The reason names the card as people read it, not by its JSON name.
+        Err(e) => {
+            assert!(e.reason().contains(&card_words(absent)), "{}", e.reason());
+            assert!(!e.reason().contains(card_name(absent).expect("name")), "{}", e.reason());
+        }
         Ok(()) => panic!("accepted a card not in hand"),
     }
 }

@@ -164,3 +164,38 @@ fn determinize_respects_the_public_log_and_varies() {
     }
     assert!(varied > 100, "determinize hardly re-deals ({varied})");
 }
+
+/// The gold a duel's step events give each seat adds up to the gold that seat received (issue 10: the
+/// Pink 8's step used to follow a `base` step paying the 1 its 7, so a client summing the steps was wrong).
+#[test]
+fn step_events_add_up_to_the_gold_paid() {
+    let mut pink8_duels = 0;
+    for seed in 0..120u64 {
+        let mut g = new_game("fistful", None, seed, &options("long", "random")).expect("new game");
+        let mut pick = seed;
+        while !g.is_over() {
+            let before = g.view(None)["public"]["gold"].clone();
+            let seat = g.to_act()[0];
+            pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let index = (pick >> 33) as usize % g.legal_count(seat);
+            g.apply_index(seat, index).expect("legal move");
+            let events = g.events(None);
+            if !events.iter().any(|e| e["type"] == "reveal") {
+                continue;
+            }
+            let mut paid = [0i64; 2];
+            for e in &events {
+                if matches!(e["type"].as_str(), Some("base" | "pink8" | "green7_bonus" | "six_takes_pot")) {
+                    paid[e["seat"].as_u64().expect("seat") as usize] += e["gold"].as_i64().expect("gold");
+                }
+                pink8_duels += usize::from(e["type"] == "pink8");
+            }
+            let after = g.view(None)["public"]["last_duel"]["gold"].clone();
+            for s in 0..2 {
+                let moved = after[s].as_i64().expect("gold") - before[s].as_i64().expect("gold");
+                assert_eq!(moved, paid[s], "seed {seed}, seat {s}: {events:?}");
+            }
+        }
+    }
+    assert!(pink8_duels > 0, "no Pink 8 beat a 1 in these games");
+}

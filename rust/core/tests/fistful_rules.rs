@@ -327,9 +327,12 @@ fn r2_6_step2_d5_pink8_beats_a_1() {
     let mut g = pink0();
     setup(&mut g, &[6, 7], &[6, 7]);
     let ev = duel(&mut g, 8, 1);
-    assert_eq!(ev[2], json!({"type": "base", "seat": 1, "gold": 7}));
-    assert_eq!(ev[3], json!({"type": "pink8", "seat": 0, "gold": 3}));
+    // The Pink 8's step replaces the base result: no `base` step pays the 1 its 7 first, so a client
+    // adding up the steps' gold gets the gold actually paid.
+    assert_eq!(ev[2], json!({"type": "pink8", "seat": 0, "gold": 3}));
+    assert!(ev.iter().all(|e| e["type"] != "base"), "{ev:?}");
     assert_eq!(public(&*g)["gold"], json!([3, 0]));
+    assert_eq!(public(&*g)["last_duel"]["steps"], json!([{"step": "pink8", "seat": 0, "gold": 3}]));
     // The Green 8 has no such power: against the Pink 1 it loses 7.
     let mut g = pink0();
     setup(&mut g, &[6, 7], &[6, 7]);

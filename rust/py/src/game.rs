@@ -67,6 +67,13 @@ fn seat_of(py: Python<'_>, game: &dyn AnyGame, seat: i64) -> PyResult<Seat> {
     Ok(seat as Seat)
 }
 
+/// A seat that must act now; `IllegalMove` (`no_such_seat`, `game_over`, `not_your_turn`) otherwise.
+fn acting(py: Python<'_>, game: &dyn AnyGame, seat: i64) -> PyResult<Seat> {
+    let seat = seat_of(py, game, seat)?;
+    game.check_turn(seat).map_err(|e| to_pyerr(py, &e))?;
+    Ok(seat)
+}
+
 fn observer_of(py: Python<'_>, game: &dyn AnyGame, seat: Option<i64>) -> PyResult<Option<Seat>> {
     seat.map(|s| seat_of(py, game, s)).transpose()
 }
@@ -167,11 +174,12 @@ impl Game {
         })
     }
 
-    /// The `index`-th legal move of `seat`; `IllegalMove` (code `no_such_move`) past the end.
+    /// The `index`-th legal move of `seat`; `IllegalMove` (code `no_such_move`) past the end, and as
+    /// `legal_moves` for a seat that is not to act.
     fn legal_move<'py>(&self, py: Python<'py>, seat: i64, index: i64) -> PyResult<Bound<'py, PyAny>> {
         guard(py, || {
             let game = self.usable(py)?;
-            let seat = seat_of(py, game, seat)?;
+            let seat = acting(py, game, seat)?;
             let i = index_of(py, game, seat, index)?;
             match game.legal_move(seat, i) {
                 Some(mv) => to_py(py, &mv),
@@ -189,11 +197,12 @@ impl Game {
         })
     }
 
-    /// Every legal move of `seat`, in index order (empty when it is not to act).
+    /// Every legal move of `seat`, in index order. A seat that is not to act gets `IllegalMove`
+    /// (`not_your_turn`, or `game_over` once over), as `apply` would: an empty list would read as "stuck".
     fn legal_moves<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyList>> {
         guard(py, || {
             let game = self.usable(py)?;
-            let seat = seat_of(py, game, seat)?;
+            let seat = acting(py, game, seat)?;
             let list = PyList::empty(py);
             for mv in game.legal_moves(seat) {
                 list.append(to_py(py, &mv)?)?;
@@ -202,11 +211,12 @@ impl Game {
         })
     }
 
-    /// Every legal move of `seat` as one canonical JSON array (bytes for the wire, never re-serialised).
+    /// Every legal move of `seat` as one canonical JSON array (bytes for the wire, never re-serialised);
+    /// refuses a seat that is not to act as `legal_moves` does.
     fn legal_moves_json(&self, py: Python<'_>, seat: i64) -> PyResult<String> {
         guard(py, || {
             let game = self.usable(py)?;
-            let seat = seat_of(py, game, seat)?;
+            let seat = acting(py, game, seat)?;
             Ok(canonical(&Value::Array(game.legal_moves(seat))))
         })
     }

@@ -7,6 +7,7 @@ mod game;
 mod segments;
 
 use cardnet_core::json::{canonical, parse};
+use cardnet_core::simulate::Seating;
 use cardnet_core::{registry, GameError};
 use convert::{from_py, to_py, ConvertError};
 use errors::{check, guard, internal, to_pyerr};
@@ -119,6 +120,50 @@ fn simulate<'py>(
     })
 }
 
+/// Single games with their own deal seed and seating, played in Rust without the GIL, every decision
+/// timed: one dict per game (`decisions`, `rewards` and `winners` by seat, `think_ns`: per seat the
+/// nanoseconds of each of its decisions). `games` lists `(seed, seating)`, `seating[s]` being the index in
+/// `players` of the player at seat `s`.
+#[pyfunction]
+#[pyo3(signature = (name, players, games, options = None))]
+fn play_games<'py>(
+    py: Python<'py>,
+    name: &str,
+    players: Vec<String>,
+    games: Vec<(u64, Vec<usize>)>,
+    options: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    guard(py, || {
+        let options = options_value(py, options)?;
+        let names: Vec<&str> = players.iter().map(String::as_str).collect();
+        let seatings: Vec<Seating> = games.into_iter().map(|(seed, players)| Seating { seed, players }).collect();
+        let run =
+            py.detach(|| catch_unwind(AssertUnwindSafe(|| registry::play_games(name, &names, &seatings, &options))));
+        let records = match run {
+            Ok(result) => check(py, result)?,
+            Err(_) => return Err(internal(py, "internal error in cardnet-core during play_games".into())),
+        };
+        records
+            .into_iter()
+            .map(|r| {
+                let out = PyDict::new(py);
+                out.set_item("decisions", r.decisions)?;
+                out.set_item("rewards", r.rewards)?;
+                out.set_item("winners", r.winners)?;
+                out.set_item("think_ns", r.think_ns)?;
+                Ok(out)
+            })
+            .collect()
+    })
+}
+
+/// The built-in player behind a difficulty level (`easy`, `normal`, `hard`) as `simulate` names it
+/// (`heuristic`, `ismcts:N`); `BadOptions` for an unknown level.
+#[pyfunction]
+fn level_player(py: Python<'_>, level: &str) -> PyResult<String> {
+    guard(py, || Ok(check(py, cardnet_core::ai::Player::for_level(level))?.name()))
+}
+
 /// The seed of game `index` of a batch seeded `seed` (the core's documented derivation).
 #[pyfunction]
 fn derive(seed: u64, index: u64) -> u64 {
@@ -167,7 +212,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game_from_view, m)?)?;
     m.add_function(wrap_pyfunction!(game_infos, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(play_games, m)?)?;
     m.add_function(wrap_pyfunction!(derive, m)?)?;
+    m.add_function(wrap_pyfunction!(level_player, m)?)?;
     m.add_function(wrap_pyfunction!(json_dumps, m)?)?;
     m.add_function(wrap_pyfunction!(json_loads, m)?)?;
     m.add_function(wrap_pyfunction!(build_info, m)?)?;

@@ -445,7 +445,12 @@ class Controller:
         if ts is None:
             self.state.error = f"Unknown command: {text}"
             return
-        move = ts.renderer.parse_move(text, ts.view)
+        try:
+            move = ts.renderer.parse_move(text, ts.view)
+        except ValueError as exc:
+            # The renderer's own refusal (MoveTextError: a position not in the hand, a card named twice).
+            self.state.error = str(exc)
+            return
         if move is None:
             self.state.error = f"Not understood: {text!r} (? shows the keys and how to type moves)"
             return

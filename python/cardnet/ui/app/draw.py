@@ -258,14 +258,15 @@ def _matchstick(ts: TableState, width: int, height: int, no_color: bool) -> list
         rows.append(
             [
                 ("class:heading", "Your hand "),
-                ("class:dim", f"({_plural(len(hand), 'card')}, {_plural(mine, 'matchstick')}; number = card id)"),
+                ("class:dim", f"({_plural(len(hand), 'card')}, {_plural(mine, 'matchstick')}; numbered by position)"),
             ]
         )
         ids = hand_cards(ts)
         drawn = []
         for pos, c in enumerate(hand):
             extra = _focus_style(ts, pos, int(c["id"]), ids)
-            drawn.append((segments.shape(str(c["card"])), "", str(c["id"]), extra))
+            # Numbered by position, the numbers typed moves use (`:play 8 2 5`).
+            drawn.append((segments.shape(str(c["card"])), "", str(pos + 1), extra))
         rows += _card_row(drawn, width, compact, no_color, ts.cursor)
     return rows
 

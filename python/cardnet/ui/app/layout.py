@@ -36,7 +36,7 @@ CHOICES_SHOWN = 12
 CARD_NOTES = {
     "matchstick": (
         "On screen: matchsticks added to a card are drawn in orange (= and ! without colour); a card",
-        "played turned shows ~ before its printed type; under your cards is each card's id.",
+        "played turned shows ~ before its printed type; under your cards is each card's position.",
         "Select several cards with Space: Enter then offers every value they can show together.",
     ),
     "cherki": (

@@ -13,18 +13,38 @@ import os
 import re
 import shutil
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ... import json_dumps, json_loads
 from ...games import Outcome
 
-__all__ = ["ANSI", "LIST_LIMIT", "GenericRenderer", "Move", "View", "renderer_for", "use_colour", "visible_len"]
+__all__ = [
+    "ANSI",
+    "LIST_LIMIT",
+    "GenericRenderer",
+    "Move",
+    "MovePage",
+    "MoveTextError",
+    "View",
+    "move_list",
+    "renderer_for",
+    "use_colour",
+    "visible_len",
+]
 
 Move = dict[str, Any]
 View = dict[str, Any]
 
-#: Lists longer than this are collapsed into groups.
+#: Lists longer than this are collapsed into groups, however tall the terminal.
 LIST_LIMIT = 40
+#: Fewest move lines shown, however short the terminal.
+_MIN_ROOM = 4
+
+
+class MoveTextError(ValueError):
+    """A typed move a renderer understood but refuses before it is sent, such as a card the screen never
+    showed; ``str(error)`` is the reason for the player."""
 
 #: ANSI foreground codes for the colour names renderers use.
 ANSI = {"red": "31", "green": "32", "yellow": "33", "blue": "34", "magenta": "35", "cyan": "36", "bold": "1"}
@@ -106,8 +126,15 @@ class GenericRenderer:
         """Moves with the same key are collapsed together in long lists."""
         return str(move.get("type", "?"))
 
+    def list_hint(self, key: str) -> str:
+        """How to see or type the moves of a collapsed group (shown after its first moves)."""
+        return f"type: list {key}"
+
     def parse_move(self, text: str, view: View) -> Move | None:
-        """A typed move: JSON text, ``TYPE``, or ``TYPE key=value ...``; None when not understood."""
+        """A typed move: JSON text, ``TYPE``, or ``TYPE key=value ...``; None when not understood.
+
+        Game renderers read their own move words first and raise :class:`MoveTextError` for words they
+        understand but refuse (a card that is not on the screen)."""
         text = text.strip()
         if text.startswith("{"):
             try:
@@ -160,6 +187,69 @@ class GenericRenderer:
         return [
             "Type a move as listed (TYPE key=value ..., values in JSON) or as one JSON object.",
         ]
+
+
+@dataclass(frozen=True)
+class MovePage:
+    """Lines of a numbered move list, and where the next page starts (None when nothing is left)."""
+
+    lines: list[str]
+    next_start: int | None
+
+
+def _move_line(renderer: GenericRenderer, index: int, move: Move, view: View) -> str:
+    text = renderer.move_text(move)
+    note = renderer.move_note(move, view)
+    return f"  {index + 1:>4}. {text}" + (f"   ({note})" if note else "")
+
+
+def move_list(
+    renderer: GenericRenderer,
+    moves: Sequence[Move],
+    view: View,
+    *,
+    room: int,
+    filter_text: str | None = None,
+    start: int | None = None,
+) -> MovePage:
+    """The numbered legal moves in at most ``room`` lines, so a hand drawn above stays on the screen.
+
+    Without ``start`` a list too long for the room is collapsed: the first moves of each group (the
+    renderer's :meth:`~GenericRenderer.group_key`), with a line saying how many more each has. With
+    ``start`` the moves are paged in order from that position, and ``next_start`` says where the next page
+    begins. ``filter_text`` keeps only moves whose text contains it.
+    """
+    room = max(_MIN_ROOM, min(room, LIST_LIMIT))
+    shown = [(i, m) for i, m in enumerate(moves) if not filter_text or filter_text in renderer.move_text(m)]
+    if filter_text and not shown:
+        return MovePage([f"No legal move matches {filter_text!r}."], None)
+    matching = f", {len(shown)} with {filter_text!r}" if filter_text else ""
+    head = f"Your moves ({len(moves)}{matching}):"
+    budget = room - 1
+    if start is not None:
+        page = shown[start : start + budget - 1] if len(shown) - start > budget else shown[start:]
+        lines = [head] + [_move_line(renderer, i, m, view) for i, m in page]
+        end = start + len(page)
+        if end < len(shown):
+            lines.append(f"        ... {len(shown) - end} more: type 'more' for the next page")
+            return MovePage(lines, end)
+        return MovePage(lines, None)
+    if len(shown) <= budget:
+        return MovePage([head] + [_move_line(renderer, i, m, view) for i, m in shown], None)
+    groups: dict[str, list[tuple[int, Move]]] = {}
+    for i, move in shown:
+        groups.setdefault(renderer.group_key(move), []).append((i, move))
+    # Each collapsed group takes its moves plus one line saying what is hidden.
+    per_group = max(1, (budget - len(groups)) // len(groups))
+    body: list[str] = []
+    for key, members in groups.items():
+        body += [_move_line(renderer, i, m, view) for i, m in members[:per_group]]
+        hidden = len(members) - per_group
+        if hidden > 0:
+            body.append(f"        ... {hidden} more '{key}' ({renderer.list_hint(key)})")
+    if len(body) > budget:
+        body = body[: budget - 1] + ["        ... more: 'list' shows every move, page by page"]
+    return MovePage([head] + body, None)
 
 
 def _json_lines(value: Any, indent: str) -> list[str]:

@@ -271,9 +271,9 @@ class Renderer(GenericRenderer):
         payments = []
         for seat, amount in enumerate(event["payments"]):
             if seat == winner:
-                payments.append(f"{self.name(seat)} gets {amount}")
+                payments.append(f"{self.does(seat, 'gets', 'get')} {amount}")
             else:
-                payments.append(f"{self.name(seat)} {'pay' if self.name(seat) == 'You' else 'pays'} {-amount}")
+                payments.append(f"{self.does(seat, 'pays', 'pay')} {-amount}")
         lines += self.wrap(f"    Total {event['total']}:", payments, indent="      ", sep=", ")
         return "\n".join(lines)
 

@@ -1,6 +1,7 @@
 """A Fistful of Gold in line mode: both rows of played cards, the gold, the pot and the stars, each card
 named with its owner's colour (Pink 7, Green 8), special cards explained in the move list, and every duel
-resolved step by step. Moves are typed ``pick 7``, ``pick D``, ``discard 3 5`` or ``retrieve 4``."""
+resolved step by step. Moves are typed with the card faces the screen shows: ``pick 7``, ``pick D`` (the
+Dynamite), ``discard 3 5`` or ``retrieve 4``; the Dynamite's internal id 9 is never a card word."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...games import Outcome
-from . import GenericRenderer, Move, View
+from . import GenericRenderer, Move, MoveTextError, View
 
 __all__ = ["Renderer", "card_label"]
 
@@ -29,9 +30,15 @@ def _plural(n: int, word: str) -> str:
 
 
 def _parse_card(word: str) -> int | None:
+    """A card word as the screen writes cards: ``1``-``8`` or ``D`` (also ``dyn``, ``dynamite``). A number
+    the screen never shows is refused with a reason; None for a word that is no card at all."""
     if word.lower() in _DYNAMITE_WORDS:
         return DYNAMITE
-    return int(word) if word.isdigit() else None
+    if not word.isdigit():
+        return None
+    if not 1 <= int(word) < DYNAMITE:
+        raise MoveTextError(f"there is no card {word}: the cards are 1 to 8 and D (the Dynamite)")
+    return int(word)
 
 
 class Renderer(GenericRenderer):
@@ -116,7 +123,7 @@ class Renderer(GenericRenderer):
             lines += self.wrap(f"Last duel ({last['duel']}): {played}:", steps, indent="    ", sep="; ")
         lines += self.effects(pub)
         if pub["picked"][them] and pub["phase"] == "pick":
-            lines.append(f"{self.name(them)} has picked a card.")
+            lines.append(f"{self.does(them, 'has', 'have')} picked a card.")
         if priv is not None:
             hand = f"Your hand ({self.colour_of(me)}):"
             lines += self.wrap(hand, [self.cards(me, priv["hand"]), f"  discard pile: {self.cards(me, priv['discard'])}"])
@@ -208,6 +215,11 @@ class Renderer(GenericRenderer):
             notes.append(f"bars your {card + 1} next duel")
         return "; ".join(notes)
 
+    def list_hint(self, key: str) -> str:
+        if key == "discard":
+            return "or type any two, e.g. discard 3 D"
+        return super().list_hint(key)
+
     def parse_move(self, text: str, view: View) -> Move | None:
         words = text.split()
         if not words:
@@ -229,7 +241,6 @@ class Renderer(GenericRenderer):
         """One resolution step of a duel (from ``last_duel.steps`` or a step event)."""
         kind = step.get("step") or step.get("type")
         seat: int = step.get("seat", -1)
-        who = self.name(seat)
         if kind == "tie":
             return f"tie: 2 gold into the pot (pot {step['pot']})"
         if kind == "base":
@@ -237,13 +248,14 @@ class Renderer(GenericRenderer):
         if kind == "pink8":
             return f"Pink 8 beats the 1: {self.does(seat, 'wins', 'win')} {step['gold']} gold instead"
         if kind == "green7_bonus":
-            return f"Green 7 bonus: {who} +{step['gold']} gold"
+            return f"Green 7 bonus: {self.does(seat, 'gets', 'get')} {step['gold']} more gold"
         if kind == "six_takes_pot":
+            takes = self.does(seat, "takes", "take")
             if not step["gold"]:
-                return f"first 6: {who} takes the pot, but it is empty"
-            return f"first 6: {who} takes the pot ({step['gold']} gold)"
+                return f"first 6: {takes} the pot, but it is empty"
+            return f"first 6: {takes} the pot ({step['gold']} gold)"
         if kind == "green8_retrieve":
-            return f"Green 8: {who} takes back {self.card(seat, step['card'])}"
+            return f"Green 8: {self.does(seat, 'takes', 'take')} back {self.card(seat, step['card'])}"
         if kind == "pink7_end":
             return "Pink 7 in duel 3 or later: the round ends"
         return str(kind)
@@ -254,7 +266,7 @@ class Renderer(GenericRenderer):
         if kind == "pick":
             if "card" in event:
                 return f"{self.does(seat, 'picks', 'pick')} {self.card(seat, event['card'])}."
-            return f"{self.name(seat)} has picked a card."
+            return f"{self.does(seat, 'has', 'have')} picked a card."
         if kind == "discard":
             when = "setup" if event.get("when") == "setup" else "round end"
             forced = ", forced" if event.get("auto") else ""
@@ -296,7 +308,7 @@ class Renderer(GenericRenderer):
         return [
             "Moves: 'pick 7' plays a card in the duel ('pick D' the Dynamite);",
             "'discard 3 5' discards face down; 'retrieve 4' takes a card back after",
-            "your Green 8. Cards carry their owner's colour: Pink 7, Green 8.",
+            "your Green 8. Cards are 1 to 8 and D, in their owner's colour: Pink 7, Green 8.",
             'Duel: equal cards tie (2 gold to the pot); 1-3 apart the higher card wins',
             'the difference, 4+ apart the lower one does. +1 rule: you may not play',
             'one more than your own card of the previous duel.',

@@ -1,19 +1,23 @@
-"""Matchstick Tycoon in line mode: cards drawn as seven-segment digits (matchsticks as ``=`` and ``!``),
-moves typed as ``play VALUE ID ID ...``, ``pass`` or ``discard``."""
+"""Matchstick Tycoon in line mode: cards drawn as seven-segment digits (matchsticks as ``=`` and ``!``), each
+hand card labelled with the value it shows (``6/9``: 6 upright, 9 turned) and its position in the hand; moves
+typed as ``play VALUE POS POS ...`` (positions, never internal card ids), ``pass`` or ``discard``."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ... import segments
-from . import GenericRenderer, Move, View
+from . import GenericRenderer, Move, MoveTextError, View
 
-__all__ = ["Renderer"]
+__all__ = ["Renderer", "card_label"]
 
 _ORDINALS = {1: "st", 2: "nd", 3: "rd"}
 #: Columns one card takes in a row of cards (4 drawn + 1 gap).
 _CARD_WIDTH = 5
+#: Terminals shorter than this draw cards 3 rows tall instead of 5, so the moves fit under the hand.
+_COMPACT_BELOW_ROWS = 32
 
 
 def _ordinal(n: int) -> str:
@@ -25,20 +29,39 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
+def card_label(card: str) -> str:
+    """What a printed card reads: its upright value, then its turned value where that differs (``6/9``)."""
+    upright = segments.value_of_shape(segments.shape(card), expansion=True) or card
+    turned = segments.value_of_shape(segments.shape(card, rotated=True), expansion=True)
+    return upright if turned in (None, upright) else f"{upright}/{turned}"
+
+
 class Renderer(GenericRenderer):
     """Draws hands and the table as seven-segment cards."""
 
-    def card_rows(self, cards: Sequence[tuple[str, str, str]], indent: str = "  ") -> list[str]:
-        """Cards given as ``(lit, added, label)`` drawn side by side, wrapped to the terminal width, each
-        with its label (the card id) underneath."""
+    def __init__(self, names: Sequence[str]) -> None:
+        super().__init__(names)
+        #: The card ids of the player's hand in the order drawn: position p (from 1) is ``hand[p - 1]``.
+        self.hand: list[int] = []
+
+    def observe(self, view: View) -> None:
+        private = view.get("private")
+        if private is not None:
+            self.hand = [c["id"] for c in private.get("hand", [])]
+
+    def card_rows(self, cards: Sequence[tuple[str, str, Sequence[str]]], indent: str = "  ") -> list[str]:
+        """Cards given as ``(lit, added, labels)`` drawn side by side, wrapped to the terminal width, each
+        with its label lines underneath."""
         per_row = max(1, (self.width() - len(indent)) // _CARD_WIDTH)
+        compact = shutil.get_terminal_size((80, 24)).lines < _COMPACT_BELOW_ROWS
         lines: list[str] = []
         for start in range(0, len(cards), per_row):
             chunk = cards[start : start + per_row]
-            drawn = [segments.render(lit, added) for lit, added, _ in chunk]
+            drawn = [[f"{r:<4}" for r in segments.render(lit, added, compact)] for lit, added, _ in chunk]
             for row in range(len(drawn[0])):
                 lines.append((indent + " ".join(d[row] for d in drawn)).rstrip())
-            lines.append((indent + " ".join(f"{label:^4}" for _, _, label in chunk)).rstrip())
+            for row in range(len(chunk[0][2])):
+                lines.append((indent + " ".join(f"{labels[row]:^4}" for _, _, labels in chunk)).rstrip())
         return lines
 
     def table(self, view: View, me: int) -> list[str]:
@@ -53,10 +76,10 @@ class Renderer(GenericRenderer):
             lines.append(
                 f"Table ({order}): {self.name(top['seat'])} played {top['count']} x {top['value']}{sticks}"
             )
-            cards = [(c["lit"], c["added"], str(c["id"])) for c in top["cards"]]
-            lines += self.card_rows(cards)
+            lines += self.card_rows([(c["lit"], c["added"], [card_label(c["card"])]) for c in top["cards"]])
         else:
-            lines.append(f"Table ({order}): empty - {self.name(me) if public.get('turn') == me else 'the leader'} leads")
+            leads = self.does(me, "leads", "lead") if public.get("turn") == me else "the leader leads"
+            lines.append(f"Table ({order}): empty - {leads}")
         passed = set(public.get("passed") or [])
         status = []
         for p in public["players"]:
@@ -74,14 +97,24 @@ class Renderer(GenericRenderer):
         if private:
             hand = private.get("hand", [])
             mine = public["players"][me]["matchsticks"]
-            lines.append(f"Your hand ({_plural(len(hand), 'card')}, {_plural(mine, 'matchstick')}):")
-            lines += self.card_rows([(segments.shape(c["card"]), "", str(c["id"])) for c in hand])
+            lines.append(
+                f"Your hand ({_plural(len(hand), 'card')}, {_plural(mine, 'matchstick')}; "
+                "value and position under each):"
+            )
+            self.hand = [c["id"] for c in hand]
+            cards = [(segments.shape(c["card"]), "", [card_label(c["card"]), str(p)]) for p, c in enumerate(hand, 1)]
+            lines += self.card_rows(cards)
         return lines
 
     def move_text(self, move: Move) -> str:
-        if move.get("type") == "play":
-            return " ".join(["play", str(move["value"])] + [str(i) for i in move["cards"]])
-        return str(move.get("type", "?"))
+        kind = move.get("type")
+        if kind == "play":
+            # Positions in the hand as drawn; an id no longer in the hand can only be named by its id.
+            where = [str(self.hand.index(i) + 1) if i in self.hand else f"id {i}" for i in move["cards"]]
+            return " ".join(["play", str(move["value"]), *where])
+        if kind == "discard_matchstick":
+            return "discard"
+        return str(kind or "?")
 
     def move_note(self, move: Move, view: View) -> str:
         if move.get("type") == "pass":
@@ -96,7 +129,8 @@ class Renderer(GenericRenderer):
             card = types.get(card_id, "?")
             cost = segments.min_cost(card, move["value"]) if card != "?" else None
             sticks += cost or 0
-            parts.append(card if card == move["value"] else f"{card}->{move['value']}")
+            label = card_label(card) if card != "?" else card
+            parts.append(label if card == move["value"] else f"{label}->{move['value']}")
         note = " ".join(parts)
         return note + (f", {_plural(sticks, 'matchstick')}" if sticks else "")
 
@@ -115,7 +149,18 @@ class Renderer(GenericRenderer):
         if head in ("discard", "discard_matchstick") and len(words) == 1:
             return {"type": "discard_matchstick"}
         if head == "play" and len(words) >= 3 and all(w.isdigit() for w in words[2:]):
-            return {"type": "play", "value": words[1], "cards": [int(w) for w in words[2:]]}
+            hand = [c["id"] for c in (view.get("private") or {}).get("hand", [])]
+            positions = [int(w) for w in words[2:]]
+            for p in positions:
+                if not 1 <= p <= len(hand):
+                    raise MoveTextError(
+                        f"there is no card at position {p}: your hand has positions 1 to {len(hand)}"
+                        if hand
+                        else "your hand is empty"
+                    )
+                if positions.count(p) > 1:
+                    raise MoveTextError(f"position {p} is named twice: each card can be played once")
+            return {"type": "play", "value": words[1], "cards": [hand[p - 1] for p in positions]}
         return super().parse_move(text, view)
 
     def event_text(self, event: Mapping[str, Any]) -> str | None:
@@ -123,8 +168,8 @@ class Renderer(GenericRenderer):
         if kind == "play":
             cost = event.get("cost", 0)
             sticks = f" with {_plural(cost, 'matchstick')}" if cost else ""
-            ids = " ".join(str(c["id"]) for c in event.get("cards", []))
-            return f"{self.does(event['seat'], 'plays', 'play')} {event['count']} x {event['value']}{sticks} (cards {ids})"
+            cards = ", ".join(card_label(c["card"]) for c in event.get("cards", []))
+            return f"{self.does(event['seat'], 'plays', 'play')} {event['count']} x {event['value']}{sticks} (cards {cards})"
         if kind == "pass":
             return f"{self.does(event['seat'], 'passes and takes', 'pass and take')} a matchstick (now {event['matchsticks']})"
         if kind == "discard_matchstick":
@@ -135,14 +180,15 @@ class Renderer(GenericRenderer):
             return f"{self.does(event['seat'], 'goes', 'go')} out ({_ordinal(event['position'])})"
         if kind == "trick_cleared":
             leader = event.get("leader")
-            return "Trick over." + (f" {self.name(leader)} leads." if isinstance(leader, int) else "")
+            return "Trick over." + (f" {self.does(leader, 'leads', 'lead')}." if isinstance(leader, int) else "")
         if kind == "game_over":
             return None
         return super().event_text(event)
 
     def help(self) -> list[str]:
         return [
-            "Moves: 'play VALUE ID ID ...' shows VALUE with those cards (e.g. 'play 8 3 17'; turning and",
-            "matchsticks are worked out for you), 'pass' takes a matchstick, 'discard' drops one.",
-            "Cards: '=' and '!' are matchsticks; the number under a card is its id.",
+            "Moves: 'play VALUE POS POS ...' shows VALUE with the cards at those positions in your",
+            "hand (e.g. 'play 8 2 5'; turning and matchsticks are worked out for you), 'pass'",
+            "takes a matchstick, 'discard' drops one. Under each card: the value it shows",
+            "(6/9: 6 upright, 9 turned), then its position. '=' and '!' are matchsticks.",
         ]

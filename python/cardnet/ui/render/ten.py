@@ -25,6 +25,10 @@ _MAX_NUMBER = 9
 _MAX_CURRENCY = 5
 
 
+#: What a payment is for, in words.
+_PURPOSES = {"buy": "a purchase", "final_buy": "a final purchase", "auction": "an auction win", "solo_wild": "a wild"}
+
+
 def card_text(card: Mapping[str, Any]) -> str:
     """A card in words: ``blue 5``, ``red wild #`` (any number), ``wild 8`` (any colour), ``wild #``
     (anything), ``currency 4``."""
@@ -169,7 +173,7 @@ class Renderer(GenericRenderer):
             verb = "owe" if who == "You" else "owes"
             lines.append(
                 f"Payment: {who} {verb} {pay['owed']} for {self.card(pay['card'])} "
-                f"({pay['purpose'].replace('_', ' ')}, price {pay['price']})."
+                f"({_PURPOSES.get(pay['purpose'], 'payment')}, price {pay['price']})."
             )
             if pieces:
                 lines += self.wrap(f"  Paid so far ({pay['paid']}):", pieces, sep=", ")
@@ -375,8 +379,8 @@ class Renderer(GenericRenderer):
         for colour, points, run in zip(COLOURS, breakdown.get("per_colour", []), breakdown.get("runs", [])):
             if run:
                 runs.append(self.paint(f"{colour} {run[0]}-{run[1]} = {points}", _PAINT[colour]))
-        wilds = [f"#{w['card']} as {w['colour']} {w['value']}" for w in breakdown.get("wilds", [])]
-        items = runs + (["wilds: " + ", ".join(wilds)] if wilds else [])
+        wilds = [f"{w['colour']} {w['value']}" for w in breakdown.get("wilds", [])]
+        items = runs + (["wilds played as " + ", ".join(wilds)] if wilds else [])
         return self.wrap("       runs:", items or ["none"], indent="         ", sep=" | ")
 
     def help(self) -> list[str]:

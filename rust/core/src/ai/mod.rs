@@ -24,9 +24,11 @@ pub const NORMAL_ITERATIONS: u32 = 300;
 pub const HARD_ITERATIONS: u32 = 1500;
 
 impl Player {
-    /// Parses `random`, `heuristic`, `ismcts` or `ismcts:N` (N iterations, 1–1 000 000).
+    /// Parses `random`, `heuristic`, `ismcts`, `ismcts:N` (N iterations, 1–1 000 000) or a difficulty level
+    /// (`easy`, `normal`, `hard`; see [`Player::for_level`]).
     pub fn parse(text: &str) -> Result<Self, GameError> {
         match text {
+            "easy" | "normal" | "hard" => Self::for_level(text),
             "random" => Ok(Player::Random),
             "heuristic" => Ok(Player::Heuristic),
             "ismcts" => Ok(Player::Ismcts { iterations: NORMAL_ITERATIONS }),
@@ -35,7 +37,7 @@ impl Player {
                 match budget {
                     Some(n) if (1..=1_000_000).contains(&n) => Ok(Player::Ismcts { iterations: n }),
                     _ => Err(GameError::BadOptions(format!(
-                        "unknown player {text:?} (random, heuristic, ismcts, ismcts:N)"
+                        "unknown player {text:?} (random, heuristic, ismcts, ismcts:N, easy, normal, hard)"
                     ))),
                 }
             }

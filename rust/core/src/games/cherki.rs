@@ -112,6 +112,21 @@ pub fn card_name(card: u8) -> Option<&'static str> {
     FACE_NAMES.get(card as usize / 4).copied()
 }
 
+/// A card as people read it (`7 Coins`, `9 Strings`, `Red Flower`), for refusal reasons; the JSON keeps
+/// [`card_name`].
+pub fn card_words(card: u8) -> String {
+    let face = card as usize / 4;
+    match face {
+        0..=26 => format!("{} {}", face % 9 + 1, ["Coins", "Strings", "Myriads"][face / 9]),
+        27..=29 => KIND_WORDS[face_kind(face)].to_string(),
+        _ => format!("card {card}"),
+    }
+}
+
+/// Kinds as people read them: the ranks, then the honours' names.
+const KIND_WORDS: [&str; KINDS] =
+    ["1", "2", "3", "4", "5", "6", "7", "8", "9", "White Flower", "Red Flower", "Old Thousand"];
+
 /// The kind of a card: `0..9` for ranks 1–9, 9 White Flower, 10 Red Flower, 11 Old Thousand.
 pub fn card_kind(card: u8) -> usize {
     face_kind(card as usize / 4)
@@ -1136,14 +1151,14 @@ impl Game for Cherki {
         if seat != self.turn as usize {
             return GameError::illegal("not_your_turn", format!("it is seat {}'s turn", self.turn));
         }
-        let pair = kind_name(self.pair_kind[seat] as usize);
+        let pair = KIND_WORDS.get(self.pair_kind[seat] as usize).copied().unwrap_or("none");
         match (self.phase, *mv) {
             (Phase::Drawn, CherkiMove::DrawStock | CherkiMove::TakeDiscard) => {
                 GameError::illegal("already_drawn", "you have already drawn this turn; discard a card")
             }
             (Phase::Drawn, CherkiMove::Call) => GameError::illegal(
                 "call_with_discard",
-                "after drawing you call by discarding with \"call\": true, not with a separate call",
+                "after drawing you call Cherki as you discard (discard a card and call), not as a move of its own",
             ),
             (Phase::Start, CherkiMove::Discard { .. }) => {
                 GameError::illegal("draw_first", "draw from the stock or take the discard before discarding")
@@ -1162,7 +1177,7 @@ impl Game for Cherki {
                         "not_pair_kind",
                         format!(
                             "you have called; you may take only a card of your pair kind ({pair}), and the discard is {}",
-                            card_name(top).unwrap_or("unknown")
+                            card_words(top)
                         ),
                     )
                 }
@@ -1175,7 +1190,7 @@ impl Game for Cherki {
                 }
             }
             (Phase::Drawn, CherkiMove::Discard { card, call }) => {
-                let name = card_name(card).unwrap_or("unknown");
+                let name = card_words(card);
                 if self.called[seat] {
                     if call {
                         GameError::illegal("already_called", "you have already called Cherki this deal")
@@ -1184,7 +1199,7 @@ impl Game for Cherki {
                             "must_discard_drawn",
                             format!(
                                 "your hand is locked: you must discard the card you drew ({})",
-                                card_name(self.drawn).unwrap_or("unknown")
+                                card_words(self.drawn)
                             ),
                         )
                     }

@@ -100,7 +100,7 @@ enum Step {
     Tie,
     /// Step 1 with a winner.
     Win { seat: u8, gold: i32 },
-    /// Step 2: the Pink 8 beat a 1 and wins 3 instead of the 1 winning 7.
+    /// Step 2: the Pink 8 beat a 1 and wins 3; it replaces step 1 (the 1 never wins its 7).
     Pink8 { seat: u8 },
     /// Step 3: +1 for a duel won after the Green 7.
     Green7 { seat: u8 },
@@ -491,23 +491,22 @@ impl Fistful {
             Duel { round: self.round, number: self.duel, cards, steps: [None; 6], gold: self.gold, pot: self.pot };
         let pink = usize::from(self.pink_seat);
         let green = self.green_seat();
-        // Steps 1 and 2 decide the winner and the gold; the Pink 8 replaces the base result.
+        // Steps 1 and 2 decide the winner and the gold. The Pink 8's step stands in place of the base
+        // result rather than after it, so the gold the steps list always adds up to the gold paid.
         let base = base_gold(c0, c1);
         let mut winner = None;
         if base == 0 {
             self.pot += TIE_POT;
             duel.push(Step::Tie);
+        } else if cards[pink] == 8 && cards[1 - pink] == 1 {
+            duel.push(Step::Pink8 { seat: pink as u8 });
+            self.gold[pink] += SPECIAL_GOLD;
+            winner = Some(pink);
         } else {
             let (w, g) = if base > 0 { (0, base) } else { (1, -base) };
             duel.push(Step::Win { seat: w as u8, gold: g });
-            if cards[pink] == 8 && cards[1 - pink] == 1 {
-                duel.push(Step::Pink8 { seat: pink as u8 });
-                self.gold[pink] += SPECIAL_GOLD;
-                winner = Some(pink);
-            } else {
-                self.gold[w] += g;
-                winner = Some(w);
-            }
+            self.gold[w] += g;
+            winner = Some(w);
         }
         if winner == Some(green) && self.green7_at.is_some_and(|d| d < self.duel) {
             self.gold[green] += 1;

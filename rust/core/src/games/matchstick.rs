@@ -1023,10 +1023,7 @@ impl Matchstick {
     fn explain_play(&self, seat: usize, mv: &PlayMove) -> GameError {
         let hand = self.hands[seat];
         if hand == 0 {
-            return GameError::illegal(
-                "must_discard",
-                "your hand is empty: your turn is to discard one matchstick (discard_matchstick)",
-            );
+            return GameError::illegal("must_discard", "your hand is empty: your turn is to discard one matchstick");
         }
         if mv.value.is_expansion() && self.expansion == 0 {
             return GameError::illegal(

@@ -181,6 +181,20 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// The phase as people read it, for refusal reasons (the JSON keeps [`Phase::name`]).
+    fn words(self) -> &'static str {
+        match self {
+            Phase::Draw => "the drawing",
+            Phase::Prize => "the choice of a prize",
+            Phase::Buy => "the buy",
+            Phase::Auction => "an auction",
+            Phase::SoloOffer => "the offer of a wild",
+            Phase::Pay => "a payment",
+            Phase::FinalBuy => "the final buy round",
+            Phase::Over => "the end of the game",
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             Phase::Draw => "draw",
@@ -1352,8 +1366,8 @@ impl Game for Ten {
         if self.actor() != Some(seat) {
             return GameError::illegal("not_your_turn", format!("seat {seat} is not to act"));
         }
-        let phase = self.phase.name();
-        let wrong = || GameError::illegal("wrong_phase", format!("this move is not possible in the {phase} phase"));
+        let phase = self.phase.words();
+        let wrong = || GameError::illegal("wrong_phase", format!("this move is not possible during {phase}"));
         match (self.phase, mv) {
             (Phase::Draw, TenMove::Draw) => {
                 GameError::illegal("draw_pile_empty", "the draw pile is empty: you must stop")
@@ -1686,18 +1700,21 @@ impl Ten {
         if count <= 1 {
             return 0;
         }
-        let now = self.score_with(seat, None, None);
         let threshold = self.data.bust_threshold as i32;
-        match self.phase {
-            Phase::Draw => {
-                if self.tableau.is_empty() {
-                    return 0;
-                }
-                // Push on while a bust needs a big card: numbers are worth 1–9 and currency 1–5.
-                let number_room = threshold - (i32::from(self.numbers) - i32::from(self.currency));
-                let currency_room = threshold - i32::from(self.currency);
-                usize::from(!(number_room >= 6 && currency_room >= 6))
+        if self.phase == Phase::Draw {
+            if self.tableau.is_empty() {
+                return 0;
             }
+            // Push on while a bust needs a big card: numbers are worth 1–9 and currency 1–5.
+            let number_room = threshold - (i32::from(self.numbers) - i32::from(self.currency));
+            let currency_room = threshold - i32::from(self.currency);
+            return usize::from(!(number_room >= 6 && currency_room >= 6));
+        }
+        // Every other phase weighs moves by the exact scorer; the draw above, the most frequent decision
+        // and the bulk of every search playout, needs no score at all.
+        let now = self.score_with(seat, None, None);
+        match self.phase {
+            Phase::Draw => 0,
             Phase::Prize => {
                 let mut tally = Tally::new();
                 for id in self.seats[seat].collection.iter().chain(self.tableau.iter().copied()) {
