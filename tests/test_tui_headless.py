@@ -140,6 +140,10 @@ def test_help_lists_keys_and_game_rules() -> None:
     st = AppState(screen="table", table=TableState.open("fistful", 2, 0, "t"))
     text = text_of(help_fragments(st))  # type: ignore[arg-type]
     assert "A Fistful of Gold" in text and "Ctrl-Q" in text and "Space" in text and "pick 7" in text
+    # The game's whole rules follow the keys (the help scrolls).
+    from cardnet.rulebook import rules_text
+
+    assert text.rstrip().endswith(rules_text("fistful").rstrip())
 
 
 # -- key paths against the real host ---------------------------------------------------------------------
