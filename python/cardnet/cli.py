@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -51,11 +52,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         game = None
     else:
-        game = args.game or DEFAULT_GAME
-        bad_seat = _seat_problem(game, args.players, args.seat)
+        game = args.game
+        bad_seat = _seat_problem(game or DEFAULT_GAME, args.players, args.seat)
         if bad_seat:
             print(f"cardnet play: error: {bad_seat}", file=sys.stderr)
             return EXIT_USAGE
+    if not args.plain and _full_screen_possible():
+        return _play_full_screen(args, game)
+    if game is None and args.resume is None:
+        game = DEFAULT_GAME
     from .ui.local import LocalError
 
     options = _parse_options(args.option, game) if game is not None else {}
@@ -76,6 +81,35 @@ def _cmd_play(args: argparse.Namespace) -> int:
     except LocalError as e:
         print(f"cardnet play: {e}", file=sys.stderr)
         return EXIT_FAILURE
+
+
+def _full_screen_possible() -> bool:
+    """The full-screen client needs a terminal on both ends; anything else gets line mode."""
+    return sys.stdout.isatty() and sys.stdin.isatty() and os.environ.get("TERM") != "dumb"
+
+
+def _play_full_screen(args: argparse.Namespace, game: str | None) -> int:
+    from .ui.app import StartRequest, run_app
+    from .ui.app.lobby import parse_address
+
+    try:
+        addresses = [parse_address(text) for text in args.connect or []]
+    except ValueError as e:
+        print(f"cardnet play: --connect: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    start = StartRequest(
+        game=game,
+        players=args.players,
+        seed=args.seed,
+        options=_parse_options(args.option, game) if game is not None else {},
+        player=args.level or args.bot,
+        seat=args.seat,
+        journal=args.journal,
+        resume=args.resume,
+        connect=addresses,
+        interfaces=list(args.interface or []),
+    )
+    return run_app(start)
 
 
 def _seat_problem(game: str, players: int | None, seat: int) -> str | None:
@@ -248,8 +282,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="store_true", help="print the version and build, then exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    play = sub.add_parser("play", help="play a local game against built-in players")
-    play.add_argument("game", nargs="?", type=_check_game, help="game (default matchstick)")
+    play = sub.add_parser(
+        "play", help="open the full-screen client (the lobby, or GAME at once); --plain for line mode"
+    )
+    play.add_argument(
+        "game", nargs="?", type=_check_game, help="start this game at once (default: the lobby; line mode: matchstick)"
+    )
     play.add_argument("--players", type=_positive, help="number of seats (default: the game's usual count)")
     play.add_argument(
         "--level", type=_level, help="difficulty of the built-in players: easy, normal or hard (default: none, --bot decides)"
@@ -262,6 +300,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument(
         "--option", action="append", metavar="KEY=VALUE", help="game option, repeatable (default: the game's own)"
+    )
+    play.add_argument(
+        "--connect",
+        action="append",
+        metavar="HOST:PORT",
+        help="list this table in the lobby, repeatable (default: only the tables LAN discovery finds)",
+    )
+    play.add_argument(
+        "--interface",
+        action="append",
+        metavar="IP",
+        help="find and host LAN tables here, repeatable (default: this machine's LAN addresses)",
     )
     saved = play.add_mutually_exclusive_group()
     saved.add_argument(

@@ -28,7 +28,17 @@ from ..protocol import token_hash
 from ..table import Table
 from .line import PlainGame
 
-__all__ = ["LocalError", "local_peer", "play_local", "player_name", "rekey_own_seat"]
+__all__ = [
+    "LocalError",
+    "LocalSetup",
+    "local_peer",
+    "new_local_table",
+    "play_local",
+    "player_name",
+    "rekey_own_seat",
+    "resume_local_table",
+    "single_error",
+]
 
 
 class LocalError(Exception):
@@ -36,7 +46,7 @@ class LocalError(Exception):
 
 
 @dataclass
-class _Setup:
+class LocalSetup:
     """A table ready to run locally: which seat is the player's, and the token that resumes it."""
 
     table: Table
@@ -56,7 +66,7 @@ def player_name() -> str:
     return name[:32] if name.isprintable() else "player"
 
 
-def _new_table(
+def new_local_table(
     game: str,
     players: int | None,
     seed: int | None,
@@ -64,7 +74,10 @@ def _new_table(
     player: str,
     seat: int,
     journal_path: Path | None,
-) -> _Setup:
+    open_seats: int = 0,
+) -> LocalSetup:
+    """A new table with the player at ``seat``; the last ``open_seats`` other seats wait for people, built-in
+    players (``player``) take the rest."""
     info = GAMES[game]
     count = players if players is not None else int(info.default_players)
     if not 0 <= seat < count:
@@ -74,7 +87,7 @@ def _new_table(
         players=count,
         seed=seed,
         options=options,
-        bots={s: player for s in range(count) if s != seat},
+        bots={s: player for s in [s for s in range(count) if s != seat][: count - 1 - open_seats]},
         name=f"{player_name()}'s {game}",
     )
     # The core checks the player count and options here, before a journal file exists.
@@ -86,10 +99,12 @@ def _new_table(
     # Only a seed the player chose is shown: a random deal's seed would reveal every hidden card.
     deal = f"seed {seed}" if config.seeded else "random deal"
     header = f"{title}: {_players(count)}, you are seat {seat}, {deal}."
-    return _Setup(table, journal, seat, None, header)
+    return LocalSetup(table, journal, seat, None, header)
 
 
-def _resume_table(path: Path) -> _Setup:
+def resume_local_table(path: Path) -> LocalSetup:
+    """The one-person table journalled at ``path``, its player's seat re-keyed; raises :class:`LocalError` for a
+    journal that cannot be resumed here (unreadable, in use, or with more than one seat for people)."""
     try:
         resumed = resume_table(path)
     except (JournalError, ValueError) as exc:
@@ -110,10 +125,10 @@ def _resume_table(path: Path) -> _Setup:
         f"{title}: {_players(table.config.players)}, you are seat {mine.index}; "
         f"resumed at state {table.state_id}{torn}."
     )
-    return _Setup(table, journal, mine.index, token, header)
+    return LocalSetup(table, journal, mine.index, token, header)
 
 
-async def _play(build: Callable[[], _Setup], stdin: TextIO, stdout: TextIO) -> int:
+async def _play(build: Callable[[], LocalSetup], stdin: TextIO, stdout: TextIO) -> int:
     setup = build()
     table = setup.table
     path = setup.journal.path
@@ -151,16 +166,21 @@ def rekey_own_seat(table: Table, journal: Journal, index: int) -> str | None:
     return token
 
 
-def local_peer(host: Host, name: str, *, seat: int | None, token: str | None) -> Peer:
-    """A peer of ``host`` over an in-process memory stream (no reconnecting: the host lives in this process)."""
+def local_peer(
+    host: Host, name: str, *, seat: int | None, token: str | None, password: str | None = None
+) -> Peer:
+    """A peer of ``host`` over an in-process memory stream (no reconnecting: the host lives in this process);
+    ``password`` answers the table's challenge when it has one."""
 
     async def connect() -> trio.abc.Stream:
         return host.open_local_stream()
 
-    return Peer("in-process", 0, name=name, seat=seat, token=token, connect=connect, reconnect=False)
+    return Peer(
+        "in-process", 0, name=name, seat=seat, token=token, password=password, connect=connect, reconnect=False
+    )
 
 
-def _single(exc: BaseException) -> BaseException:
+def single_error(exc: BaseException) -> BaseException:
     """The one error inside nested exception groups (trio wraps a task's error in its nursery's group)."""
     while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
         exc = exc.exceptions[0]
@@ -187,20 +207,20 @@ def play_local(
     """
     if resume is not None:
 
-        def build() -> _Setup:
-            return _resume_table(resume)
+        def build() -> LocalSetup:
+            return resume_local_table(resume)
 
     else:
         if game is None:
             raise BadOptions("name a game to play")
 
-        def build() -> _Setup:
-            return _new_table(game, players, seed, options, player, seat, journal)
+        def build() -> LocalSetup:
+            return new_local_table(game, players, seed, options, player, seat, journal)
 
     try:
         return trio.run(_play, build, stdin, stdout)
     except BaseExceptionGroup as group:
-        inner = _single(group)
+        inner = single_error(group)
         if isinstance(inner, PeerError):
             raise LocalError(f"the local table refused the player: {inner}") from None
         if inner is group:

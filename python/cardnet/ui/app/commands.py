@@ -1,0 +1,161 @@
+"""The command registry: every action of the client, its keys, where it works and its help text.
+
+Key bindings (:mod:`cardnet.ui.app.keys`), the status line, the help screen and the ``:`` command line are all
+built from this one list, so a key and its help never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .controller import Controller
+from .lobby import form_change
+
+__all__ = ["COMMANDS", "Command", "by_name", "for_context"]
+
+#: The contexts a command can work in; the filters module says which one is active.
+CONTEXTS = ("always", "help", "lobby", "form", "table", "choices")
+
+
+@dataclass(frozen=True)
+class Command:
+    """One action: ``keys`` in prompt_toolkit's names, shown in the status line as ``shown``."""
+
+    name: str
+    context: str
+    keys: tuple[str, ...]
+    shown: str
+    doc: str
+    run: Callable[[Controller, str], None]
+
+
+def _quit(c: Controller, _: str) -> None:
+    c.state.quitting = True
+
+
+def _help(c: Controller, _: str) -> None:
+    c.state.help_open = not c.state.help_open
+    c.state.help_offset = 0
+
+
+def _help_scroll(step: int) -> Callable[[Controller, str], None]:
+    def run(c: Controller, _: str) -> None:
+        c.state.help_offset = max(0, c.state.help_offset + step)
+
+    return run
+
+
+def _lobby_move(step: int) -> Callable[[Controller, str], None]:
+    def run(c: Controller, _: str) -> None:
+        if c.state.entries:
+            c.state.lobby_cursor = (c.state.lobby_cursor + step) % len(c.state.entries)
+
+    return run
+
+
+def _form_field(step: int) -> Callable[[Controller, str], None]:
+    def run(c: Controller, _: str) -> None:
+        form = c.state.form
+        if form is not None:
+            from .lobby import form_fields
+
+            form.field_index = (form.field_index + step) % len(form_fields(form))
+
+    return run
+
+
+def _form_value(step: int) -> Callable[[Controller, str], None]:
+    def run(c: Controller, _: str) -> None:
+        if c.state.form is not None:
+            form_change(c.state.form, step)
+
+    return run
+
+
+def _choice_move(step: int) -> Callable[[Controller, str], None]:
+    def run(c: Controller, _: str) -> None:
+        ts = c.state.table
+        if ts is not None and ts.choices:
+            ts.choice_cursor = (ts.choice_cursor + step) % len(ts.choices)
+
+    return run
+
+
+def _choice_enter(c: Controller, _: str) -> None:
+    ts = c.state.table
+    if ts is not None and ts.choices:
+        c.choose(ts.choices[ts.choice_cursor])
+
+
+def _connect(c: Controller, arg: str) -> None:
+    try:
+        c.add_address(arg)
+    except ValueError as exc:
+        c.state.error = str(exc)
+
+
+def _refresh(c: Controller, _: str) -> None:
+    c.refresh_lobby()
+    c.state.message = "Lobby refreshed."
+
+
+COMMANDS: list[Command] = [
+    Command("quit", "always", ("c-q",), "^Q quit", "Leave cardnet (a local game stays in its journal).", _quit),
+    Command("help", "always", ("?",), "? help", "Show or hide this help.", _help),
+    Command("type", "always", (":",), "", "Type a command or a move in line-mode words.", lambda c, _: None),
+    Command("close", "always", ("escape",), "", "Close a list or help; clear the selection.", lambda c, _: c.clear()),
+    Command("help-up", "help", ("up", "pageup"), "", "Scroll the help up.", _help_scroll(-5)),
+    Command("help-down", "help", ("down", "pagedown"), "", "Scroll the help down.", _help_scroll(5)),
+    Command("lobby-quit", "lobby", ("q",), "", "Leave cardnet.", _quit),
+    Command("up", "lobby", ("up", "k"), "", "Previous entry.", _lobby_move(-1)),
+    Command("down", "lobby", ("down", "j"), "", "Next entry.", _lobby_move(1)),
+    Command("open", "lobby", ("enter",), "Enter open", "Open the entry: new table, join, resume.", lambda c, _: c.lobby_enter()),
+    Command("spectate", "lobby", ("s",), "s watch", "Watch the table under the cursor.", lambda c, _: c.join_entry(spectate=True)),
+    Command("refresh", "lobby", ("f5",), "", "Look for unfinished games again.", _refresh),
+    Command("connect", "lobby", (), "", "':connect HOST:PORT' adds a table by address.", _connect),
+    Command("field-up", "form", ("up",), "", "Previous field.", _form_field(-1)),
+    Command("field-down", "form", ("down", "tab"), "", "Next field.", _form_field(1)),
+    Command("less", "form", ("left",), "<> change", "Previous value of the field.", _form_value(-1)),
+    Command("more", "form", ("right", "space"), "", "Next value of the field.", _form_value(1)),
+    Command("start", "form", ("enter",), "Enter start", "Host the table here and sit at seat 0.", lambda c, _: c.lobby_enter()),
+    Command("left", "table", ("left",), "<> card", "Cursor to the previous card.", lambda c, _: c.move_cursor(-1)),
+    Command("right", "table", ("right",), "", "Cursor to the next card.", lambda c, _: c.move_cursor(1)),
+    Command("select", "table", ("space",), "Space select", "Select or unselect the card.", lambda c, _: c.toggle_selected()),
+    Command("play", "table", ("enter",), "Enter play", "Play the selected cards (or the card at the cursor).", lambda c, _: c.play_selection()),
+    Command("pass", "table", ("p",), "p pass", "Pass (Matchstick Tycoon: take a matchstick).", lambda c, _: c.pass_turn()),
+    Command("moves", "table", ("l",), "l moves", "List every legal move to pick from.", lambda c, _: c.list_moves()),
+    Command("rematch", "table", ("r",), "", "Ask for a rematch once the game is over.", lambda c, _: c.rematch()),
+    Command("chat", "table", ("/",), "/ chat", "Say something to the table.", lambda c, _: c.chat_prompt()),
+    Command("say", "table", (), "", "':say TEXT' sends TEXT to the table's chat.", lambda c, arg: c.say(arg)),
+    Command("leave", "table", ("b",), "", "Back to the lobby (a local game can be resumed there).", lambda c, _: c.leave()),
+    Command("choice-up", "choices", ("up",), "", "Previous move.", _choice_move(-1)),
+    Command("choice-down", "choices", ("down",), "", "Next move.", _choice_move(1)),
+    Command("choose", "choices", ("enter",), "Enter play", "Play the highlighted move.", _choice_enter),
+    Command("cancel", "choices", (), "Esc back", "Close the list.", lambda c, _: c.clear()),
+]
+
+
+def by_name(name: str) -> Command | None:
+    """The command typed on the ``:`` line (its name), or None."""
+    for command in COMMANDS:
+        if command.name == name:
+            return command
+    return None
+
+
+def for_context(context: str) -> list[Command]:
+    """Commands that work in ``context`` (those of ``always`` included)."""
+    return [c for c in COMMANDS if c.context in (context, "always")]
+
+
+def run_line(c: Controller, line: str) -> None:
+    """Runs a line typed after ``:``: a command name with its argument, else a move in line-mode words."""
+    words = line.strip().split(None, 1)
+    if not words:
+        return
+    command = by_name(words[0].lower())
+    if command is not None and command.name not in ("play", "pass") and command.context in ("always", "lobby", "table"):
+        command.run(c, words[1] if len(words) > 1 else "")
+        return
+    c.typed_move(line.strip())

@@ -1,0 +1,260 @@
+"""The full-screen client's one door to the network side: tables hosted in this process, tables joined over
+TCP, and the journals that can be resumed.
+
+Everything the app needs from ``cardnet.host``, ``cardnet.peer``, ``cardnet.protocol``, ``cardnet.journal`` and
+``cardnet.ui.local`` is imported here and nowhere else in ``cardnet.ui.app``, so moving those modules means
+fixing the imports of this file only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from ...journal import JournalError, default_journal_dir, read_journal
+from ...net import discovery
+from ...net.host import Host, HostOptions
+from ...net.peer import (
+    ChatMessage,
+    ConnectionLost,
+    HostError,
+    Peer,
+    PeerError,
+    PeerEvent,
+    Reconnected,
+    Reconnecting,
+    RematchVotes,
+    SeatsChanged,
+)
+from ...protocol import JSONValue, ProtocolError, StateMessage
+from ...table import Table, core_engine
+from .lobby import TableInfo, table_entry
+from .state import LobbyEntry
+from ..local import LocalError, LocalSetup, local_peer, new_local_table, resume_local_table, single_error
+from ..local import player_name as _player_name
+
+__all__ = [
+    "ChatMessage",
+    "ConnectionLost",
+    "DiscoveryError",
+    "DiscoveryListings",
+    "HostError",
+    "LocalError",
+    "Link",
+    "PeerError",
+    "PeerEvent",
+    "ProtocolError",
+    "Reconnected",
+    "Reconnecting",
+    "RematchVotes",
+    "ResumeEntry",
+    "SeatsChanged",
+    "StateMessage",
+    "host_local",
+    "join_remote",
+    "player_name",
+    "lan_interfaces",
+    "probe_table",
+    "resumable_journals",
+    "single_error",
+]
+
+
+def player_name() -> str:
+    """The name this user plays under (from ``$USER``)."""
+    return _player_name()
+
+
+@dataclass
+class Link:
+    """One running session at a table: the peer the screen reads, and what the table is."""
+
+    peer: Peer
+    game: str
+    players: int
+    seat: int | None
+    title: str
+    journal: Path | None = None
+    #: ``HOST:PORT`` addresses others join at, when this process hosts a LAN table.
+    listening: list[str] = field(default_factory=list)
+    #: Whether the table runs in this process (it stops when we leave).
+    local: bool = False
+
+    @property
+    def events(self) -> AsyncIterator[PeerEvent]:
+        """The peer's events, in the order the host sent them."""
+        return self.peer.events.__aiter__()
+
+    async def move(self, decision_id: int, move: JSONValue | None = None, *, index: int | None = None) -> int:
+        """Answers a decision by index into its legal list or with a move object; returns the ref used."""
+        return await self.peer.move(decision_id, move, index=index)
+
+    def seats(self) -> list[JSONValue]:
+        """The seats as the host described them when we joined (later changes arrive as events)."""
+        return list(self.peer.state.table_info.seats)
+
+    async def rematch(self) -> None:
+        """Votes for another game at the same table."""
+        await self.peer.rematch()
+
+
+async def host_local(
+    nursery: trio.Nursery,
+    *,
+    game: str | None = None,
+    players: int | None = None,
+    seed: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    player: str = "random",
+    seat: int = 0,
+    journal: Path | None = None,
+    resume: Path | None = None,
+    interfaces: Sequence[str] = (),
+    open_seats: int = 0,
+    password: str | None = None,
+) -> Link:
+    """Hosts a table in this process (new, or resumed from ``resume``) with built-in players in every other
+    seat, sits the user at ``seat`` (or their seat in the journal) and returns the link once connected.
+
+    With ``interfaces`` the table also listens on TCP there (a LAN table: ``open_seats`` seats wait for people,
+    who need ``password`` when one is set); the link's ``listening`` names the addresses. Raises
+    :class:`LocalError` for an unusable journal, ``OSError`` when an address cannot be listened on, and the
+    core's errors for a bad game setup. The table runs in ``nursery`` and stops with it; its journal is closed
+    then.
+    """
+    setup: LocalSetup
+    if resume is not None:
+        setup = resume_local_table(resume)
+    else:
+        if game is None:
+            raise LocalError("name a game to play")
+        setup = new_local_table(game, players, seed, options, player, seat, journal, open_seats)
+    table = setup.table
+    # The player's own seat is never handed to a built-in player: at a local table, absence means thinking.
+    limits = HostOptions(password=password, seat_timeout=math.inf if not interfaces else HostOptions.seat_timeout)
+    host = Host(table, journal=setup.journal, options=limits)
+
+    async def serve(*, task_status: trio.TaskStatus[int | None] = trio.TASK_STATUS_IGNORED) -> None:
+        try:
+            if interfaces:
+                await host.serve(list(interfaces), 0, task_status=task_status)
+            else:
+                await host.serve_in_process(task_status=task_status)
+        finally:
+            setup.journal.close()
+
+    try:
+        port = await nursery.start(serve)
+    except BaseException:
+        setup.journal.close()
+        raise
+    if interfaces and port is not None:
+        nursery.start_soon(_advertise, host, port, interfaces)
+
+    peer = local_peer(
+        host, _player_name(), seat=setup.seat if setup.token is None else None, token=setup.token, password=password
+    )
+    await nursery.start(peer.run)
+    config = table.config
+    link = Link(peer, config.game, config.players, setup.seat, setup.header, setup.journal.path, local=True)
+    link.listening = [f"{address}:{port}" for address in interfaces]
+    return link
+
+
+async def join_remote(
+    nursery: trio.Nursery, address: str, port: int, *, password: str | None = None, spectate: bool = False
+) -> Link:
+    """Joins the table at ``address:port`` over TCP as a player (or a spectator); raises :class:`PeerError`
+    when refused (code ``auth_failed`` when a password is needed or wrong)."""
+    peer = Peer(address, port, name=_player_name(), password=password, spectate=spectate)
+    await nursery.start(peer.run)
+    table = peer.state.table_info
+    role = "watching" if spectate else "playing"
+    return Link(peer, table.game, table.players, peer.state.seat, f"{table.name} at {address}:{port} ({role})")
+
+
+@dataclass(frozen=True)
+class ResumeEntry:
+    """An unfinished local game found in the default journal folder."""
+
+    path: Path
+    game: str
+    players: int
+    state_id: int
+    modified: float
+
+
+def resumable_journals(limit: int = 20, folder: Path | None = None) -> list[ResumeEntry]:
+    """The newest unfinished one-person games in the journal folder (newest first); unreadable journals and
+    games already over are left out."""
+    root = folder if folder is not None else default_journal_dir()
+    try:
+        paths = sorted(root.glob("*.journal"), key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return []
+    found: list[ResumeEntry] = []
+    for path in paths:
+        if len(found) >= limit:
+            break
+        try:
+            contents = read_journal(path)
+            table = Table.from_records(contents.records, core_engine(), clock=lambda: 0.0)
+            mtime = path.stat().st_mtime
+        except (JournalError, ValueError, KeyError, TypeError, OSError):
+            continue
+        if table.game.is_over() or sum(1 for s in table.seats if s.kind != "bot") != 1:
+            continue
+        found.append(ResumeEntry(path, table.config.game, table.config.players, table.state_id, mtime))
+    return found
+
+
+def lan_interfaces(given: Sequence[str]) -> list[str]:
+    """The addresses LAN tables are found and hosted on: ``given`` (``--interface``), else the machine's LAN
+    addresses; none under ``CI`` or ``CARDNET_TEST`` unless given (nothing multicasts on an unnamed interface)."""
+    try:
+        return discovery.choose_interfaces(given)
+    except discovery.InterfaceError:
+        return []
+
+
+async def probe_table(address: str, port: int) -> TableInfo | None:
+    """Asks the table at ``address:port`` what it is (its first message); None when no table answers."""
+    summary = await discovery.probe_table(address, port)
+    return None if summary is None else _info(summary)
+
+
+def _info(summary: discovery.TableSummary) -> TableInfo:
+    return TableInfo(
+        summary.name, summary.game, summary.seats_total, summary.seats_taken, summary.password, summary.started
+    )
+
+
+DiscoveryError = discovery.DiscoveryError
+
+
+class DiscoveryListings:
+    """The tables LAN discovery finds on ``interfaces``, live (a table that stops answering drops out)."""
+
+    def __init__(self, interfaces: Sequence[str]) -> None:
+        self.interfaces = list(interfaces)
+
+    async def listings(self) -> AsyncIterator[list[LobbyEntry]]:
+        """The whole list each time it changes."""
+        async with discovery.browse(self.interfaces) as browser:
+            async for found in browser.changes():
+                yield [table_entry(t.host, t.port, _info(t.summary)) for t in found]
+
+
+async def _advertise(host: Host, port: int, interfaces: Sequence[str]) -> None:
+    """Announces a LAN table hosted here; the table plays on without it (HOST:PORT still works)."""
+    try:
+        await discovery.advertise_table(
+            lambda: host.session.table_info(""), port, interfaces=interfaces, probe=not discovery.test_mode()
+        )
+    except (discovery.DiscoveryError, OSError):
+        return

@@ -1,0 +1,237 @@
+"""The lobby's model: where table listings come from, the entries shown, and the new-table form's fields.
+
+Listings come from a :class:`ListingSource`. Manual ``--connect HOST:PORT`` addresses are one; LAN discovery's
+``browse()`` is another that drops in without changing the lobby (each item it yields replaces the list).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import trio
+
+from ...games import GAMES, OptionSpec
+from .state import LobbyEntry, NewTableForm
+
+__all__ = [
+    "LEVELS",
+    "ListingSource",
+    "ManualListings",
+    "TableInfo",
+    "table_entry",
+    "form_change",
+    "form_fields",
+    "form_settings",
+    "focused_key",
+    "new_form",
+    "parse_address",
+]
+
+#: Built-in player levels offered by the form (the first is the default for a new table).
+LEVELS = ("normal", "easy", "hard", "random")
+
+
+class ListingSource(Protocol):
+    """Something that yields the current list of tables to join, again whenever it changes."""
+
+    def listings(self) -> AsyncIterator[list[LobbyEntry]]:
+        """Each item is the whole current list."""
+        ...
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:PORT`` for IPv6) as a pair; raises ValueError with a readable reason."""
+    host, sep, port = text.strip().rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"expected HOST:PORT, not {text!r}")
+    return host.strip("[]"), int(port)
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """What a table says about itself (its first message on a connection, or its discovery record)."""
+
+    name: str
+    game: str
+    players: int
+    taken: int
+    password: bool
+    started: bool
+
+
+#: Asks a table at (address, port) what it is; None when it does not answer.
+Probe = Callable[[str, int], Awaitable["TableInfo | None"]]
+
+
+def table_entry(address: str, port: int, info: TableInfo | None) -> LobbyEntry:
+    """The lobby line of a table: its name, game and seats when it answered, else just its address."""
+    if info is None:
+        return LobbyEntry("table", f"{address}:{port}", "no answer (Enter tries to join)", address=address, port=port)
+    title = GAMES[info.game].title if info.game in GAMES else info.game
+    state = "playing" if info.started else "waiting"
+    detail = f"{address}:{port}  {title}, {info.taken}/{info.players} seats, {state}"
+    return LobbyEntry("table", info.name, detail, address=address, port=port, password=info.password)
+
+
+class ManualListings:
+    """Tables given by address (``--connect`` or ``:connect``), asked what they are every ``interval`` seconds
+    (at once when an address is added)."""
+
+    def __init__(self, addresses: Sequence[tuple[str, int]], probe: Probe, interval: float = 5.0) -> None:
+        self.addresses = list(addresses)
+        self.probe = probe
+        self.interval = interval
+        self._added = trio.Event()
+
+    def add(self, address: str, port: int) -> None:
+        """Lists one more table (probed right away)."""
+        if (address, port) not in self.addresses:
+            self.addresses.append((address, port))
+        self._added.set()
+
+    async def listings(self) -> AsyncIterator[list[LobbyEntry]]:
+        """The tables with what each said, again after every round of probes."""
+        while True:
+            found = []
+            for address, port in list(self.addresses):
+                found.append(table_entry(address, port, await self.probe(address, port)))
+            yield found
+            with trio.move_on_after(self.interval):
+                await self._added.wait()
+            self._added = trio.Event()
+
+
+def new_form(interfaces: Sequence[str] = (), game: str | None = None) -> NewTableForm:
+    """A form preset to ``game`` (or the first game) with its default players and options; a LAN table may
+    listen on one of ``interfaces``."""
+    games = list(GAMES)
+    form = NewTableForm(games, game=games.index(game) if game in games else 0, level=0, interfaces=list(interfaces))
+    _reset_game_fields(form)
+    return form
+
+
+def _option_values(spec: OptionSpec) -> list[Any]:
+    if spec.choices:
+        return list(spec.choices)
+    if spec.kind == "bool":
+        return [False, True]
+    if spec.min is not None and spec.max is not None and spec.max - spec.min <= 40:
+        return list(range(spec.min, spec.max + 1))
+    return [spec.default]
+
+
+def _reset_game_fields(form: NewTableForm) -> None:
+    info = GAMES[form.games[form.game]]
+    form.players = list(_player_counts(form)).index(int(info.default_players))
+    form.options = {spec.name: _option_values(spec).index(spec.default) for spec in info.options}
+    form.bots = _seats(form) - 1 if form.where == 0 else max(0, _seats(form) - 2)
+
+
+def _player_counts(form: NewTableForm) -> range:
+    info = GAMES[form.games[form.game]]
+    return range(int(info.min_players), int(info.max_players) + 1)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _keys(form: NewTableForm) -> list[str]:
+    """The form's fields in screen order: a LAN table adds how many seats built-in players take, and a password."""
+    info = GAMES[form.games[form.game]]
+    lan = ["bots", "password"] if form.where > 0 else []
+    return ["game", "players", "where", *lan, "level"] + [f"option:{spec.name}" for spec in info.options]
+
+
+def _seats(form: NewTableForm) -> int:
+    return _player_counts(form)[form.players]
+
+
+def form_fields(form: NewTableForm) -> list[tuple[str, str]]:
+    """The form's fields as (label, shown value), in screen order."""
+    info = GAMES[form.games[form.game]]
+    fields = []
+    for key in _keys(form):
+        if key == "game":
+            fields.append(("Game", info.title))
+        elif key == "players":
+            fields.append(("Players", str(_seats(form))))
+        elif key == "where":
+            where = "this machine only" if form.where == 0 else f"LAN on {form.interfaces[form.where - 1]}"
+            fields.append(("Table", where))
+        elif key == "bots":
+            fields.append(("Built-in seats", f"{form.bots} (people: {_seats(form) - form.bots})"))
+        elif key == "password":
+            fields.append(("Password", "*" * len(form.password) if form.password else "none (Enter sets one)"))
+        elif key == "level":
+            fields.append(("Built-in level", LEVELS[form.level]))
+        else:
+            spec = info.option(key.split(":", 1)[1])
+            house = " (house rules)" if spec.house_rules else ""
+            fields.append((spec.name, _show(_option_values(spec)[form.options[spec.name]]) + house))
+    return fields
+
+
+def focused_key(form: NewTableForm) -> str:
+    """The key of the focused field (``password`` is typed rather than chosen)."""
+    keys = _keys(form)
+    return keys[min(form.field_index, len(keys) - 1)]
+
+
+def form_change(form: NewTableForm, step: int) -> None:
+    """Moves the focused field's value by ``step`` (wrapping round)."""
+    key = focused_key(form)
+    if key == "game":
+        form.game = (form.game + step) % len(form.games)
+        _reset_game_fields(form)
+    elif key == "players":
+        form.players = (form.players + step) % len(_player_counts(form))
+        form.bots = min(form.bots, _seats(form) - 1)
+    elif key == "where":
+        form.where = (form.where + step) % (len(form.interfaces) + 1)
+        form.bots = _seats(form) - 1 if form.where == 0 else min(form.bots, _seats(form) - 2)
+    elif key == "bots":
+        form.bots = (form.bots + step) % _seats(form)
+    elif key == "level":
+        form.level = (form.level + step) % len(LEVELS)
+    elif key.startswith("option:"):
+        spec = GAMES[form.games[form.game]].option(key.split(":", 1)[1])
+        values = _option_values(spec)
+        form.options[spec.name] = (form.options[spec.name] + step) % len(values)
+
+
+@dataclass(frozen=True)
+class TableRequest:
+    """What the form asks for."""
+
+    game: str
+    players: int
+    level: str
+    options: dict[str, Any]
+    interfaces: list[str]
+    open_seats: int
+    password: str | None
+
+
+def form_settings(form: NewTableForm) -> TableRequest:
+    """The table the form describes (options only where changed from their defaults)."""
+    info = GAMES[form.games[form.game]]
+    options: dict[str, Any] = {}
+    for spec in info.options:
+        value = _option_values(spec)[form.options[spec.name]]
+        if value != spec.default:
+            options[spec.name] = value
+    lan = form.where > 0
+    return TableRequest(
+        info.name,
+        _seats(form),
+        LEVELS[form.level],
+        options,
+        [form.interfaces[form.where - 1]] if lan else [],
+        _seats(form) - 1 - form.bots if lan else 0,
+        form.password or None if lan else None,
+    )

@@ -1,0 +1,159 @@
+"""The one state object of the full-screen client.
+
+Layout, key bindings and styles only read it (through filters and text callbacks); commands change it. It holds
+no prompt_toolkit object, so screens can be checked from recorded views without a terminal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..render import GenericRenderer, renderer_for
+
+__all__ = ["AppState", "Choice", "LobbyEntry", "NewTableForm", "TableState"]
+
+#: Lines of the event log kept in memory (the screen shows the newest that fit).
+LOG_LIMIT = 400
+
+
+@dataclass
+class Choice:
+    """One entry of a pick-one list: a label, and either an index into the open decision's legal list or a
+    move object to send (a typed or keyboard move the client could not find in the list)."""
+
+    label: str
+    index: int | None = None
+    move: dict[str, Any] | None = None
+
+
+@dataclass
+class TableState:
+    """What one table screen shows: the host's latest state for this seat and the player's selection.
+
+    Nothing here is changed by a key before the host answers: a move is sent, ``pending`` is set, and the screen
+    keeps showing the host's last state until the next update or the refusal arrives.
+    """
+
+    game: str
+    players: int
+    seat: int | None
+    title: str
+    renderer: GenericRenderer
+    journal: Path | None = None
+    view: dict[str, Any] = field(default_factory=dict)
+    to_act: list[int] = field(default_factory=list)
+    decision_id: int | None = None
+    legal: list[Any] = field(default_factory=list)
+    over: bool = False
+    outcome: Any = None
+    game_no: int | None = None
+    seats: list[Any] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    cursor: int = 0
+    selected: set[int] = field(default_factory=set)
+    choices: list[Choice] = field(default_factory=list)
+    choice_cursor: int = 0
+    pending: int | None = None
+    #: When the host's turn timer runs out for our open decision (``time.monotonic()`` seconds), if it has one.
+    deadline: float | None = None
+    pending_text: str = ""
+    connected: bool = True
+    #: ``HOST:PORT`` addresses others join at, when this process hosts the table on the LAN.
+    listening: list[str] = field(default_factory=list)
+
+    @property
+    def open_seats(self) -> int:
+        """Seats still waiting for a person (the game starts when there are none)."""
+        return sum(1 for info in self.seats if isinstance(info, Mapping) and info.get("kind") == "open")
+
+    @classmethod
+    def open(
+        cls, game: str, players: int, seat: int | None, title: str, journal: Path | None = None
+    ) -> TableState:
+        """A table screen before the first state arrives; seats are named until the host sends names."""
+        names = [("You" if s == seat else f"Seat {s}") for s in range(players)]
+        return cls(game, players, seat, title, renderer_for(game, names), journal)
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether the host has asked this seat for a move and no answer is on its way."""
+        return self.decision_id is not None and self.seat in self.to_act and self.pending is None
+
+    def add_log(self, line: str) -> None:
+        """Appends event lines (a text may hold several), dropping the oldest past the limit."""
+        self.log.extend(part.rstrip() for part in line.split("\n"))
+        del self.log[:-LOG_LIMIT]
+
+    def set_seats(self, seats: list[Any]) -> None:
+        """Takes the host's seat list and names the seats after it."""
+        self.seats = seats
+        names = []
+        for s, info in enumerate(seats):
+            if s == self.seat:
+                names.append("You")
+                continue
+            kind = info.get("kind") if isinstance(info, Mapping) else None
+            name = info.get("name") if isinstance(info, Mapping) else None
+            if kind == "bot":
+                names.append(f"Bot {s}")
+            elif kind == "open" or not name:
+                names.append(f"Seat {s}")
+            else:
+                names.append(str(name))
+        if len(names) == self.players:
+            self.renderer.names = names
+
+
+@dataclass
+class LobbyEntry:
+    """One line of the lobby: what it is, and what Enter does with it."""
+
+    kind: str  # "new" | "table" | "resume"
+    label: str
+    detail: str = ""
+    address: str | None = None
+    port: int | None = None
+    password: bool = False
+    path: Path | None = None
+
+
+@dataclass
+class NewTableForm:
+    """The fields of the "New table" form; each is a list of choices and the index of the chosen one."""
+
+    games: list[str]
+    game: int = 0
+    players: int = 0
+    level: int = 0
+    options: dict[str, int] = field(default_factory=dict)
+    field_index: int = 0
+    #: 0 = this machine only; n = a LAN table listening on ``interfaces[n - 1]``.
+    where: int = 0
+    interfaces: list[str] = field(default_factory=list)
+    bots: int = 0
+    password: str = ""
+
+
+@dataclass
+class AppState:
+    """Everything the client shows; ``screen`` is ``"lobby"`` or ``"table"``."""
+
+    screen: str = "lobby"
+    entries: list[LobbyEntry] = field(default_factory=list)
+    lobby_cursor: int = 0
+    form: NewTableForm | None = None
+    table: TableState | None = None
+    help_open: bool = False
+    help_offset: int = 0
+    command_open: bool = False
+    #: A question on the bottom line (a password); empty when the line takes commands.
+    prompt: str = ""
+    prompt_secret: bool = False
+    message: str = ""
+    error: str = ""
+    busy: str = ""
+    no_color: bool = False
+    quitting: bool = False
