@@ -5,7 +5,8 @@ writer is idle is written straight to the socket (non-blocking, from the task th
 kernel does not take at once, and everything for in-process memory streams, goes through the connection's
 byte-bounded outbox, drained by its writer task. A committer releases acknowledgements only after the journal
 write (and, with ``fsync``, after a group-committed fsync); built-in players run in worker threads on clones;
-timers (turn timers, absent seats, keepalive) wake the session. Every message is built and parsed by the session, never here.
+timers (turn timers, absent seats, keepalive) wake the session. Every message is built and parsed by the
+session, never here.
 """
 
 from __future__ import annotations
