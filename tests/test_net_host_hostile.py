@@ -635,3 +635,63 @@ async def test_a_slow_mover_whose_update_was_dropped_gets_its_ack_in_the_snapsho
         state = await a.recv_type_in(("update", "snapshot", "error"))
         assert state["type"] == "snapshot" and state["ack"] == {"decision_id": snap["decision"]["id"], "ref": 5}
         await still_alive(b)
+
+
+async def test_a_line_the_socket_takes_only_in_part_goes_out_whole_and_in_order() -> None:
+    """The direct write of a TCP peer's line: what the kernel does not take at once goes out next, through the
+    writer, whole, even when back-pressure then drops the states queued behind it (else the stream would tear)."""
+    async with running_host(fake_engine(), host_options=HostOptions(outbox_messages=1)) as host:
+        host_sock, peer_sock = trio.socket.socketpair()
+        host_sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_SNDBUF, 4096)
+        assert host._nursery is not None
+        host._nursery.start_soon(host.accept_stream, trio.SocketStream(host_sock))
+        peer = RawClient(trio.SocketStream(peer_sock))
+        await peer.recv_type("table")
+        await peer.send({"type": "hello", "protocol": 1, "name": "watcher", "role": "spectator"})
+        snapshot = await peer.recv_type("snapshot")
+        await trio.testing.wait_all_tasks_blocked()
+        (conn,) = host.conns.values()
+        assert conn.fd >= 0 and not conn.outbox, "an idle socket stream is written directly"
+        big = b'{"pad":"' + b"x" * 1_000_000 + b'","type":"pad"}\n'
+        host._queue(conn, "state", big)
+        assert conn.outbox, "the kernel took only the start of the line"
+        # The remainder fills the outbox: the next state is dropped and a snapshot owed instead.
+        host._queue(conn, "state", b'{"type":"dropped"}\n')
+        first = await peer.recv()
+        assert first is not None and first["type"] == "pad" and len(first["pad"]) == 1_000_000
+        assert await peer.recv() == snapshot
+
+
+async def test_a_slow_tcp_reader_gets_whole_lines_and_the_newest_snapshot() -> None:
+    """Back-pressure over a real socket: the kernel's buffer fills first, then the bounded outbox; the peer's
+    stream stays whole lines and ends on a snapshot of the final state, and the table never waits for it."""
+    config = TableConfig(
+        "callpick", 2, 3, options={"rounds": 150}, seeded=True, table_id="slowtcp", bots={0: "random", 1: "random"}
+    )
+    table = Table(config, fake_engine(), clock=trio.current_time)
+    opts = HostOptions(outbox_messages=3, write_timeout=30)
+    host = Host(table, options=opts)
+    high_water = 0
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(host.serve, "127.0.0.1", 0)
+        sock = trio.socket.socket()
+        # A small receive window: the host's socket buffer fills after a few lines.
+        sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_RCVBUF, 2048)
+        await sock.connect(("127.0.0.1", port))
+        client = RawClient(trio.SocketStream(sock))
+        await client.recv()
+        await client.send({"type": "hello", "protocol": 1, "name": "slow", "role": "spectator"})
+        with trio.fail_after(30):
+            while not table.game.is_over():
+                high_water = max(high_water, max((len(c.outbox) for c in host.conns.values()), default=0))
+                await trio.sleep(0.001)
+            states: list[dict[str, Any]] = []
+            while not states or not states[-1]["over"]:
+                msg = await client.recv()
+                assert msg is not None
+                if msg["type"] in ("update", "snapshot"):
+                    states.append(msg)
+        assert 0 < high_water <= opts.outbox_messages
+        assert states[-1]["state_id"] == table.state_id and states[-1]["type"] == "snapshot"
+        assert len(states) < table.state_id
+        nursery.cancel_scope.cancel()
