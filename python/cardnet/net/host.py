@@ -217,7 +217,7 @@ class Host:
     async def _reader(self, conn: Connection) -> None:
         """Feed the connection's lines to the session until it is done with them."""
         link = conn.link
-        reader = LineReader(conn.stream, MAX_PEER_LINE)
+        reader = LineReader(conn.stream, MAX_PEER_LINE, conn.fd)
         while link.closing is None:
             # One timeout scope serves line after line (its deadline moves on with each): a scope per line
             # would cost more than the line's own handling.
