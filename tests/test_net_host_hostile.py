@@ -245,6 +245,19 @@ async def test_idle_peer_is_dropped() -> None:
         assert await a.closed()
 
 
+
+async def test_a_talking_peer_outlives_many_idle_timeouts() -> None:
+    """The host moves a connection's armed read timeout lazily: when it fires early, a peer heard from within the
+    idle timeout stays, and one that then falls silent is still dropped."""
+    async with running_host(fake_engine(), host_options=HostOptions(idle_timeout=0.3, keepalive_interval=10)) as host:
+        a, _, _ = await seated(host.port or 0, "a")
+        for ping in range(10):
+            await trio.sleep(0.1)
+            await a.send({"type": "ping", "id": ping})
+            assert (await a.recv_type("pong"))["id"] == ping
+        assert (await a.recv_type("error"))["code"] == "idle_timeout"
+        assert await a.closed()
+
 async def test_peer_that_never_reads_is_cut_off_and_cannot_stall_the_table() -> None:
     engine = fake_engine()
     config = TableConfig(

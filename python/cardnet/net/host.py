@@ -46,6 +46,9 @@ __all__ = ["Connection", "Host", "HostOptions", "JournalFailure"]
 
 log = logging.getLogger("cardnet.host")
 
+#: How far (seconds) a connection's armed read timeout may lag its real deadline before it is moved.
+DEADLINE_SLACK = 1.0
+
 
 class JournalFailure(Exception):
     """The journal could not be written: the host stops rather than acknowledge what it cannot keep."""
@@ -219,9 +222,11 @@ class Host:
         link = conn.link
         reader = LineReader(conn.stream, MAX_PEER_LINE, conn.fd)
         while link.closing is None:
-            # One timeout scope serves line after line (its deadline moves on with each): a scope per line
-            # would cost more than the line's own handling.
-            with trio.CancelScope(deadline=self.session.read_deadline(link)) as timeout:
+            # One timeout scope serves line after line: a scope per line would cost more than the line's own
+            # handling. Its deadline may lag the real one by up to DEADLINE_SLACK (moving a deadline costs too):
+            # firing early only makes the session say it is not yet time, and the loop arms the real one.
+            armed = self.session.read_deadline(link)
+            with trio.CancelScope(deadline=armed) as timeout:
                 while link.closing is None:
                     try:
                         line = await reader.read_line()
@@ -236,10 +241,12 @@ class Host:
                     if durable is not None:
                         assert self.journal is not None
                         # The read timeout must not cut a welcome short while its token becomes durable.
-                        timeout.deadline = math.inf
+                        timeout.deadline = armed = math.inf
                         await trio.to_thread.run_sync(self.journal.fsync)
                         self._apply(self.session.welcome(link))
-                    timeout.deadline = self.session.read_deadline(link)
+                    deadline = self.session.read_deadline(link)
+                    if deadline < armed or deadline - armed > DEADLINE_SLACK:
+                        timeout.deadline = armed = deadline
             if timeout.cancelled_caught:
                 self._apply(self.session.timed_out(link, trio.current_time()))
 
