@@ -536,7 +536,8 @@ class Host:
 
 def _socket_fd(stream: trio.abc.Stream) -> int:
     """The descriptor of a TCP stream's socket for direct writes; -1 for any other stream (memory streams of
-    local play and tests have none, and go through the writer task alone)."""
-    if isinstance(stream, trio.SocketStream):
+    local play and tests have none, and go through the writer task alone). Only on POSIX systems, where a
+    socket's descriptor can be written and waited on like a file's."""
+    if isinstance(stream, trio.SocketStream) and os.name == "posix":
         return stream.socket.fileno()
     return -1
