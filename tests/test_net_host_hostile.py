@@ -245,6 +245,19 @@ async def test_idle_peer_is_dropped() -> None:
         assert await a.closed()
 
 
+
+async def test_a_talking_peer_outlives_many_idle_timeouts() -> None:
+    """The host moves a connection's armed read timeout lazily: when it fires early, a peer heard from within the
+    idle timeout stays, and one that then falls silent is still dropped."""
+    async with running_host(fake_engine(), host_options=HostOptions(idle_timeout=0.3, keepalive_interval=10)) as host:
+        a, _, _ = await seated(host.port or 0, "a")
+        for ping in range(10):
+            await trio.sleep(0.1)
+            await a.send({"type": "ping", "id": ping})
+            assert (await a.recv_type("pong"))["id"] == ping
+        assert (await a.recv_type("error"))["code"] == "idle_timeout"
+        assert await a.closed()
+
 async def test_peer_that_never_reads_is_cut_off_and_cannot_stall_the_table() -> None:
     engine = fake_engine()
     config = TableConfig(
@@ -264,23 +277,33 @@ async def test_peer_that_never_reads_is_cut_off_and_cannot_stall_the_table() -> 
     await client_end.aclose()
 
 
-async def test_slow_reader_gets_the_newest_snapshot_with_bounded_memory() -> None:
-    engine = fake_engine()
+@pytest.mark.parametrize("transport", ["memory", "tcp"])
+async def test_slow_reader_gets_the_newest_snapshot_with_bounded_memory(transport: str) -> None:
+    """Back-pressure, over an in-process stream (the writer task alone writes it) and over a real socket with a
+    small receive window (direct writes fill the kernel's buffer, then the outbox fills): the peer's stream stays
+    whole lines and ends on a snapshot of the final state, and the table never waits for it."""
+    rounds, bot_delay = (12, 0.002) if transport == "memory" else (150, 0.0)
     config = TableConfig(
-        "callpick", 2, 3, options={"rounds": 12}, seeded=True, table_id="slow", bots={0: "random", 1: "random"}
+        "callpick", 2, 3, options={"rounds": rounds}, seeded=True, table_id="slow", bots={0: "random", 1: "random"}
     )
-    table = Table(config, engine, clock=trio.current_time)
-    opts = HostOptions(outbox_messages=3, bot_delay=0.002, write_timeout=30)
+    table = Table(config, fake_engine(), clock=trio.current_time)
+    opts = HostOptions(outbox_messages=3, bot_delay=bot_delay, write_timeout=30)
     host = Host(table, options=opts)
     high_water = 0
     async with trio.open_nursery() as nursery:
-        await nursery.start(host.serve, "127.0.0.1", 0)
-        client_end, host_end = trio.testing.lockstep_stream_pair()
-        nursery.start_soon(host.accept_stream, host_end)
-        client = RawClient(client_end)  # type: ignore[arg-type]
+        port = await nursery.start(host.serve, "127.0.0.1", 0)
+        if transport == "memory":
+            client_end, host_end = trio.testing.lockstep_stream_pair()
+            nursery.start_soon(host.accept_stream, host_end)
+            client = RawClient(client_end)  # type: ignore[arg-type]
+        else:
+            sock = trio.socket.socket()
+            sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_RCVBUF, 2048)
+            await sock.connect(("127.0.0.1", port))
+            client = RawClient(trio.SocketStream(sock))
         await client.recv()
         await client.send({"type": "hello", "protocol": 1, "name": "slow", "role": "spectator"})
-        with trio.fail_after(20):
+        with trio.fail_after(30):
             while not table.game.is_over():
                 high_water = max(high_water, max((len(c.outbox) for c in host.conns.values()), default=0))
                 await trio.sleep(0.001)
@@ -290,10 +313,9 @@ async def test_slow_reader_gets_the_newest_snapshot_with_bounded_memory() -> Non
                 assert msg is not None
                 if msg["type"] in ("update", "snapshot"):
                     states.append(msg)
-        moves = table.state_id
-        assert high_water <= opts.outbox_messages
+        assert 0 < high_water <= opts.outbox_messages
         assert states[-1]["state_id"] == table.state_id and states[-1]["type"] == "snapshot"
-        assert len(states) < moves
+        assert len(states) < table.state_id
         nursery.cancel_scope.cancel()
 
 
@@ -635,3 +657,28 @@ async def test_a_slow_mover_whose_update_was_dropped_gets_its_ack_in_the_snapsho
         state = await a.recv_type_in(("update", "snapshot", "error"))
         assert state["type"] == "snapshot" and state["ack"] == {"decision_id": snap["decision"]["id"], "ref": 5}
         await still_alive(b)
+
+
+async def test_a_line_the_socket_takes_only_in_part_goes_out_whole_and_in_order() -> None:
+    """The direct write of a TCP peer's line: what the kernel does not take at once goes out next, through the
+    writer, whole, even when back-pressure then drops the states queued behind it (else the stream would tear)."""
+    async with running_host(fake_engine(), host_options=HostOptions(outbox_messages=1)) as host:
+        host_sock, peer_sock = trio.socket.socketpair()
+        host_sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_SNDBUF, 4096)
+        assert host._nursery is not None
+        host._nursery.start_soon(host.accept_stream, trio.SocketStream(host_sock))
+        peer = RawClient(trio.SocketStream(peer_sock))
+        await peer.recv_type("table")
+        await peer.send({"type": "hello", "protocol": 1, "name": "watcher", "role": "spectator"})
+        snapshot = await peer.recv_type("snapshot")
+        await trio.testing.wait_all_tasks_blocked()
+        (conn,) = host.conns.values()
+        assert conn.fd >= 0 and not conn.outbox, "an idle socket stream is written directly"
+        big = b'{"pad":"' + b"x" * 1_000_000 + b'","type":"pad"}\n'
+        host._queue(conn, "state", big)
+        assert conn.outbox, "the kernel took only the start of the line"
+        # The remainder fills the outbox: the next state is dropped and a snapshot owed instead.
+        host._queue(conn, "state", b'{"type":"dropped"}\n')
+        first = await peer.recv()
+        assert first is not None and first["type"] == "pad" and len(first["pad"]) == 1_000_000
+        assert await peer.recv() == snapshot

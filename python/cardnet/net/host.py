@@ -1,15 +1,19 @@
 """The host's trio layer: serves one :class:`~cardnet.protocol.host.HostSession` over TCP or memory streams.
 
-One task per connection reads lines into the session; one writer task per connection drains a byte-bounded
-outbox; a committer releases acknowledgements only after the journal write (and, with ``fsync``, after a
-group-committed fsync); built-in players run in worker threads on clones; timers (turn timers, absent seats,
-keepalive) wake the session. Every message is built and parsed by the session, never here.
+One task per connection reads lines into the session. A message for a TCP peer whose outbox is empty and whose
+writer is idle is written straight to the socket (non-blocking, from the task that produced it); whatever the
+kernel does not take at once, and everything for in-process memory streams, goes through the connection's
+byte-bounded outbox, drained by its writer task. A committer releases acknowledgements only after the journal
+write (and, with ``fsync``, after a group-committed fsync); built-in players run in worker threads on clones;
+timers (turn timers, absent seats, keepalive) wake the session. Every message is built and parsed by the
+session, never here.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import os
 import secrets
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -26,6 +30,7 @@ from ..protocol.host import (
     Changed,
     Close,
     Commit,
+    Delivery,
     Durable,
     Effect,
     HostOptions,
@@ -40,6 +45,9 @@ from .lines import LineReader
 __all__ = ["Connection", "Host", "HostOptions", "JournalFailure"]
 
 log = logging.getLogger("cardnet.host")
+
+#: How far (seconds) a connection's armed read timeout may lag its real deadline before it is moved.
+DEADLINE_SLACK = 1.0
 
 
 class JournalFailure(Exception):
@@ -60,6 +68,11 @@ class Connection:
     wake: trio.Event = field(default_factory=trio.Event)
     closing: str | None = None
     scope: trio.CancelScope | None = None  # cancelling it ends the connection's reader and writer at once
+    #: The socket's descriptor for direct writes; -1 for a stream without one (memory streams) or once the
+    #: direct path is off for good (the connection broke).
+    fd: int = -1
+    #: The writer task is draining (between its wake and its next wait): a direct write now would overtake it.
+    busy: bool = False
 
     @property
     def id(self) -> int:
@@ -180,7 +193,7 @@ class Host:
             await trio.aclose_forcefully(stream)
             return
         link, effects = self.session.connect(trio.current_time())
-        conn = Connection(link, stream)
+        conn = Connection(link, stream, fd=_socket_fd(stream))
         self.conns[link.id] = conn
         try:
             async with trio.open_nursery() as nursery:
@@ -198,6 +211,8 @@ class Host:
                 conn.wake.set()
         finally:
             self.conns.pop(link.id, None)
+            # The descriptor's number may be reused by the next accepted connection once this one closes.
+            conn.fd = -1
             self._apply(self.session.disconnected(link, trio.current_time()))
             with trio.CancelScope(shield=True):
                 await trio.aclose_forcefully(stream)
@@ -205,28 +220,35 @@ class Host:
     async def _reader(self, conn: Connection) -> None:
         """Feed the connection's lines to the session until it is done with them."""
         link = conn.link
-        reader = LineReader(conn.stream, MAX_PEER_LINE)
+        reader = LineReader(conn.stream, MAX_PEER_LINE, conn.fd)
         while link.closing is None:
-            line: bytes | None = None
-            with trio.move_on_at(self.session.read_deadline(link)) as timeout:
-                try:
-                    line = await reader.read_line()
-                except ProtocolError as exc:
-                    self._apply(self.session.receive_error(link, exc))
-                    return
-                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                    return
-            now = trio.current_time()
+            # One timeout scope serves line after line: a scope per line would cost more than the line's own
+            # handling. Its deadline may lag the real one by up to DEADLINE_SLACK (moving a deadline costs too):
+            # firing early only makes the session say it is not yet time, and the loop arms the real one.
+            armed = self.session.read_deadline(link)
+            with trio.CancelScope(deadline=armed) as timeout:
+                while link.closing is None:
+                    try:
+                        line = await reader.read_line()
+                    except ProtocolError as exc:
+                        self._apply(self.session.receive_error(link, exc))
+                        return
+                    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                        return
+                    if line is None:
+                        return
+                    durable = self._apply(self.session.receive_line(link, line, trio.current_time()))
+                    if durable is not None:
+                        assert self.journal is not None
+                        # The read timeout must not cut a welcome short while its token becomes durable.
+                        timeout.deadline = armed = math.inf
+                        await trio.to_thread.run_sync(self.journal.fsync)
+                        self._apply(self.session.welcome(link))
+                    deadline = self.session.read_deadline(link)
+                    if deadline < armed or deadline - armed > DEADLINE_SLACK:
+                        timeout.deadline = armed = deadline
             if timeout.cancelled_caught:
-                self._apply(self.session.timed_out(link, now))
-                continue
-            if line is None:
-                return
-            durable = self._apply(self.session.receive_line(link, line, now))
-            if durable is not None:
-                assert self.journal is not None
-                await trio.to_thread.run_sync(self.journal.fsync)
-                self._apply(self.session.welcome(link))
+                self._apply(self.session.timed_out(link, trio.current_time()))
 
     # -- carrying out what the session decided ----------------------------------------------------------------
 
@@ -281,20 +303,33 @@ class Host:
         self._after_change()
 
     def _release(self, commit: Commit) -> None:
-        for delivery in commit.deliveries:
-            for conn in self.conns.values():
-                if not (conn.ready and conn.seat == delivery.seat and (delivery.seat is not None or conn.spectator)):
-                    continue
-                if delivery.data is not None:
-                    self._queue(conn, "state", delivery.data, delivery.ack)
-                else:
-                    conn.needs_snapshot = True
-                    self._owe_ack(conn, delivery.ack)
-                    conn.wake.set()
+        by_seat = {delivery.seat: delivery for delivery in commit.deliveries}
+        later: list[tuple[Connection, Delivery]] = []
+        for conn in self.conns.values():
+            if not conn.ready or (conn.seat is None and not conn.spectator):
+                continue
+            delivery = by_seat.get(conn.seat)
+            if delivery is None:
+                continue
+            if delivery.ack is None:
+                later.append((conn, delivery))
+            else:
+                # The mover's update goes out first: its ack is the round trip that paces play.
+                self._deliver(conn, delivery)
+        for conn, delivery in later:
+            self._deliver(conn, delivery)
         if commit.game_over:
             self.finished_games += 1
             self.game_over.set()
             self.game_over = trio.Event()
+
+    def _deliver(self, conn: Connection, delivery: Delivery) -> None:
+        if delivery.data is not None:
+            self._queue(conn, "state", delivery.data, delivery.ack)
+        else:
+            conn.needs_snapshot = True
+            self._owe_ack(conn, delivery.ack)
+            conn.wake.set()
 
     async def _committer(self) -> None:
         """Group commit: one fsync covers every batch journalled while the previous fsync ran."""
@@ -349,16 +384,41 @@ class Host:
                 if conn.scope is not None:
                     conn.scope.cancel()
                 return
+        if conn.fd >= 0 and not conn.busy and not conn.outbox:
+            data = self._write_now(conn, data)
+            if not data:
+                return
+            # The kernel took only the start: the rest must go out next, whole, whatever the message was (its
+            # ack went with its first bytes), so it is kept like a control message.
+            kind, ack = "ctl", None
         conn.outbox.append((kind, data, ack))
         conn.outbox_size += len(data)
         conn.wake.set()
+
+    @staticmethod
+    def _write_now(conn: Connection, data: bytes) -> bytes:
+        """Write what the socket takes without blocking; returns the rest (empty when all went out).
+
+        Only called with nothing queued and the writer idle, so bytes never overtake earlier ones. A broken
+        socket is left to the writer, which drops the connection as it would on its own failed write.
+        """
+        try:
+            sent = os.write(conn.fd, data)
+        except BlockingIOError:
+            return data
+        except OSError:
+            conn.fd = -1
+            return data
+        return data[sent:]
 
     async def _writer(self, conn: Connection, scope: trio.CancelScope) -> None:
         """Drain the outbox; a peer that does not read within the write timeout, or whose write fails in any
         way, is disconnected (never the host)."""
         try:
             while True:
+                conn.busy = False
                 await conn.wake.wait()
+                conn.busy = True
                 conn.wake = trio.Event()
                 while conn.outbox or (conn.needs_snapshot and conn.ready):
                     if conn.outbox:
@@ -393,10 +453,13 @@ class Host:
     # -- built-in players, timers, keepalive ------------------------------------------------------------------
 
     def _after_change(self) -> None:
-        self._changed.set()
+        table = self.table
+        if table.config.turn_timer is not None or self.session.gone_since:
+            # Only turn timers and absent seats give the scheduler a deadline; without them, waking it on every
+            # move would cost a task switch for nothing.
+            self._changed.set()
         if self._nursery is None:
             return
-        table = self.table
         now = trio.current_time()
         for seat, decision in table.decisions.items():
             builtin = table.controlled_by_builtin(seat) or decision.timed_out
@@ -469,3 +532,12 @@ class Host:
         while True:
             await trio.sleep(self.opts.keepalive_interval)
             self._apply(self.session.keepalive())
+
+
+def _socket_fd(stream: trio.abc.Stream) -> int:
+    """The descriptor of a TCP stream's socket for direct writes; -1 for any other stream (memory streams of
+    local play and tests have none, and go through the writer task alone). Only on POSIX systems, where a
+    socket's descriptor can be written and waited on like a file's."""
+    if isinstance(stream, trio.SocketStream) and os.name == "posix":
+        return stream.socket.fileno()
+    return -1

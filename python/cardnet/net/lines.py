@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import trio
 
 from ..protocol import LineBuffer
@@ -11,11 +13,17 @@ CHUNK = 1 << 16
 
 
 class LineReader:
-    """Reads lines from a stream through a :class:`~cardnet.protocol.LineBuffer` (host and peer alike)."""
+    """Reads lines from a stream through a :class:`~cardnet.protocol.LineBuffer` (host and peer alike).
 
-    def __init__(self, stream: trio.abc.ReceiveStream, limit: int) -> None:
+    For a TCP stream, the host passes the socket's descriptor (``fd``): it then waits for the socket to be
+    readable and reads it directly, one read a wake, instead of the stream's read-then-yield-then-read-again (a
+    scheduler pass and a syscall less on every line of a move). The stream stays the owner of the socket.
+    """
+
+    def __init__(self, stream: trio.abc.ReceiveStream, limit: int, fd: int = -1) -> None:
         self.stream = stream
         self.lines = LineBuffer(limit)
+        self.fd = fd
 
     async def read_line(self) -> bytes | None:
         """The next line without its newline; None at a clean end of stream.
@@ -23,8 +31,18 @@ class LineReader:
         Raises ``ProtocolError("line_too_long")`` as soon as a line exceeds the limit.
         """
         while (line := self.lines.next_line()) is None:
-            chunk = await self.stream.receive_some(CHUNK)
+            chunk = await self._receive()
             if not chunk:
                 return None
             self.lines.feed(chunk)
         return line
+
+    async def _receive(self) -> bytes | bytearray:
+        if self.fd < 0:
+            return await self.stream.receive_some(CHUNK)
+        while True:
+            await trio.lowlevel.wait_readable(self.fd)
+            try:
+                return os.read(self.fd, CHUNK)
+            except BlockingIOError:
+                continue  # a spurious wake: wait again

@@ -556,29 +556,40 @@ class HostSession:
     def _decision(self, d: OpenDecision | None) -> Decision | None:
         if d is None:
             return None
-        now = self.table.clock()
-        deadline_ms = None if d.deadline is None else max(0, int((d.deadline - now) * 1000))
+        deadline_ms = None if d.deadline is None else max(0, int((d.deadline - self.table.clock()) * 1000))
         inline = len(d.legal_json) <= self.opts.legal_inline_limit
         return Decision(d.id, Raw(d.legal_json) if inline else None, d.count, deadline_ms)
 
-    def state_line(self, seat: int | None, kind: str, *, ack: Mapping[str, Encodable] | None = None) -> bytes:
+    def state_line(
+        self, seat: int | None, kind: str, *, ack: Mapping[str, Encodable] | None = None, shared: str | None = None
+    ) -> bytes:
         """The encoded ``update``/``snapshot`` line for one seat (None = spectator), spliced from the fragments
-        the core built once for this state (:meth:`Table.fragments`)."""
+        the core built once for this state (:meth:`Table.fragments`); ``shared``: the :meth:`shared_part` of
+        ``kind`` for this state, when the caller builds several seats' lines."""
+        table = self.table
+        fragments = table.fragments()
+        return StateMessage.splice(
+            kind,
+            self.shared_part(kind) if shared is None else shared,
+            view=fragments.views[seat],
+            decision=self._decision(table.decision_for(seat)),
+            events=fragments.events[seat] if kind == "update" else None,
+            ack=ack,
+        )
+
+    def shared_part(self, kind: str) -> str:
+        """What every seat's ``kind`` line of the current state shares (:meth:`StateMessage.shared_part`)."""
         table = self.table
         fragments = table.fragments()
         over = table.game.is_over()
-        return StateMessage.line(
+        return StateMessage.shared_part(
             kind,
             game_no=table.game_no,
             state_id=table.state_id,
             state_hash=fragments.state_hash,
-            view=fragments.views[seat],
             to_act=sorted(table.decisions) if table.started else [],
-            decision=self._decision(table.decision_for(seat)),
             over=over,
             outcome=fragments.outcome_json if over else None,
-            events=fragments.events[seat] if kind == "update" else None,
-            ack=ack,
         )
 
     def snapshot(self, link: Link, ack: Ack | None) -> tuple[bytes, bool]:
@@ -597,24 +608,38 @@ class HostSession:
         self, records: Sequence[Record], *, kind: str, ack_seat: int | None = None, ack: Ack | None = None
     ) -> Commit:
         """The records and every ready connection's message for the state the table is in now."""
-        ready = [link for link in self.links.values() if link.ready]
+        seats: set[int] = set()
+        spectators = False
+        for link in self.links.values():
+            if link.ready:
+                if link.spectator:
+                    spectators = True
+                elif link.seat is not None:
+                    seats.add(link.seat)
+        try:
+            shared: str | None = self.shared_part(kind)
+        except Exception:
+            log.exception("cannot build the %s of state %d; every seat gets a snapshot", kind, self.table.state_id)
+            shared = None
         deliveries: list[Delivery] = []
-        for seat in sorted({link.seat for link in ready if not link.spectator and link.seat is not None}):
+        for seat in sorted(seats):
             seat_ack = ack if seat == ack_seat else None
-            deliveries.append(Delivery(seat, self._state_or_none(seat, kind, seat_ack), seat_ack))
-        if any(link.spectator for link in ready):
-            deliveries.append(Delivery(None, self._state_or_none(None, kind, None), None))
+            deliveries.append(Delivery(seat, self._state_or_none(seat, kind, seat_ack, shared), seat_ack))
+        if spectators:
+            deliveries.append(Delivery(None, self._state_or_none(None, kind, None, shared), None))
         return Commit(tuple(records), tuple(deliveries), self.table.game.is_over())
 
-    def _state_or_none(self, seat: int | None, kind: str, ack: Ack | None) -> bytes | None:
+    def _state_or_none(self, seat: int | None, kind: str, ack: Ack | None, shared: str | None) -> bytes | None:
         """The seat's state line, or None when building it failed.
 
         The state has changed (and is journalled) by now, so a failure for one seat must neither hide the change
         from the others nor be reported as if nothing happened: that seat gets a fresh snapshot instead, and
         when it is the mover, that snapshot carries its ack.
         """
+        if shared is None:
+            return None
         try:
-            return self.state_line(seat, kind, ack=ack)
+            return self.state_line(seat, kind, ack=ack, shared=shared)
         except Exception:
             log.exception("cannot build the %s for seat %s; it gets a snapshot instead", kind, seat)
             return None

@@ -546,6 +546,47 @@ class StateMessage:
         canonical text and are copied, never re-encoded; the keys are written in their canonical (sorted) order.
         ValueError when the line exceeds ``limit``, as :func:`~.codec.encode`.
         """
+        shared = StateMessage.shared_part(
+            kind, game_no=game_no, state_id=state_id, state_hash=state_hash, to_act=to_act, over=over, outcome=outcome
+        )
+        return StateMessage.splice(kind, shared, view=view, decision=decision, events=events, ack=ack, limit=limit)
+
+    @staticmethod
+    def shared_part(
+        kind: str,
+        *,
+        game_no: int,
+        state_id: int,
+        state_hash: str,
+        to_act: Sequence[int],
+        over: bool,
+        outcome: str | None,
+    ) -> str:
+        """The part of a state line that every seat's line of one state shares (``game_no`` through ``type``),
+        built once per state and handed to :meth:`splice` for each seat."""
+        return "".join([
+            ',"game_no":', str(int(game_no)),
+            ',"hash":', _plain_string(state_hash),
+            ',"outcome":', "null" if outcome is None else outcome,
+            ',"over":', "true" if over else "false",
+            ',"state_id":', str(int(state_id)),
+            ',"to_act":[', ",".join(str(int(s)) for s in to_act),
+            '],"type":', _plain_string(kind),
+            ',"view":',
+        ])
+
+    @staticmethod
+    def splice(
+        kind: str,
+        shared: str,
+        *,
+        view: str,
+        decision: Decision | None,
+        events: str | None = None,
+        ack: Mapping[str, Encodable] | None = None,
+        limit: int = MAX_HOST_LINE,
+    ) -> bytes:
+        """One seat's line of :meth:`line`, around the :meth:`shared_part` of its state (built for ``kind``)."""
         parts: list[str] = ["{"]
         if ack is not None:
             parts += ['"ack":', _ack_text(ack), ","]
@@ -558,17 +599,7 @@ class StateMessage:
                       ',"id":', str(int(decision.id)), ',"legal":', legal, "}"]
         if kind == "update":
             parts += [',"events":', "[]" if events is None else events]
-        parts += [
-            ',"game_no":', str(int(game_no)),
-            ',"hash":', _plain_string(state_hash),
-            ',"outcome":', "null" if outcome is None else outcome,
-            ',"over":', "true" if over else "false",
-            ',"state_id":', str(int(state_id)),
-            ',"to_act":[', ",".join(str(int(s)) for s in to_act),
-            '],"type":', _plain_string(kind),
-            ',"view":', view,
-            "}\n",
-        ]
+        parts += [shared, view, "}\n"]
         data = "".join(parts).encode("ascii")
         if len(data) > limit + 1:
             raise ValueError(f"message of {len(data) - 1} bytes exceeds the {limit}-byte line limit")
