@@ -372,6 +372,8 @@ def _join(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sy
         password=password,
         token=args.token,
         give_up_after=args.reconnect_for,
+        # A person is told at once that the host closed the table; reconnecting is for a host that was lost.
+        wait_for_restart=False,
     )
 
     async def main() -> int:
@@ -392,7 +394,7 @@ def _join(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sy
             else:
                 ui.say("Type a number or a move when asked; 'help' for commands, 'say TEXT' to chat.")
             code = await ui.run()
-            if peer.failure is None:
+            if peer.failure is None and not peer.session.closed_by_host:
                 # Leaving on purpose: the host hands the seat to a built-in player at once.
                 with trio.move_on_after(2):
                     try:
