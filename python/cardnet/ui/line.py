@@ -30,7 +30,7 @@ from ..net.peer import (
     SeatsChanged,
 )
 from ..protocol import JSONValue, StateMessage, canonical
-from .render import GenericRenderer, Move, MoveTextError, move_list, renderer_for, use_colour
+from .render import Move, MoveTextError, move_list, renderer_for, use_colour
 
 __all__ = ["EXIT_SIGNAL_BASE", "PlainGame", "refusal_text", "seat_names"]
 
@@ -155,7 +155,6 @@ class PlainGame:
         solo: bool = True,
         leave_lines: Sequence[str] = ("Bye.",),
         seats: Sequence[JSONValue] = (),
-        renderer: GenericRenderer | None = None,
     ) -> None:
         self.peer = peer
         self.seat = seat
@@ -175,7 +174,7 @@ class PlainGame:
         self.stdout = stdout
         self.leave_lines = list(leave_lines)
         names = seat_names(seats, seat) if seats else [("You" if s == seat else f"Seat {s}") for s in range(players)]
-        self.renderer = renderer or renderer_for(game, names)
+        self.renderer = renderer_for(game, names)
         self.renderer.colour = use_colour(stdout)
         self.seats: list[JSONValue] = list(seats)
         self.pending: _Pending | None = None
