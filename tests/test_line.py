@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from cardnet.net.peer import HostError
-from cardnet.protocol import JSONValue
-from cardnet.ui.line import refusal_text, seat_names
+import io
+from typing import cast
+
+import trio
+
+from cardnet import protocol as P
+from cardnet.net.peer import HostError, Peer
+from cardnet.protocol import JSONValue, StateMessage
+from cardnet.protocol.peer import PeerSession
+from cardnet.ui.line import PlainGame, refusal_text, seat_names
+
+from test_protocol_peer import TABLE, WELCOME, line, open_session, state_line
 
 
 def seat(index: int, name: str | None, kind: str = "human") -> JSONValue:
@@ -26,3 +35,46 @@ def test_refusals_are_explained_in_player_words() -> None:
     assert refusal_text(error("wrong_seat", "decision 4 belongs to seat 1")) == "it is not your turn"
     # The core's own reason for a move the rules refuse is already in words.
     assert refusal_text(error("illegal_move", "a 7 cannot show 2")) == "a 7 cannot show 2"
+
+
+class SessionPeer:
+    """What :class:`PlainGame` uses of a peer: its session, and moves that go through it (nothing is sent)."""
+
+    def __init__(self, session: PeerSession) -> None:
+        self.session = session
+        self.failure = None
+
+    async def move(self, decision_id: int, move: JSONValue | None = None, *, index: int | None = None) -> int:
+        return self.session.move(decision_id, move, index)[0]
+
+
+def test_the_line_ui_keeps_no_answered_decisions_of_its_own() -> None:
+    session = open_session()
+    decision = P.Decision(16, P.Raw('[{"type":"a"},{"type":"b"}]'), 2, None)
+
+    def delivered(data: bytes) -> StateMessage:
+        (state,) = session.receive_line(data).events
+        assert isinstance(state, StateMessage)
+        return state
+
+    async def main() -> None:
+        peer = cast(Peer, SessionPeer(session))
+        ui = PlainGame(peer, "callpick", 0, 2, io.StringIO(), io.StringIO(), solo=False)
+        assert not hasattr(ui, "answered")
+        state = delivered(state_line(1, kind="snapshot", decision=decision, to_act=[0]))
+        await ui.on_state(state)
+        assert await ui.try_move("2", state)
+        assert ui.pending is not None and not session.needs_answer(state)
+        # A snapshot on the same connection (the peer resynchronised) leaves our move on its way: not asked twice.
+        await ui.on_state(delivered(state_line(2, kind="snapshot", decision=decision, to_act=[0])))
+        assert ui.pending is not None
+        # After a reconnect the session re-opens the decision (the host may never have read the move): asked again.
+        session.connection_lost()
+        session.connection_made()
+        session.receive_line(line(TABLE.to_wire()))
+        session.receive_line(line(WELCOME.to_wire()))
+        again = delivered(state_line(3, kind="snapshot", decision=decision, to_act=[0]))
+        await ui.on_state(again)
+        assert ui.pending is None and ui.open is again and session.needs_answer(again)
+
+    trio.run(main)

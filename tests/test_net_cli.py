@@ -199,3 +199,35 @@ def test_max_spectators_admits_more_watchers_than_the_default_connection_limit(t
             sock.close()
         host.terminate()
         host.wait(timeout=30)
+
+
+def test_a_seated_host_leaves_when_its_input_ends_while_waiting_for_players(tmp_path: Path) -> None:
+    env = child_env() | {"XDG_STATE_HOME": str(tmp_path)}
+    argv = ["host", "fistful", "--port", str(free_port()), "--interface", "127.0.0.1", "--no-advertise"]
+    host = subprocess.Popen(
+        [sys.executable, "-c", NET_COMMAND, *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert host.stdin is not None and host.stdout is not None
+        for _ in range(20):
+            if host.stdout.readline().startswith("You sit at seat 0"):
+                break
+        else:
+            raise AssertionError("the host never sat down")
+        # Seat 1 is still open: the host waits for a player when its input ends (Ctrl-D, or the end of a script).
+        host.stdin.close()
+        code = host.wait(timeout=20)
+        out, err = host.stdout.read(), host.stderr.read() if host.stderr else ""
+        assert code == 0, err
+        journal = next(tmp_path.rglob("*.journal"))
+        assert f"Table closed; continue it with: cardnet host --resume {journal}" in out
+        assert "Traceback" not in err
+    finally:
+        if host.poll() is None:
+            host.kill()
+            host.wait(timeout=10)

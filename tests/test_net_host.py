@@ -191,6 +191,25 @@ async def test_peers_reconnect_with_their_tokens_after_a_host_restart() -> None:
     assert results[0][0].outcomes == results[1][0].outcomes == [table.game.outcome()]
 
 
+async def test_a_peer_not_waiting_for_a_restart_stops_when_the_host_closes_the_table() -> None:
+    table = Table(TableConfig("callpick", 2, 9, seeded=True, table_id="wc"), fake_engine(), clock=trio.current_time)
+    seen: list[object] = []
+    async with trio.open_nursery() as host_nursery:
+        host = Host(table)
+        port = await host_nursery.start(host.serve, "127.0.0.1", 0)
+        peer = Peer("127.0.0.1", port, name="eve", spectate=True, max_backoff=0.05, wait_for_restart=False)
+        with trio.fail_after(10):
+            async with trio.open_nursery() as peers:
+                await peers.start(peer.run)
+                await host.shutdown()
+                # The event stream ends once the peer stops: nothing about a lost host or reconnecting.
+                async for event in peer.events:
+                    seen.append(event)
+        host_nursery.cancel_scope.cancel()
+    assert peer.session.closed_by_host and peer.failure is None
+    assert not [e for e in seen if isinstance(e, (ConnectionLost, Reconnecting))]
+
+
 async def test_a_peer_reports_the_lost_host_its_reconnect_attempts_and_the_return() -> None:
     engine = fake_engine()
     bots = {0: "random", 1: "random"}

@@ -49,6 +49,7 @@ def state_line(
     decision: P.Decision | None = None,
     to_act: list[int] | None = None,
     ack: dict[str, P.Encodable] | None = None,
+    over: bool = False,
 ) -> bytes:
     public: dict[str, P.Encodable] = {"round": state_id}
     return line(
@@ -60,7 +61,7 @@ def state_line(
             view={"public": public, "private": None},
             to_act=to_act or [],
             decision=decision,
-            over=False,
+            over=over,
             outcome=None,
             ack=ack,
         )
@@ -101,6 +102,30 @@ def test_pings_are_answered_and_fatal_errors_end_the_connection_or_the_session()
     with pytest.raises(PeerError) as info:
         session.receive_line(line(P.HostError("replaced", "elsewhere", 3, None).to_wire()))
     assert info.value.code == "replaced"
+
+
+def test_a_host_closing_the_table_on_purpose_ends_the_session_and_a_loss_does_not() -> None:
+    session = open_session()
+    step = session.receive_line(line(P.HostError("shutting_down", "the host is stopping", 3, None).to_wire()))
+    assert step.lost and step.events == [] and session.closed_by_host
+    assert session.connection_lost() == ConnectionLost("the host is stopping")
+    # A stream that just ends during a game is a loss (the peer reconnects) ...
+    session = open_session()
+    session.receive_line(state_line(1, kind="snapshot"))
+    session.host_hung_up()
+    assert not session.closed_by_host
+    # ... and the table closing once the game is over.
+    session.receive_line(state_line(2, over=True))
+    session.host_hung_up()
+    assert session.closed_by_host
+    # A reconnect the host refuses because it is stopping ends the session too.
+    session = open_session()
+    session.connection_lost()
+    session.connection_made()
+    session.receive_line(line(TABLE.to_wire()))
+    with pytest.raises(PeerError):
+        session.receive_line(line(P.HostError("shutting_down", "the host is stopping", 0, None).to_wire()))
+    assert session.closed_by_host
 
 
 def test_unknown_host_messages_are_ignored_and_garbage_is_a_protocol_error() -> None:

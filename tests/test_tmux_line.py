@@ -104,6 +104,65 @@ def test_join_notices_the_host_dying_and_exits_cleanly(tmp_path: Path) -> None:
         stop(host)
 
 
+def test_lines_arriving_at_the_prompt_appear_above_one_fresh_prompt(tmp_path: Path) -> None:
+    port = free_port()
+    host = start_host(port, "--bots", "1", "--bot", "random", "--seed", "8", state=tmp_path)
+    player = Pane("clean", cardnet("join", f"127.0.0.1:{port}", "--name", "ann"), child_env(), size=(80, 24))
+    watcher: Pane | None = None
+    try:
+        player.wait_for(at_prompt, "the first decision")
+        watcher = Pane("watcher", cardnet("join", f"127.0.0.1:{port}", "--spectate", "--name", "bob"), child_env())
+        watcher.wait_text("You are watching")
+        for n in (1, 2):
+            watcher.type_line(f"say hello {n}")
+            said = f"> hello {n}"
+            player.wait_for(lambda s: said in s and at_prompt(s), f"chat line {n} and the prompt")
+        # Typed text is still read after a line arrives at the prompt (only its echo is wiped).
+        player.type_text("sa")
+        watcher.type_line("say hello 3")
+        player.wait_for(lambda s: "> hello 3" in s and at_prompt(s), "chat line 3 and the prompt")
+        player.type_line("y typed across")
+        screen = player.wait_for(lambda s: "<ann> typed across" in s and at_prompt(s), "the player's own chat line")
+        lines = screen.rstrip("\n").splitlines()
+        chats = [i for i, line in enumerate(lines) if line.startswith("<")]
+        assert [lines[i] for i in chats] == [
+            "<bob (spectator)> hello 1",
+            "<bob (spectator)> hello 2",
+            "<bob (spectator)> hello 3",
+            "<ann> typed across",
+        ], screen
+        # No empty prompt is left behind above the chat lines: the only one is the last line. The line the
+        # player entered stays, as the terminal echoed it.
+        assert [i for i, line in enumerate(lines) if line == ">"] == [len(lines) - 1], screen
+        assert lines[chats[-1] - 1] == "> y typed across" and "> sa" not in lines, screen
+        assert "Traceback" not in player.history()
+    finally:
+        player.close()
+        if watcher is not None:
+            watcher.close()
+        stop(host)
+
+
+def test_a_host_that_stops_on_purpose_ends_join_at_once(tmp_path: Path) -> None:
+    port = free_port()
+    host = start_host(port, "--bots", "1", "--bot", "random", "--seed", "9", state=tmp_path)
+    pane = Pane("closed", cardnet("join", f"127.0.0.1:{port}"), child_env())
+    try:
+        pane.wait_for(at_prompt, "the first decision")
+        # SIGTERM stops a headless host on purpose: it tells every peer it is shutting down.
+        host.terminate()
+        assert host.wait(timeout=10) == 0
+        started = time.monotonic()
+        assert pane.exit_code(timeout=10) == 0
+        assert time.monotonic() - started < 5
+        text = pane.history()
+        assert "The host closed the table." in text
+        assert "Lost the connection" not in text and "Reconnect attempt" not in text and "Traceback" not in text
+    finally:
+        pane.close()
+        stop(host)
+
+
 def test_ctrl_c_and_ctrl_d_leave_with_one_line(tmp_path: Path) -> None:
     port = free_port()
     # Built-in players pause before moving, so the stand-in for the player who left has not finished the match

@@ -19,9 +19,11 @@ EXIT_MARK = "PANE-EXIT="
 
 
 class Pane:
-    """One command in a 100x30 detached tmux session."""
+    """One command in a detached tmux session of ``size`` (columns, rows), 100x30 unless given."""
 
-    def __init__(self, name: str, argv: Sequence[str], env: Mapping[str, str]) -> None:
+    def __init__(
+        self, name: str, argv: Sequence[str], env: Mapping[str, str], size: tuple[int, int] = (100, 30)
+    ) -> None:
         tmux = shutil.which("tmux")
         # .ci/run installs tmux; a machine without it fails here rather than skipping the test.
         assert tmux is not None, "tmux is required for the terminal tests (apt-get install tmux)"
@@ -33,7 +35,7 @@ class Pane:
         exports = " ".join(f"{key}={shlex.quote(value)}" for key, value in changed.items())
         # The shell stays after the program so its exit code and last screen can be read.
         script = f"env {exports} {shlex.join(argv)}; echo {EXIT_MARK}$?; sleep 600"
-        self._tmux("new-session", "-d", "-s", "t", "-x", "100", "-y", "30", script)
+        self._tmux("new-session", "-d", "-s", "t", "-x", str(size[0]), "-y", str(size[1]), script)
 
     def _tmux(self, *args: str) -> str:
         done = subprocess.run(
@@ -58,9 +60,13 @@ class Pane:
         """Sends tmux key names (``Enter``, ``C-c``, ``C-d``); :meth:`type_line` types text."""
         self._tmux("send-keys", "-t", "t", *keys)
 
+    def type_text(self, text: str) -> None:
+        """Types ``text`` (no Enter)."""
+        self._tmux("send-keys", "-t", "t", "-l", text)
+
     def type_line(self, text: str) -> None:
         """Types ``text`` and presses Enter."""
-        self._tmux("send-keys", "-t", "t", "-l", text)
+        self.type_text(text)
         self.send("Enter")
 
     def wait_for(self, found: Callable[[str], bool], what: str, timeout: float = 30.0) -> str:

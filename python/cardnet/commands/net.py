@@ -146,7 +146,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     return _run(_host, args)
 
 
-def _host(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sys.stdin) -> int:
+def _host(args: argparse.Namespace) -> int:
     import trio
 
     from .. import protocol as P
@@ -158,6 +158,7 @@ def _host(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sy
     from ..net.host import Host, HostOptions, JournalFailure
     from ..table import Table
 
+    out, stdin = sys.stdout, sys.stdin
     try:
         interfaces = choose_interfaces(args.interface)
     except InterfaceError as exc:
@@ -354,11 +355,12 @@ def cmd_join(args: argparse.Namespace) -> int:
     return _run(_join, args)
 
 
-def _join(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sys.stdin) -> int:
+def _join(args: argparse.Namespace) -> int:
     import trio
 
     from ..net.peer import Peer, PeerError
 
+    out, stdin = sys.stdout, sys.stdin
     address = table_address("join", args.target, args.interface)
     if isinstance(address, int):
         return address
@@ -372,6 +374,8 @@ def _join(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sy
         password=password,
         token=args.token,
         give_up_after=args.reconnect_for,
+        # A person is told at once that the host closed the table; reconnecting is for a host that was lost.
+        wait_for_restart=False,
     )
 
     async def main() -> int:
@@ -392,7 +396,7 @@ def _join(args: argparse.Namespace, out: TextIO = sys.stdout, stdin: TextIO = sy
             else:
                 ui.say("Type a number or a move when asked; 'help' for commands, 'say TEXT' to chat.")
             code = await ui.run()
-            if peer.failure is None:
+            if peer.failure is None and not peer.session.closed_by_host:
                 # Leaving on purpose: the host hands the seat to a built-in player at once.
                 with trio.move_on_after(2):
                     try:
@@ -465,13 +469,14 @@ def cmd_bot(args: argparse.Namespace) -> int:
     return _run(_bot, args)
 
 
-def _bot(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def _bot(args: argparse.Namespace) -> int:
     import trio
 
     from ..bot import BotResult, load_bot, run_bot
     from ..net.peer import PeerError
     from ..protocol import canonical
 
+    out = sys.stdout
     try:
         bot = load_bot(args.bot)
     except ValueError as exc:
@@ -523,11 +528,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return _run(_replay, args)
 
 
-def _replay(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def _replay(args: argparse.Namespace) -> int:
     from ..journal import JournalError, read_journal
     from ..protocol import canonical
     from ..table import Table, core_engine, outcome_value
 
+    out = sys.stdout
     try:
         contents = read_journal(args.journal)
     except JournalError as exc:

@@ -166,7 +166,11 @@ class Host:
                 await trio.sleep(0.01)
 
     async def accept_stream(self, stream: trio.abc.Stream) -> None:
-        """Serve one already-connected stream until it ends."""
+        """Serve one already-connected stream until it ends.
+
+        The way to serve a connection the host did not accept itself (a Unix socket, a tunnel, a stream an
+        embedding program opened): it is served like a TCP connection. Tests use it for hostile streams.
+        """
         await self._handle(stream)
 
     def open_local_stream(self) -> trio.abc.Stream:

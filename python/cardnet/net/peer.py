@@ -2,7 +2,8 @@
 
 A :class:`Peer` connects, lets its session perform the handshake, delivers the session's events on a channel,
 sends what the session asks (pongs, snapshot and page requests), and reconnects with exponential backoff and
-its seat token when the connection drops.
+its seat token when the connection drops, or, with ``wait_for_restart=False``, stops at once when the host closes
+the table on purpose (``shutting_down``, or hanging up once the game is over) rather than losing it.
 """
 
 from __future__ import annotations
@@ -70,7 +71,9 @@ class Peer:
     """One connection to a host, reconnecting as needed. Use :func:`open_peer` to run it.
 
     ``connect``, when given, opens each connection instead of TCP to ``host:port`` (local play passes the
-    in-process host's :meth:`~cardnet.net.host.Host.open_local_stream`).
+    in-process host's :meth:`~cardnet.net.host.Host.open_local_stream`). ``wait_for_restart`` keeps reconnecting
+    after the host closed the table on purpose, so a host restarted with ``--resume`` takes the peer back; a
+    person's client (``cardnet join``) turns it off and ends there.
     """
 
     def __init__(
@@ -90,6 +93,7 @@ class Peer:
         connect_timeout: float = 10.0,
         idle_timeout: float | None = None,
         connect: Callable[[], Awaitable[trio.abc.Stream]] | None = None,
+        wait_for_restart: bool = True,
     ) -> None:
         self.host, self.port = host, port
         # How to open a connection: TCP to host:port unless given (local play connects over memory streams).
@@ -106,6 +110,7 @@ class Peer:
         )
         self.name, self.spectate = name, spectate
         self.reconnect = reconnect
+        self.wait_for_restart = wait_for_restart
         self.connect_timeout = connect_timeout
         self.idle_timeout = idle_timeout
         self._send_events, self.events = trio.open_memory_channel[PeerEvent](1024)
@@ -121,6 +126,11 @@ class Peer:
     def state(self) -> PeerState:
         """What the peer mirrors of the table (seat, token, last state, counters)."""
         return self.session.state
+
+    @property
+    def _table_closed(self) -> bool:
+        """Whether the host closed the table on purpose and the peer stops there."""
+        return self.session.closed_by_host and not self.wait_for_restart
 
     # -- sending ----------------------------------------------------------------------------------------------
 
@@ -181,6 +191,9 @@ class Peer:
                 try:
                     stream, reader = await self._connect()
                 except (*_LOST, ValueError, PeerError) as exc:
+                    if started and self._table_closed:
+                        # A reconnect found the host stopping on purpose: the table is closed, not lost.
+                        return
                     if isinstance(exc, PeerError) and exc.code in PERMANENT_REFUSALS:
                         raise
                     if not (self.reconnect and started):
@@ -203,7 +216,7 @@ class Peer:
                     self._stream = None
                     with trio.CancelScope(shield=True):
                         await trio.aclose_forcefully(stream)
-                if not self.reconnect:
+                if not self.reconnect or self._table_closed:
                     return
                 if not self._closed:
                     await self._send_events.send(lost)
@@ -247,6 +260,7 @@ class Peer:
                 with trio.fail_after(idle):
                     line = await reader.read_line()
                 if line is None:
+                    self.session.host_hung_up()
                     return
                 step = self.session.receive_line(line)
             except trio.TooSlowError:

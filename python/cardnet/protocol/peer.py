@@ -46,7 +46,8 @@ from .messages import (
 
 CLIENT_NAME = "cardnet-peer/1"
 
-#: Refusals that reconnecting cannot fix; any other refusal (e.g. ``shutting_down``) is retried with backoff.
+#: Refusals that reconnecting cannot fix; any other refusal is retried with backoff (``shutting_down`` marks the
+#: table closed on purpose: see :attr:`PeerSession.closed_by_host`).
 PERMANENT_REFUSALS = frozenset({"auth_failed", "bad_token", "no_seat", "table_full", "unsupported_version", "replaced"})
 #: Fatal errors after the handshake that end the session for good.
 _FINAL_ERRORS = frozenset({"replaced", "bad_token", "auth_failed"})
@@ -164,6 +165,9 @@ class PeerSession:
         self._attempts = 0
         self._handshakes = 0
         self._lost_reason = _CLOSED_BY_HOST
+        #: The host closed the table on purpose on the last connection (it said ``shutting_down``, or hung up
+        #: once the game was over), rather than being lost: a client may stop instead of reconnecting.
+        self.closed_by_host = False
 
     # -- sending ----------------------------------------------------------------------------------------------
 
@@ -197,6 +201,7 @@ class PeerSession:
         """A new connection is open: the host speaks first (its ``table`` message)."""
         self.phase = "table"
         self._lost_reason = _CLOSED_BY_HOST
+        self.closed_by_host = False
         self._fresh_connection = True
         # A refusal of a move sent on an earlier connection can no longer arrive.
         self._moves.clear()
@@ -205,6 +210,13 @@ class PeerSession:
         """The connection ended (for any reason); the event says why, as far as the peer knows."""
         self.phase = "closed"
         return ConnectionLost(self._lost_reason)
+
+    def host_hung_up(self) -> None:
+        """The host ended the stream without a word. After the game is over that is the table closing (nothing is
+        left to play for); during a game it is a loss like any other, and the peer reconnects."""
+        last = self.state.last
+        if last is not None and last.over:
+            self.closed_by_host = True
 
     def host_silent(self, seconds: float) -> None:
         """The host sent nothing for ``seconds``: the connection is given up as lost."""
@@ -252,6 +264,7 @@ class PeerSession:
             self.phase = "welcome"
         elif self.phase == "welcome":
             if isinstance(msg, HostError):
+                self.closed_by_host = msg.code == "shutting_down"
                 raise PeerError(msg.code, msg.reason)
             if not isinstance(msg, Welcome):
                 raise ProtocolError("bad_message", "expected a welcome")
@@ -296,6 +309,8 @@ class PeerSession:
             step.send.append(self.encode(Pong(msg.id)))
         elif isinstance(msg, HostError):
             if msg.fatal:
+                # Every fatal error ends the connection; ``shutting_down`` says the host stops on purpose.
+                self.closed_by_host = msg.code == "shutting_down"
                 if msg.code in _FINAL_ERRORS:
                     self.phase = "closed"
                     raise PeerError(msg.code, msg.reason)

@@ -30,7 +30,7 @@ from ..net.peer import (
     SeatsChanged,
 )
 from ..protocol import JSONValue, StateMessage, canonical
-from .render import GenericRenderer, Move, MoveTextError, move_list, renderer_for, use_colour
+from .render import Move, MoveTextError, move_list, renderer_for, use_colour
 
 __all__ = ["EXIT_SIGNAL_BASE", "PlainGame", "refusal_text", "seat_names"]
 
@@ -155,7 +155,6 @@ class PlainGame:
         solo: bool = True,
         leave_lines: Sequence[str] = ("Bye.",),
         seats: Sequence[JSONValue] = (),
-        renderer: GenericRenderer | None = None,
     ) -> None:
         self.peer = peer
         self.seat = seat
@@ -164,14 +163,20 @@ class PlainGame:
         #: Read a line only when the prompt asks for one: in local play, and whenever the input is a script
         #: rather than a terminal (so its lines answer the decisions in order, however fast they arrive).
         self.on_demand = solo or not (isatty and isatty())
+        #: At a shared table, scripted input is read ahead (its lines still wait for the prompt), so that its end
+        #: is noticed while nothing is asked, e.g. while the table waits for players: the player then leaves.
+        self.read_ahead = self.on_demand and not solo
+        self._input_ended = False
+        out_isatty = getattr(stdout, "isatty", None)
+        #: Output goes to a terminal: a waiting prompt is wiped, not left behind, when other lines arrive.
+        self.terminal = bool(out_isatty and out_isatty())
         self.input = _Input(stdin)
         self.stdout = stdout
         self.leave_lines = list(leave_lines)
         names = seat_names(seats, seat) if seats else [("You" if s == seat else f"Seat {s}") for s in range(players)]
-        self.renderer = renderer or renderer_for(game, names)
+        self.renderer = renderer_for(game, names)
         self.renderer.colour = use_colour(stdout)
         self.seats: list[JSONValue] = list(seats)
-        self.answered: set[int] = set()
         self.pending: _Pending | None = None
         #: Where ``more`` continues the move list: (decision id, filter text, next position).
         self.more: tuple[int | None, str | None, int] | None = None
@@ -184,10 +189,12 @@ class PlainGame:
         self._line_wanted = trio.Event()
 
     def say(self, line: str = "") -> None:
-        """Prints one line (below the prompt, when one is waiting for input)."""
+        """Prints one line. A prompt waiting for input is wiped first on a terminal (the loop draws it again below
+        the new lines), else ended with a newline. Text typed after that prompt is still read when Enter is
+        pressed; only its echo is gone."""
         if self._at_prompt:
             self._at_prompt = False
-            self.stdout.write("\n")
+            self.stdout.write("\r\x1b[K" if self.terminal else "\n")
         self.stdout.write(line + "\n")
         self.stdout.flush()
 
@@ -215,10 +222,13 @@ class PlainGame:
     async def _pump_input(self, send: trio.MemorySendChannel[_Item]) -> None:
         async with send:
             while True:
-                if self.on_demand:
+                if self.on_demand and not self.read_ahead:
                     await self._line_wanted.wait()
                     self._line_wanted = trio.Event()
                 line = await self.input.readline()
+                if line and self.read_ahead:
+                    await self._line_wanted.wait()
+                    self._line_wanted = trio.Event()
                 await send.send(_Line(line))
                 if not line:
                     return
@@ -227,7 +237,9 @@ class PlainGame:
         """Ctrl-C or SIGTERM leaves cleanly: every acknowledged move is already in the host's journal."""
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async for signum in signals:
-                self._at_prompt = True
+                # The terminal echoed ^C where the cursor was (after the prompt, if one waits): end that line.
+                self._at_prompt = False
+                self.stdout.write("\n")
                 self.leave()
                 signalled.append(EXIT_SIGNAL_BASE + signum if self.solo else 0)
                 scope.cancel()
@@ -256,6 +268,10 @@ class PlainGame:
                 # The player ended the line with Enter: output continues below it.
                 self._asking = False
                 self._at_prompt = False
+                if not item.text and self.read_ahead and self.pending is not None:
+                    # Scripted input ended right after a move: see it acknowledged (or refused) before leaving.
+                    self._input_ended = True
+                    continue
                 code = await self.on_line(item.text)
                 if code is not None:
                     return code
@@ -265,6 +281,9 @@ class PlainGame:
                 code = await self.on_event(item)
                 if code is not None:
                     return code
+                if self._input_ended and self.pending is None:
+                    self.say()
+                    return self.leave()
             self._prompt()
         return self.on_closed()
 
@@ -298,11 +317,12 @@ class PlainGame:
     async def on_state(self, state: StateMessage) -> int | None:
         """Reports a state and asks for a move when the open decision is this seat's."""
         self.latest = state
-        if state.kind == "snapshot" and state.decision_id is not None:
-            # After a reconnect the host may never have read our answer: a still-open decision is asked again.
-            self.answered.discard(state.decision_id)
-            if self.pending is not None and self.pending.decision_id == state.decision_id:
-                self.pending = None
+        session = self.peer.session
+        pending = self.pending
+        if pending is not None and pending.decision_id == state.decision_id and session.needs_answer(state):
+            # The session re-opened the decision of our move (after a reconnect the host may never have read it):
+            # it is asked again.
+            self.pending = None
         self.report(state)
         if state.over:
             self.open = None
@@ -315,8 +335,7 @@ class PlainGame:
         self.open = None
         if (
             self.seat is not None
-            and state.decision_id is not None
-            and state.decision_id not in self.answered
+            and session.needs_answer(state)
             and self.pending is None
             and (state.to_act == [self.seat] if self.solo else self.seat in state.to_act)
         ):
@@ -334,15 +353,18 @@ class PlainGame:
         self.say(f"Refused: {refusal_text(error)}")
         latest = self.latest
         if latest is not None and latest.decision_id == pending.decision_id:
-            # Nothing changed at the table: the same decision is still ours to answer.
-            self.answered.discard(pending.decision_id)
+            # Nothing changed at the table: the same decision is still ours to answer (the session re-opened it).
             self.open = latest
 
     def on_closed(self) -> int:
-        """The peer stopped: the host is gone (after the reconnect attempts) or closed the table."""
+        """The peer stopped: the host closed the table on purpose (exit code 0: nothing failed here), or it is
+        gone (after the reconnect attempts; exit code 1)."""
         failure = self.peer.failure
         if failure is not None:
             self.say(f"The host is gone: {failure.reason}.")
+        elif self.peer.session.closed_by_host:
+            self.say("The host closed the table.")
+            return 0
         else:
             self.say("The table closed before the game ended.")
         return 1
@@ -452,7 +474,7 @@ class PlainGame:
         """Answers the open decision of ``state`` by index or with a typed move."""
         decision_id = state.decision_id
         assert decision_id is not None
-        self.answered.add(decision_id)
+        # The peer's session counts the decision as answered from here on (until the host refuses the move).
         if index is not None:
             chosen: Any = state.legal[index]
             ref = await self.peer.move(decision_id, index=index)
