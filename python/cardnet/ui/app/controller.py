@@ -18,7 +18,7 @@ import trio
 from ...errors import CardnetError
 from . import connection as C
 from .lobby import ListingSource, ManualListings, focused_key, form_settings, new_form, parse_address
-from .moves import all_choices, hand_cards, pass_choice, selection_choices
+from .moves import all_choices, bid_range, hand_cards, pass_choice, quick_choice, selection_choices
 from .state import AppState, Choice, LobbyEntry, TableState
 
 __all__ = ["Controller", "StartRequest"]
@@ -359,6 +359,9 @@ class Controller:
             ts.choices = []
             count = len(hand_cards(ts))
             ts.cursor = min(ts.cursor, max(0, count - 1))
+            bids = bid_range(ts)
+            if bids is not None:
+                ts.bid = bids[0]
         if ts.over:
             self.state.message = "Game over. r: rematch   b: back to the lobby   Ctrl-Q: quit"
 
@@ -459,6 +462,24 @@ class Controller:
                 self.offer([Choice(ts.renderer.move_text(move), index=i)], "")
                 return
         self.offer([Choice(ts.renderer.move_text(move), move=move)], "")
+
+    def quick(self, move: dict[str, Any], what: str) -> None:
+        """A one-key move (TEN: ``d`` draw, ``s`` stop, ``n``/``c`` prizes, ``a`` accept); says when it is not
+        one of the open decision's moves."""
+        ts = self.state.table
+        if ts is None:
+            return
+        choice = quick_choice(ts, move)
+        self.offer([choice] if choice else [], f"You cannot {what} now.")
+
+    def change_bid(self, step: int) -> None:
+        """``+``/``-``: the TEN bid form's amount, kept within the legal range."""
+        ts = self.state.table
+        bids = bid_range(ts) if ts is not None else None
+        if ts is None or bids is None:
+            self.state.error = "There is no bid to make now."
+            return
+        ts.bid = min(max(ts.bid + step, bids[0]), bids[1])
 
     def chat_prompt(self) -> None:
         """``/``: asks for a chat line for the table."""

@@ -60,6 +60,8 @@ class TableState:
     #: When the host's turn timer runs out for our open decision (``time.monotonic()`` seconds), if it has one.
     deadline: float | None = None
     pending_text: str = ""
+    #: The amount of the TEN bid form (kept inside the legal range of the open auction decision).
+    bid: int = 0
     connected: bool = True
     #: ``HOST:PORT`` addresses others join at, when this process hosts the table on the LAN.
     listening: list[str] = field(default_factory=list)
