@@ -19,7 +19,7 @@ from ...errors import CardnetError
 from . import connection as C
 from .lobby import ListingSource, ManualListings, focused_key, form_settings, new_form, parse_address
 from .moves import all_choices, bid_range, hand_cards, pass_choice, quick_choice, selection_choices
-from .state import AppState, Choice, LobbyEntry, TableState
+from .state import SENDING, AppState, Choice, LobbyEntry, TableState
 
 __all__ = ["Controller", "StartRequest"]
 
@@ -345,8 +345,10 @@ class Controller:
             self._timer.set()
         ts.legal = list(msg.legal)
         ts.over, ts.outcome = msg.over, msg.outcome
-        if msg.ack is not None and msg.ack.get("ref") == ts.pending:
-            ts.pending = None
+        if msg.ack is not None:
+            ts.acked = msg.ack.get("ref")
+            if ts.acked == ts.pending:
+                ts.pending = None
         if msg.kind == "snapshot":
             ts.pending = None
         for event in msg.events:
@@ -366,7 +368,10 @@ class Controller:
             self.state.message = "Game over. r: rematch   b: back to the lobby   Ctrl-Q: quit"
 
     def _on_error(self, ts: TableState, err: C.HostError) -> None:
-        if ts.pending is not None and err.ref == ts.pending:
+        if err.ref is not None:
+            ts.acked = err.ref
+        # The one move in flight may be refused before its sender has learned its ref.
+        if ts.pending is not None and (err.ref == ts.pending or (ts.pending == SENDING and err.ref is not None)):
             ts.pending = None
             self.state.error = f"Refused: {err.reason}"
         else:
@@ -384,7 +389,14 @@ class Controller:
         if link is None or decision is None:
             return
         ts.pending_text = choice.label.split("   (")[0]
-        ts.pending = await link.move(decision, choice.move, index=choice.index)
+        # Marked as sent before the send yields, so no key can answer the same decision a second time.
+        ts.pending = SENDING
+        try:
+            ref = await link.move(decision, choice.move, index=choice.index)
+        except BaseException:
+            ts.pending = None
+            raise
+        ts.pending = None if ts.acked == ref else ref
         ts.choices = []
         self.redraw()
 

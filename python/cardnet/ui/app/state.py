@@ -15,6 +15,8 @@ from ..render import GenericRenderer, renderer_for
 
 __all__ = ["AppState", "Choice", "LobbyEntry", "NewTableForm", "TableState"]
 
+#: ``TableState.pending`` while a move is being written, before the connection has given it a ref.
+SENDING = -1
 #: Lines of the event log kept in memory (the screen shows the newest that fit).
 LOG_LIMIT = 400
 
@@ -60,6 +62,8 @@ class TableState:
     #: When the host's turn timer runs out for our open decision (``time.monotonic()`` seconds), if it has one.
     deadline: float | None = None
     pending_text: str = ""
+    #: The ref of the last move the host acknowledged (an ack can come before the sender has its ref).
+    acked: Any = None
     #: The amount of the TEN bid form (kept inside the legal range of the open auction decision).
     bid: int = 0
     connected: bool = True
