@@ -182,6 +182,10 @@ def test_fistful_select_discard_pick_illegal_help_quit() -> None:
             await d.press("?")
             assert st.help_open
             await d.press(ESC)
+            # Past the host's burst of 5 lines the rate limit is shown in player words.
+            for n in range(8):
+                await d.press(f":say line {n}" + ENTER)
+            await d.until(lambda: st.error.startswith("Chat: too many lines at once"), "the chat rate limit")
             # A lone Esc is told from an escape sequence by a short timeout.
             await d.until(lambda: not st.help_open, "Esc to close help")
 
@@ -459,8 +463,15 @@ def test_chat_from_the_table() -> None:
             await d.until(lambda: st.table is not None and any("hello table" in line for line in st.table.log), "chat")
             # Too long for the protocol: the limit comes back as an error line, and the app goes on.
             await d.press(":say " + "x" * 600 + ENTER)
-            await d.until(lambda: st.error.startswith("chat: "), "the chat limit")
+            await d.until(lambda: st.error.startswith("Chat: a line holds at most 500 characters"), "the chat limit")
             assert d.client.app.is_running
+            # The pane: seats (you, the built-in player) and the chat instead of the log; Tab opens the input.
+            await d.press("t")
+            pane = d.screen()
+            assert "Seats" in pane and "You" in pane and "built-in player" in pane and "hello table" in pane
+            await d.press("\t")
+            assert st.prompt == "say: " and st.command_open
+            await d.press(ESC)
 
     run(scenario())
 

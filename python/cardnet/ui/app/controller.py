@@ -21,7 +21,14 @@ from .lobby import ListingSource, ManualListings, focused_key, form_settings, ne
 from .moves import all_choices, bid_range, hand_cards, pass_choice, quick_choice, selection_choices
 from .state import SENDING, AppState, Choice, LobbyEntry, TableState
 
-__all__ = ["Controller", "StartRequest"]
+__all__ = ["CHAT_ERRORS", "Controller", "StartRequest"]
+
+#: The host's chat refusals, in player words.
+CHAT_ERRORS = {
+    "chat_rate": "too many lines at once; wait a moment",
+    "chat_too_long": f"a line holds at most {C.MAX_CHAT_CHARS} characters",
+    "chat_disabled": "this table has no chat",
+}
 
 
 @dataclass
@@ -314,18 +321,24 @@ class Controller:
             elif isinstance(event, C.SeatsChanged):
                 ts.set_seats(event.seats)
             elif isinstance(event, C.ChatMessage):
-                ts.add_log(f"<{event.name}> {event.text}")
+                who = f"{event.name} (watching)" if event.spectator else event.name
+                ts.add_chat(f"<{who}> {event.text}")
             elif isinstance(event, C.ConnectionLost):
                 ts.connected = False
-                self.state.error = f"Connection to the table lost ({event.reason}); reconnecting..."
+                ts.banner = f"CONNECTION LOST ({event.reason}) - reconnecting with your seat token..."
             elif isinstance(event, C.Reconnecting):
-                self.state.error = f"Still reconnecting (attempt {event.attempt}, next in {event.delay:.0f} s)..."
+                ts.banner = (
+                    f"HOST UNREACHABLE ({event.reason}) - reconnect attempt {event.attempt} failed, "
+                    f"next in {event.delay:.1f} s"
+                )
             elif isinstance(event, C.Reconnected):
-                ts.connected = True
-                self.state.error, self.state.message = "", "Reconnected to the table."
+                ts.connected, ts.banner = True, ""
+                self.state.error, self.state.message = "", "Reconnected: back at your seat."
             self.redraw()
         ts.connected = False
-        self.state.error = "The connection to the table has ended."
+        ts.banner = "DISCONNECTED - the table is gone (b: back to the lobby)."
+        if link.peer.failure is not None:
+            ts.banner = f"DISCONNECTED - {link.peer.failure} (b: back to the lobby)."
         self.redraw()
 
     def _on_state(self, ts: TableState, msg: C.StateMessage) -> None:
@@ -368,6 +381,9 @@ class Controller:
             self.state.message = "Game over. r: rematch   b: back to the lobby   Ctrl-Q: quit"
 
     def _on_error(self, ts: TableState, err: C.HostError) -> None:
+        if err.code in CHAT_ERRORS:
+            self.state.error = f"Chat: {CHAT_ERRORS[err.code]} ({err.reason})"
+            return
         if err.ref is not None:
             ts.acked = err.ref
         # The one move in flight may be refused before its sender has learned its ref.
@@ -493,6 +509,12 @@ class Controller:
             return
         ts.bid = min(max(ts.bid + step, bids[0]), bids[1])
 
+    def toggle_pane(self) -> None:
+        """``t``: the seats-and-chat pane in place of the event log, or back."""
+        ts = self.state.table
+        if ts is not None:
+            ts.pane = not ts.pane
+
     def chat_prompt(self) -> None:
         """``/``: asks for a chat line for the table."""
         if self.link is None:
@@ -505,6 +527,8 @@ class Controller:
         link = self.link
         if link is None:
             self.state.error = "Chat needs a table."
+        elif len(text.strip()) > C.MAX_CHAT_CHARS:
+            self.state.error = f"Chat: {CHAT_ERRORS['chat_too_long']} (this one has {len(text.strip())})."
         elif text.strip():
             self.spawn(lambda: link.peer.chat(text.strip()), "chat")
 
@@ -559,6 +583,7 @@ class Controller:
 
         async def bye() -> None:
             if link is not None and not link.local:
+                link.forget_seat()
                 with trio.move_on_after(1.0):
                     await link.peer.bye()
             scope.cancel()
@@ -568,6 +593,22 @@ class Controller:
         self.spawn(bye, "leave")
         self.refresh_lobby()
         self.start_discovery()
+
+    def farewell(self, scope: trio.CancelScope) -> None:
+        """Quitting: a joined table is told we leave on purpose (``bye``, at most a second) before ``scope``, the
+        app's trio side, is cancelled. Called on the trio thread."""
+        link, nursery = self.link, self.nursery
+        if link is None or link.local or nursery is None:
+            scope.cancel()
+            return
+
+        async def bye() -> None:
+            link.forget_seat()
+            with trio.move_on_after(1.0):
+                await link.peer.bye()
+            scope.cancel()
+
+        nursery.start_soon(bye)
 
     def closing_words(self) -> str:
         """What to print once the terminal is restored."""

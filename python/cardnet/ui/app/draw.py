@@ -83,11 +83,15 @@ def table_screen(ts: TableState, width: int, height: int, no_color: bool = False
     else:
         rows = [[("class:dim", "Waiting for the table...")]]
     rows.append(_turn_line(ts))
+    if ts.banner:
+        # Above everything, so a lost connection is never missed.
+        rows.insert(0, [("class:banner", f" {ts.banner} ")])
     if ts.over and isinstance(ts.outcome, Mapping):
         rows += [[("class:heading", line)] for line in ts.renderer.outcome_lines(outcome_from_dict(ts.outcome))]
+    side = _pane(ts) if ts.pane else [[("class:log", line)] for line in ts.log]
     if width >= WIDE:
-        # A wide terminal gets the log beside the table, as tall as the screen.
-        log: list[Fragments] = [[("class:log", line)] for line in ts.log[-height:]] if height > 0 else []
+        # A wide terminal gets the log (or the pane) beside the table, as tall as the screen.
+        log: list[Fragments] = (side if ts.pane else side[-height:]) if height > 0 else []
         rows = [_clip(r, TABLE_WIDTH) for r in rows[:height]]
         out: list[Fragments] = []
         for n in range(max(len(rows), len(log))):
@@ -99,9 +103,44 @@ def table_screen(ts: TableState, width: int, height: int, no_color: bool = False
     room = height - len(rows) - 1
     if room > 0:
         rows.append([("class:rule", "-" * max(0, min(width, 80) - 1))])
-        for line in ts.log[-(room - 1) :] if room > 1 else []:
-            rows.append([("class:log", line)])
+        if ts.pane:
+            rows += _pane(ts, room - 1)
+        else:
+            rows += side[-(room - 1) :] if room > 1 else []
     return _lines([_clip(r, width) for r in rows[:height]])
+
+
+def seat_words(ts: TableState, seat: int) -> str:
+    """How a seat is held, in player words: you, a person (connected or gone), a built-in player, open."""
+    info = ts.seats[seat] if seat < len(ts.seats) and isinstance(ts.seats[seat], Mapping) else {}
+    kind = info.get("kind")
+    if seat == ts.seat:
+        return "you" + (", reconnecting" if not ts.connected else "")
+    if kind == "open":
+        return "open, waiting for a player"
+    if kind == "bot":
+        return "built-in player"
+    if info.get("auto"):
+        return "gone; a built-in player plays for them"
+    if kind == "human":
+        return "connected" if info.get("connected") else "gone"
+    return str(kind or "?")
+
+
+def _pane(ts: TableState, height: int | None = None) -> list[Fragments]:
+    """The seats panel and the chat: who holds each seat, then the newest chat lines that fit."""
+    rows: list[Fragments] = [[("class:heading", "Seats")]]
+    if ts.seat is None:
+        rows[0].append(("class:dim", "  (you are watching)"))
+    for seat in range(ts.players):
+        words = seat_words(ts, seat)
+        style = "class:error" if words.startswith("gone") else ("class:seat.me" if seat == ts.seat else "")
+        rows.append([("", f"  {seat}. {ts.renderer.name(seat):<12} "), (style, words)])
+    rows.append([("class:heading", "Chat"), ("class:dim", "  (/ or Tab to write)")])
+    room = None if height is None else max(0, height - len(rows))
+    chat = ts.chat if room is None else (ts.chat[-room:] if room else [])
+    rows += [[("class:log", line)] for line in chat] or [[("class:dim", "  nothing said yet")]]
+    return rows if height is None else rows[:height]
 
 
 def _turn_line(ts: TableState) -> Fragments:

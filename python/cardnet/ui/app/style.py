@@ -18,6 +18,7 @@ _RULES = {
     "message": "bold",
     "error": "bold #ff5555",
     "turn": "bold #ffd75f",
+    "banner": "reverse bold #ff5555",
     "seg.lit": "bold",
     "seg.added": "bold #ff8700",
     "seg.blank": "",
