@@ -100,3 +100,51 @@ def test_killed_client_and_killed_host_are_rejoined(tmp_path: Path) -> None:
         if host.poll() is None:
             host.kill()
         host.wait(10)
+
+
+def _ten_key(screen: str) -> str | None:
+    """The key a cautious TEN player presses on this screen (None when it is not our turn): draw while no card
+    can bust, else stop; take the numbers; bid the lowest legal amount or pass; pay the piece at the cursor;
+    buy nothing; decline offers."""
+    if "Your turn." not in screen:
+        return None
+    if "d draws, s stops" in screen:
+        return "d" if "Next draw: 0 of" in screen or "Tableau empty" in screen else "s"
+    if "n takes the numbers" in screen:
+        return "n"
+    if "Enter pays it" in screen:
+        return "Enter"
+    if "+/- set your bid" in screen:
+        return "Enter" if "tokens  5" in screen else "p"
+    return "p"
+
+
+@needs_tmux
+def test_three_player_ten_game_from_the_keyboard(tmp_path: Path) -> None:
+    pane = Pane(_client("play", "ten", "--players", "3", "--seed", "2"), *SIZE, tmp_path)
+    try:
+        pane.wait("TEN - turn")
+        deadline = time.monotonic() + 120
+        seen: set[str] = set()
+        while True:
+            assert time.monotonic() < deadline, pane.screen()
+            screen = pane.screen()
+            assert "Traceback" not in screen
+            rows = screen.rstrip("\n").split("\n")
+            assert len(rows) <= SIZE[1] and all(len(row) <= SIZE[0] for row in rows)
+            if "Game over." in screen:
+                break
+            key = _ten_key(screen)
+            if key is None:
+                time.sleep(0.05)
+                continue
+            seen.add(key)
+            pane.keys(key)
+            pane.wait("Sent:", "Waiting for", "Game over.", "Refused", "Your turn.")
+            time.sleep(0.05)
+        assert {"d", "s"} <= seen
+        assert " pts " in screen and "win" in screen
+        pane.keys("C-q")
+        assert f"{DONE} 0" in pane.wait(DONE)
+    finally:
+        pane.close()

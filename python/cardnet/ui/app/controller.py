@@ -425,6 +425,9 @@ class Controller:
         if ts.over:
             self.state.error = "The game is over."
             return None
+        if ts.seat is None:
+            self.state.error = "You are watching this table: moves are for the players."
+            return None
         if not ts.my_turn:
             self.state.error = "Sent, waiting for the host." if ts.pending is not None else "It is not your turn."
             return None

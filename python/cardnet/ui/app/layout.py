@@ -44,6 +44,11 @@ CARD_NOTES = {
         "On screen: your hand is grouped by kind; 3C is the 3 of Coins (yellow), S Strings (green),",
         "M Myriads (blue); WF, RF and OT are the honours; * (red) marks the red stamp. Under each card: its id.",
     ),
+    "ten": (
+        "On screen: R5 is a red 5 (B blue, O orange, G green), B# a blue wild, *8 an 8 of any colour, *# a card",
+        "of any colour and number, $3 currency 3. 'Next draw: N of M' counts the cards left that would bust you.",
+        "Keys: d draw, s stop, n numbers, c currency, arrows + Enter buy or pay, +/- and Enter bid, p pass or skip.",
+    ),
     "fistful": (
         "On screen: cards are drawn in their owner's colour ([D] is the Dynamite); 'bar' under a card",
         "marks the one the +1 rule bars this duel. Gold, the pot and the stars are at the top.",
