@@ -325,11 +325,11 @@ class Controller:
                 ts.add_chat(f"<{who}> {event.text}")
             elif isinstance(event, C.ConnectionLost):
                 ts.connected = False
-                ts.banner = f"CONNECTION LOST ({event.reason}) - reconnecting with your seat token..."
+                ts.banner = f"CONNECTION LOST - reconnecting with your seat token ({event.reason})"
             elif isinstance(event, C.Reconnecting):
                 ts.banner = (
-                    f"HOST UNREACHABLE ({event.reason}) - reconnect attempt {event.attempt} failed, "
-                    f"next in {event.delay:.1f} s"
+                    f"HOST UNREACHABLE - reconnect attempt {event.attempt} failed, next in {event.delay:.1f} s "
+                    f"({event.reason})"
                 )
             elif isinstance(event, C.Reconnected):
                 ts.connected, ts.banner = True, ""
