@@ -114,6 +114,7 @@ def test_cherki_screens(size: tuple[int, int]) -> None:
         hand = view["private"]["hand"]
         assert f"Your hand ({len(hand)} cards, by kind" in text
         assert all(str(card) in text for card in hand)
+        assert "Towards a call: triples" in text or view["private"].get("pair_kind") is not None
 
 
 def test_matchstick_added_matchsticks_without_colour() -> None:
@@ -365,7 +366,11 @@ def test_lobby_spectates_a_lan_table(tmp_path: Path) -> None:
             await d.until(lambda: len(ts.log) > 2, "the bots' moves")
             assert "Your hand" not in d.screen() and "A Fistful of Gold - round" in d.screen()
             await d.press(ENTER)
-            assert st.error == "It is not your turn."
+            assert st.error == "You are watching this table: moves are for the players."
+            from cardnet.ui.app.layout import _status
+
+            status = "".join(text for _, text in _status(st))
+            assert status.startswith(" watching") and "Enter" not in status and "Space" not in status
 
     with lan_host(tmp_path, 2, "--bot-delay", "0.2") as port:
         run(scenario(port))

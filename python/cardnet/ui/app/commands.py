@@ -12,7 +12,12 @@ from dataclasses import dataclass
 from .controller import Controller
 from .lobby import form_change
 
-__all__ = ["COMMANDS", "Command", "by_name", "for_context"]
+__all__ = ["COMMANDS", "MOVE_COMMANDS", "Command", "by_name", "for_context"]
+
+#: Commands that make a move or point at cards: a spectator's status line leaves them out.
+MOVE_COMMANDS = frozenset(
+    {"left", "right", "select", "play", "pass", "moves", "draw", "stop", "numbers", "currency", "accept", "bid-up", "bid-down"}
+)
 
 #: The contexts a command can work in; the filters module says which one is active.
 CONTEXTS = ("always", "help", "lobby", "form", "table", "choices")

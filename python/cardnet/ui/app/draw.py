@@ -16,7 +16,7 @@ from ...games import outcome_from_dict
 from ..render.fistful import DYNAMITE, card_label
 from ..render.fistful import Renderer as FistfulRenderer
 from ..render.cherki import Renderer as CherkiRenderer
-from ..render.cherki import card_kind, card_name
+from ..render.cherki import card_kind, card_name, kind_name
 from ..render.ten import COLOURS, bust_risk, card_text
 from ..render.ten import Renderer as TenRenderer
 from .moves import BUST_TOKEN, TOKEN, bid_range, hand_cards
@@ -488,10 +488,29 @@ def _cherki(ts: TableState, width: int) -> list[Fragments]:
         rows.append([("", "  ")] + [f for card in cards for f in (_cherki_chip(ts, card, cards), ("", " "))])
     else:
         rows += [top, mid, list(top), ids]
+    if priv.get("pair_kind") is None:
+        rows.append(_cherki_progress(cards))
     for line in r.hand_lines(priv, pub, me)[-2:]:
         if not line.startswith("Your hand") and not line.startswith("  "):
             rows.append([("class:dim", line)])
     return rows
+
+
+def _cherki_progress(cards: Sequence[int]) -> Fragments:
+    """The sets the hand holds towards a call (two triples and a pair), as the player builds them."""
+    counts: dict[str, int] = {}
+    for card in cards:
+        counts[card_kind(card)] = counts.get(card_kind(card), 0) + 1
+    triples = [k for k, n in counts.items() for _ in range(n // 3)]
+    pairs = [k for k, n in counts.items() if n % 3 == 2]
+    have: Fragments = [("class:heading", "Towards a call: ")]
+    have.append(("class:green" if len(triples) >= 2 else "", f"triples {len(triples)} of 2"))
+    if triples:
+        have.append(("class:dim", " (" + ", ".join(kind_name(k) for k in triples) + ")"))
+    have.append(("class:green" if pairs else "", f", pairs {len(pairs)} of 1"))
+    if pairs:
+        have.append(("class:dim", " (" + ", ".join(kind_name(k) for k in pairs) + ")"))
+    return have
 
 
 def _cherki_chip(ts: TableState, card: int, cards: Sequence[int]) -> tuple[str, str]:

@@ -22,7 +22,7 @@ from prompt_toolkit.widgets import Frame
 
 from ...games import GAMES
 from ...rulebook import rules_games, rules_text
-from .commands import CONTEXTS, for_context
+from .commands import CONTEXTS, MOVE_COMMANDS, for_context
 from .draw import Fragments, lobby_screen, table_screen
 from .filters import Filters, active_context
 from .state import AppState
@@ -129,7 +129,12 @@ def _status(st: AppState) -> StyleAndTextTuples:
     if context == "help":
         return [("class:status", " Up/Down scroll   Esc or ? closes help   ^Q quit")]
     out: StyleAndTextTuples = [("class:status", " ")]
+    watching = context == "table" and st.table is not None and st.table.seat is None
+    if watching:
+        out.append(("class:status", "watching  "))
     for command in for_context(context):
+        if watching and command.name in MOVE_COMMANDS:
+            continue
         if command.shown:
             key, _, label = command.shown.partition(" ")
             out += [("class:status.key", key), ("class:status", f" {label}  ")]
