@@ -369,7 +369,7 @@ def test_lobby_spectates_a_lan_table(tmp_path: Path) -> None:
             assert st.error == "You are watching this table: moves are for the players."
             from cardnet.ui.app.layout import _status
 
-            status = "".join(text for _, text in _status(st))
+            status = "".join(fragment[1] for fragment in _status(st))
             assert status.startswith(" watching") and "Enter" not in status and "Space" not in status
 
     with lan_host(tmp_path, 2, "--bot-delay", "0.2") as port:
