@@ -613,7 +613,14 @@ def _ten(ts: TableState, width: int) -> list[Fragments]:
             ("class:dim", f"  tokens {info['tokens']:>2}  busts {info['bust_tokens']}  "),
         ]
         seat_row += _ten_chips(_by_colour(info["collection"])) if info["collection"] else [("class:dim", "no cards")]
-        rows += _wrap_fragments(seat_row, width)
+        # A long collection goes on under its first cards, not under the name.
+        indent = sum(len(text) for _, text in seat_row[:3])
+        if width - indent < 12:
+            rows.append(seat_row[:3])
+            indent = 2
+        cards = _wrap_fragments(seat_row[3:], width - indent)
+        rows.append((seat_row[:3] if indent > 2 else [("", "  ")]) + cards[0])
+        rows += [[("", " " * indent)] + more for more in cards[1:]]
     rows += _ten_pending(ts, pub, width)
     return rows
 
