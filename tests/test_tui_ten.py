@@ -16,6 +16,7 @@ from cardnet.ui.app import StartRequest
 from cardnet.ui.app.draw import table_screen, text_of, ten_chip
 from cardnet.ui.app.moves import BUST_TOKEN, TOKEN, bid_range, hand_cards
 from cardnet.ui.app.state import TableState
+from cardnet.games import ten_deck
 from cardnet.ui.render.ten import bust_risk, unseen_cards
 
 ENTER, RIGHT = "\r", "\x1b[C"
@@ -55,6 +56,12 @@ def test_unseen_cards_are_exactly_the_draw_pile_all_game(players: int) -> None:
         pub = g.view(seat)["public"]
         assert len(unseen_cards(pub, players)) == pub["draw_pile"], pub["phase"]
         g.apply(seat, rng.choice(g.legal_moves(seat)))
+
+
+def test_ten_deck_sizes_follow_the_player_count() -> None:
+    assert [len(ten_deck(n)) for n in (1, 2, 3, 4, 5)] == [89, 89, 105, 129, 129]
+    with pytest.raises(cardnet.BadOptions):
+        ten_deck(6)
 
 
 def test_bust_risk_counts_the_cards_that_would_bust() -> None:

@@ -17,6 +17,7 @@ __all__ = [
     "game_from_view",
     "game_infos",
     "simulate",
+    "ten_deck",
     "play_games",
     "derive",
     "level_player",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from ...games import Outcome
+from ...games import Outcome, ten_deck
 from . import GenericRenderer, Move, View
 
 __all__ = ["COLOURS", "BustRisk", "Renderer", "bust_risk", "card_text", "unseen_cards"]
@@ -51,8 +51,6 @@ def unseen_cards(pub: Mapping[str, Any], players: int) -> list[Mapping[str, Any]
 
     The deck comes from the core's card data (``_core.ten_deck``); every place a card can be seen is taken off.
     """
-    from ..._core import ten_deck
-
     seen: set[int] = set()
     places: list[Any] = [pub["tableau"]["cards"], pub.get("market") or [], pub["discard"].get("cards") or []]
     places += [info["collection"] for info in pub["seats"]]
