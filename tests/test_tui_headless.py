@@ -6,7 +6,7 @@ import asyncio
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -37,8 +37,11 @@ def test_import_cardnet_does_not_load_prompt_toolkit() -> None:
 # -- screens from recorded views of every phase ------------------------------------------------------------
 
 
-def _views(game: str, players: int, seed: int) -> dict[str, tuple[int, dict[str, Any], list[Any]]]:
-    """One (seat, view, legal moves) per phase (Fistful) or per table situation (Matchstick), from a random game."""
+def _views(
+    game: str, players: int, seed: int, situation: Callable[[dict[str, Any]], str] | None = None
+) -> dict[str, tuple[int, dict[str, Any], list[Any]]]:
+    """One (seat, view, legal moves) per phase (Fistful) or per table situation (Matchstick, or as ``situation``
+    names a public view), from a random game."""
     g = cardnet.new_game(game, players=players, seed=seed)
     rng = random.Random(seed)
     seen: dict[str, tuple[int, dict[str, Any], list[Any]]] = {}
@@ -46,7 +49,9 @@ def _views(game: str, players: int, seed: int) -> dict[str, tuple[int, dict[str,
         seat = g.to_act()[0]
         view = g.view(seat)
         pub = view["public"]
-        if game == "matchstick":
+        if situation is not None:
+            key = situation(pub)
+        elif game == "matchstick":
             key = "revolution" if pub["revolution"] else ("trick" if pub["table"] else "lead")
         else:
             key = pub["phase"]

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import pytest
+from test_tui_headless import _views as recorded_views
 from tuihelpers import Driver, running
 
 import cardnet
@@ -24,18 +25,11 @@ ENTER, RIGHT = "\r", "\x1b[C"
 
 def _views(players: int, seed: int) -> dict[str, tuple[int, dict[str, Any], list[Any]]]:
     """One (seat, view, legal) per phase of a random game, plus a draw with cards on the tableau and the end."""
-    g = cardnet.new_game("ten", players=players, seed=seed)
-    rng = random.Random(seed)
-    seen: dict[str, tuple[int, dict[str, Any], list[Any]]] = {}
-    while not g.is_over():
-        seat = g.to_act()[0]
-        view = g.view(seat)
-        pub = view["public"]
-        key = "draw_tableau" if pub["phase"] == "draw" and pub["tableau"]["numbers"] >= 5 else pub["phase"]
-        seen.setdefault(key, (seat, view, g.legal_moves(seat)))
-        g.apply(seat, rng.choice(g.legal_moves(seat)))
-    seen["over"] = (0, g.view(0), [])
-    return seen
+
+    def situation(pub: dict[str, Any]) -> str:
+        return "draw_tableau" if pub["phase"] == "draw" and pub["tableau"]["numbers"] >= 5 else str(pub["phase"])
+
+    return recorded_views("ten", players, seed, situation)
 
 
 def _table(players: int, seat: int, view: dict[str, Any], legal: list[Any]) -> TableState:
