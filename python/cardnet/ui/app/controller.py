@@ -373,7 +373,8 @@ class Controller:
             ts.selected.clear()
             ts.choices = []
             count = len(hand_cards(ts))
-            ts.cursor = min(ts.cursor, max(0, count - 1))
+            # TEN's cursor row is a new list each decision (the market, then payment pieces): start at its head.
+            ts.cursor = 0 if ts.game == "ten" else min(ts.cursor, max(0, count - 1))
             bids = bid_range(ts)
             if bids is not None:
                 ts.bid = bids[0]
