@@ -135,6 +135,8 @@ def _status(st: AppState) -> StyleAndTextTuples:
     for command in for_context(context):
         if watching and command.name in MOVE_COMMANDS:
             continue
+        if command.games and context == "table" and st.table is not None and st.table.game not in command.games:
+            continue
         if command.shown:
             key, _, label = command.shown.partition(" ")
             out += [("class:status.key", key), ("class:status", f" {label}  ")]
