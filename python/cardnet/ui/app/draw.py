@@ -102,7 +102,8 @@ def table_screen(ts: TableState, width: int, height: int, no_color: bool = False
         return _lines(out[:height])
     room = height - len(rows) - 1
     if room > 0:
-        rows.append([("class:rule", "-" * max(0, min(width, 80) - 1))])
+        label = "-- seats and chat (t: back to the log) " if ts.pane else "-- log (t: seats and chat) "
+        rows.append([("class:rule", label[: max(0, min(width, 80) - 1)].ljust(max(0, min(width, 80) - 1), "-"))])
         if ts.pane:
             rows += _pane(ts, room - 1)
         else:
