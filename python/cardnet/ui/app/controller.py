@@ -49,6 +49,17 @@ class StartRequest:
     password: str | None = None
 
 
+async def say_bye(link: C.Link) -> None:
+    """Leaving a joined table on purpose: its kept seat token is forgotten and the host is told ``bye`` (for at most
+    a second). A host that is already gone needs no goodbye, so a closed connection is not an error here."""
+    link.forget_seat()
+    with trio.move_on_after(1.0):
+        try:
+            await link.peer.bye()
+        except (C.PeerError, OSError, trio.BrokenResourceError, trio.ClosedResourceError):
+            return
+
+
 class Controller:
     """Owns the :class:`AppState` and the trio nursery the tables run in."""
 
@@ -587,9 +598,7 @@ class Controller:
 
         async def bye() -> None:
             if link is not None and not link.local:
-                link.forget_seat()
-                with trio.move_on_after(1.0):
-                    await link.peer.bye()
+                await say_bye(link)
             scope.cancel()
 
         self.link, st.table, st.screen = None, None, "lobby"
@@ -607,9 +616,7 @@ class Controller:
             return
 
         async def bye() -> None:
-            link.forget_seat()
-            with trio.move_on_after(1.0):
-                await link.peer.bye()
+            await say_bye(link)
             scope.cancel()
 
         nursery.start_soon(bye)
