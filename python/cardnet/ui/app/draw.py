@@ -17,9 +17,9 @@ from ..render.fistful import DYNAMITE, card_label
 from ..render.fistful import Renderer as FistfulRenderer
 from ..render.cherki import Renderer as CherkiRenderer
 from ..render.cherki import card_kind, card_name, kind_name
-from ..render.ten import COLOURS, bust_risk, card_text
+from ..render.ten import bust_risk, card_text
 from ..render.ten import Renderer as TenRenderer
-from .moves import BUST_TOKEN, TOKEN, bid_range, hand_cards
+from .moves import BUST_TOKEN, TOKEN, bid_range, by_colour, hand_cards
 from .state import AppState, TableState
 
 __all__ = ["Fragments", "lobby_screen", "table_screen", "text_of"]
@@ -554,17 +554,6 @@ def _ten_chips(cards: Sequence[Mapping[str, Any]], extra: Mapping[int, str] | No
     return out
 
 
-def _by_colour(cards: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """Numbers by colour then value, wilds after them (a collection read as its runs)."""
-    order = {c: n for n, c in enumerate(COLOURS)}
-
-    def key(card: Mapping[str, Any]) -> tuple[int, int, int]:
-        wild = str(card.get("type", "")).endswith("wild")
-        return (1 if wild else 0, order.get(str(card.get("colour", "")), 9), int(card.get("value") or 0))
-
-    return sorted(cards, key=key)
-
-
 def _ten(ts: TableState, width: int) -> list[Fragments]:
     pub: Mapping[str, Any] = ts.view["public"]
     r = ts.renderer
@@ -613,7 +602,7 @@ def _ten(ts: TableState, width: int) -> list[Fragments]:
             ("class:gold", f"{info['score']:>3} pts"),
             ("class:dim", f"  tokens {info['tokens']:>2}  busts {info['bust_tokens']}  "),
         ]
-        seat_row += _ten_chips(_by_colour(info["collection"])) if info["collection"] else [("class:dim", "no cards")]
+        seat_row += _ten_chips(by_colour(info["collection"])) if info["collection"] else [("class:dim", "no cards")]
         # A long collection goes on under its first cards, not under the name.
         indent = sum(len(text) for _, text in seat_row[:3])
         if width - indent < 12:
@@ -627,7 +616,7 @@ def _ten(ts: TableState, width: int) -> list[Fragments]:
 
 
 def _ten_market(ts: TableState, pub: Mapping[str, Any], width: int) -> list[Fragments]:
-    market = _by_colour(pub.get("market") or [])
+    market = by_colour(pub.get("market") or [])
     if not market:
         return [[("class:heading", "Market "), ("class:dim", "empty")]]
     buying = pub["phase"] in ("buy", "final_buy") and ts.my_turn

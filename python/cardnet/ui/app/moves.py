@@ -8,13 +8,14 @@ reason; the client itself never decides that a move is illegal.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..render.cherki import card_kind
+from ..render.ten import COLOURS
 from .state import Choice, TableState
 
-__all__ = ["BUST_TOKEN", "TOKEN", "bid_range", "hand_cards", "pass_choice", "quick_choice", "selection_choices"]
+__all__ = ["BUST_TOKEN", "TOKEN", "bid_range", "by_colour", "hand_cards", "pass_choice", "quick_choice", "selection_choices"]
 
 #: TEN payments: the cursor's stand-ins for a currency token and a bust token (card ids are never negative).
 TOKEN, BUST_TOKEN = -1, -2
@@ -43,16 +44,24 @@ def _ten_cursor_cards(ts: TableState) -> list[int]:
     pub = ts.view.get("public", {})
     phase = pub.get("phase")
     if phase in ("buy", "final_buy"):
-        from ..render.ten import COLOURS
-
-        order = {c: n for n, c in enumerate(COLOURS)}
-        market = sorted(pub.get("market") or [], key=lambda c: (order.get(c.get("colour"), 9), c.get("value") or 0))
-        return [int(c["id"]) for c in market]
+        return [int(c["id"]) for c in by_colour(pub.get("market") or [])]
     if phase == "pay" and ts.my_turn:
         kinds = {m.get("type") for m in ts.legal if isinstance(m, dict)}
         pieces = [p for p, kind in ((TOKEN, "pay_token"), (BUST_TOKEN, "pay_bust")) if kind in kinds]
         return pieces + [int(m["card"]) for _, m in _legal(ts, "pay_card")]
     return []
+
+
+def by_colour(cards: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """TEN cards as the screen lays them out: numbers by colour then value, wilds after them (a collection reads
+    as its runs; the market cursor walks the same order)."""
+    order = {c: n for n, c in enumerate(COLOURS)}
+
+    def key(card: Mapping[str, Any]) -> tuple[int, int, int]:
+        wild = str(card.get("type", "")).endswith("wild")
+        return (1 if wild else 0, order.get(str(card.get("colour", "")), 9), int(card.get("value") or 0))
+
+    return sorted(cards, key=key)
 
 
 def bid_range(ts: TableState) -> tuple[int, int] | None:
