@@ -73,6 +73,8 @@ def test_banner_while_the_host_is_down_then_rejoined_after_resume(
             # The drop is said at once; each failed attempt then says when the next one comes (backoff).
             await d.until(lambda: "CONNECTION LOST - reconnecting" in d.screen() or "HOST UNREACHABLE" in d.screen(), "the banner")
             await d.until(lambda: "HOST UNREACHABLE - reconnect attempt" in d.screen(), "retries")
+            await d.press("l")
+            assert st.error.startswith("Not connected") and st.table is not None and not st.table.choices
             host = _host(port, "--resume", str(journal))
             await d.until(lambda: st.message == "Reconnected: back at your seat.", "the rejoin")
             assert st.table is not None and st.table.banner == "" and "CONNECTION" not in d.screen()

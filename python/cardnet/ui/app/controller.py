@@ -440,6 +440,9 @@ class Controller:
         if ts.seat is None:
             self.state.error = "You are watching this table: moves are for the players."
             return None
+        if not ts.connected:
+            self.state.error = "Not connected: your move can wait until the client is back at the table."
+            return None
         if not ts.my_turn:
             self.state.error = "Sent, waiting for the host." if ts.pending is not None else "It is not your turn."
             return None
