@@ -6,7 +6,7 @@ import asyncio
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -37,8 +37,11 @@ def test_import_cardnet_does_not_load_prompt_toolkit() -> None:
 # -- screens from recorded views of every phase ------------------------------------------------------------
 
 
-def _views(game: str, players: int, seed: int) -> dict[str, tuple[int, dict[str, Any], list[Any]]]:
-    """One (seat, view, legal moves) per phase (Fistful) or per table situation (Matchstick), from a random game."""
+def _views(
+    game: str, players: int, seed: int, situation: Callable[[dict[str, Any]], str] | None = None
+) -> dict[str, tuple[int, dict[str, Any], list[Any]]]:
+    """One (seat, view, legal moves) per phase (Fistful) or per table situation (Matchstick, or as ``situation``
+    names a public view), from a random game."""
     g = cardnet.new_game(game, players=players, seed=seed)
     rng = random.Random(seed)
     seen: dict[str, tuple[int, dict[str, Any], list[Any]]] = {}
@@ -46,7 +49,9 @@ def _views(game: str, players: int, seed: int) -> dict[str, tuple[int, dict[str,
         seat = g.to_act()[0]
         view = g.view(seat)
         pub = view["public"]
-        if game == "matchstick":
+        if situation is not None:
+            key = situation(pub)
+        elif game == "matchstick":
             key = "revolution" if pub["revolution"] else ("trick" if pub["table"] else "lead")
         else:
             key = pub["phase"]
@@ -114,6 +119,7 @@ def test_cherki_screens(size: tuple[int, int]) -> None:
         hand = view["private"]["hand"]
         assert f"Your hand ({len(hand)} cards, by kind" in text
         assert all(str(card) in text for card in hand)
+        assert "Towards a call: triples" in text or view["private"].get("pair_kind") is not None
 
 
 def test_matchstick_added_matchsticks_without_colour() -> None:
@@ -182,6 +188,10 @@ def test_fistful_select_discard_pick_illegal_help_quit() -> None:
             await d.press("?")
             assert st.help_open
             await d.press(ESC)
+            # Past the host's burst of 5 lines the rate limit is shown in player words.
+            for n in range(8):
+                await d.press(f":say line {n}" + ENTER)
+            await d.until(lambda: st.error.startswith("Chat: too many lines at once"), "the chat rate limit")
             # A lone Esc is told from an escape sequence by a short timeout.
             await d.until(lambda: not st.help_open, "Esc to close help")
 
@@ -361,7 +371,11 @@ def test_lobby_spectates_a_lan_table(tmp_path: Path) -> None:
             await d.until(lambda: len(ts.log) > 2, "the bots' moves")
             assert "Your hand" not in d.screen() and "A Fistful of Gold - round" in d.screen()
             await d.press(ENTER)
-            assert st.error == "It is not your turn."
+            assert st.error == "You are watching this table: moves are for the players."
+            from cardnet.ui.app.layout import _status
+
+            status = "".join(fragment[1] for fragment in _status(st))
+            assert status.startswith(" watching") and "Enter" not in status and "Space" not in status
 
     with lan_host(tmp_path, 2, "--bot-delay", "0.2") as port:
         run(scenario(port))
@@ -459,8 +473,15 @@ def test_chat_from_the_table() -> None:
             await d.until(lambda: st.table is not None and any("hello table" in line for line in st.table.log), "chat")
             # Too long for the protocol: the limit comes back as an error line, and the app goes on.
             await d.press(":say " + "x" * 600 + ENTER)
-            await d.until(lambda: st.error.startswith("chat: "), "the chat limit")
+            await d.until(lambda: st.error.startswith("Chat: a line holds at most 500 characters"), "the chat limit")
             assert d.client.app.is_running
+            # The pane: seats (you, the built-in player) and the chat instead of the log; Tab opens the input.
+            await d.press("t")
+            pane = d.screen()
+            assert "Seats" in pane and "You" in pane and "built-in player" in pane and "hello table" in pane
+            await d.press("\t")
+            assert st.prompt == "say: " and st.command_open
+            await d.press(ESC)
 
     run(scenario())
 

@@ -17,6 +17,7 @@ __all__ = [
     "game_from_view",
     "game_infos",
     "simulate",
+    "ten_deck",
     "play_games",
     "derive",
     "level_player",
@@ -176,6 +177,7 @@ def game_from_view(
     seed: int = 0,
 ) -> Game: ...
 def game_infos() -> list[dict[str, Any]]: ...
+def ten_deck(players: int) -> list[dict[str, Any]]: ...
 def simulate(
     name: str, seats: list[str], games: int, seed: int, options: Any = None
 ) -> dict[str, Any]: ...

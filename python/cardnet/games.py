@@ -33,6 +33,7 @@ __all__ = [
     "load_game",
     "new_game",
     "simulate",
+    "ten_deck",
 ]
 
 #: A JSON value as the core exchanges it (integers only, string keys).
@@ -364,6 +365,15 @@ def game_from_view(
     return _core.game_from_view(
         name, dict(view), seat, players, dict(options) if options is not None else None, check_seed(seed)
     )
+
+
+def ten_deck(players: int) -> list[dict[str, Any]]:
+    """TEN's deck for ``players`` players (1 to 5, solo uses the 2-player deck): every card as views show it
+    (``type``, ``colour``, ``value``, ``id``), in id order, from the core's card data. What a view does not show
+    of it is the draw pile. Raises BadOptions for another player count."""
+    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 5:
+        raise BadOptions(f"TEN takes 1 to 5 players, not {players!r}")
+    return _core.ten_deck(players)
 
 
 @dataclass(frozen=True)

@@ -79,6 +79,27 @@ fn game_from_view(
     })
 }
 
+/// TEN's deck for `players` players (1 to 5): every card as views show it (`type`, `colour`, `value`, `id`), in id
+/// order. With the public view it tells which cards are still unseen (what the full-screen client counts a
+/// draw's bust risk from).
+#[pyfunction]
+fn ten_deck(py: Python<'_>, players: u8) -> PyResult<Vec<Bound<'_, PyAny>>> {
+    use cardnet_core::games::ten::cards::TenData;
+    guard(py, || {
+        let data = check(py, TenData::embedded().map_err(GameError::CorruptState))?;
+        let ids = check(py, data.deck_for(players))?;
+        ids.iter()
+            .map(|&id| {
+                let mut card = serde_json::to_value(data.kind(id)).map_err(|e| internal(py, e.to_string()))?;
+                if let Value::Object(map) = &mut card {
+                    map.insert("id".into(), Value::from(id));
+                }
+                to_py(py, &card)
+            })
+            .collect()
+    })
+}
+
 /// Every game's description as canonical-ready dicts, in menu order.
 #[pyfunction]
 fn game_infos(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyAny>>> {
@@ -216,6 +237,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(new_game, m)?)?;
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
     m.add_function(wrap_pyfunction!(game_from_view, m)?)?;
+    m.add_function(wrap_pyfunction!(ten_deck, m)?)?;
     m.add_function(wrap_pyfunction!(game_infos, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(play_games, m)?)?;

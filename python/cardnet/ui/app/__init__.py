@@ -146,7 +146,7 @@ class Client:
                 self.scope.cancel()
             else:
                 try:
-                    token.run_sync_soon(self.scope.cancel)
+                    token.run_sync_soon(self.controller.farewell, self.scope)
                 except trio.RunFinishedError:
                     pass
             result = await done

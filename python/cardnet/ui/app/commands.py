@@ -12,7 +12,12 @@ from dataclasses import dataclass
 from .controller import Controller
 from .lobby import form_change
 
-__all__ = ["COMMANDS", "Command", "by_name", "for_context"]
+__all__ = ["COMMANDS", "MOVE_COMMANDS", "Command", "by_name", "for_context"]
+
+#: Commands that make a move or point at cards: a spectator's status line leaves them out.
+MOVE_COMMANDS = frozenset(
+    {"left", "right", "select", "play", "pass", "moves", "draw", "stop", "numbers", "currency", "accept", "bid-up", "bid-down"}
+)
 
 #: The contexts a command can work in; the filters module says which one is active.
 CONTEXTS = ("always", "help", "lobby", "form", "table", "choices")
@@ -28,6 +33,8 @@ class Command:
     shown: str
     doc: str
     run: Callable[[Controller, str], None]
+    #: The games whose status line shows this command (empty: every game).
+    games: tuple[str, ...] = ()
 
 
 def _quit(c: Controller, _: str) -> None:
@@ -100,6 +107,10 @@ def _refresh(c: Controller, _: str) -> None:
     c.state.message = "Lobby refreshed."
 
 
+#: Games whose table has one-key moves of its own, and those whose cards are selected with Space.
+TEN = ("ten",)
+CARD_GAMES = ("matchstick", "fistful", "cherki")
+
 COMMANDS: list[Command] = [
     Command("quit", "always", ("c-q",), "^Q quit", "Leave cardnet (a local game stays in its journal).", _quit),
     Command("help", "always", ("?",), "? help", "Show or hide this help.", _help),
@@ -119,14 +130,22 @@ COMMANDS: list[Command] = [
     Command("less", "form", ("left",), "<> change", "Previous value of the field.", _form_value(-1)),
     Command("more", "form", ("right", "space"), "", "Next value of the field.", _form_value(1)),
     Command("start", "form", ("enter",), "Enter start", "Host the table here and sit at seat 0.", lambda c, _: c.lobby_enter()),
-    Command("left", "table", ("left",), "<> card", "Cursor to the previous card.", lambda c, _: c.move_cursor(-1)),
+    Command("left", "table", ("left",), "<> card", "Cursor to the previous card.", lambda c, _: c.move_cursor(-1), CARD_GAMES),
     Command("right", "table", ("right",), "", "Cursor to the next card.", lambda c, _: c.move_cursor(1)),
-    Command("select", "table", ("space",), "Space select", "Select or unselect the card.", lambda c, _: c.toggle_selected()),
+    Command("select", "table", ("space",), "Space select", "Select or unselect the card.", lambda c, _: c.toggle_selected(), CARD_GAMES),
     Command("play", "table", ("enter",), "Enter play", "Play the selected cards (or the card at the cursor).", lambda c, _: c.play_selection()),
     Command("pass", "table", ("p",), "p pass", "Pass (Matchstick Tycoon: take a matchstick).", lambda c, _: c.pass_turn()),
     Command("moves", "table", ("l",), "l moves", "List every legal move to pick from.", lambda c, _: c.list_moves()),
+    Command("draw", "table", ("d",), "d draw", "TEN: draw a card.", lambda c, _: c.quick({"type": "draw"}, "draw"), TEN),
+    Command("stop", "table", ("s",), "s stop", "TEN: stop drawing.", lambda c, _: c.quick({"type": "stop"}, "stop"), TEN),
+    Command("numbers", "table", ("n",), "", "TEN: take the numbers as your prize.", lambda c, _: c.quick({"type": "prize", "kind": "numbers"}, "take the numbers"), TEN),
+    Command("currency", "table", ("c",), "", "TEN: take the currency as your prize.", lambda c, _: c.quick({"type": "prize", "kind": "currency"}, "take the currency"), TEN),
+    Command("accept", "table", ("a",), "", "TEN solo: accept the offered wild.", lambda c, _: c.quick({"type": "accept_wild"}, "accept"), TEN),
+    Command("bid-up", "table", ("+", "="), "", "TEN: raise your bid.", lambda c, _: c.change_bid(1), TEN),
+    Command("bid-down", "table", ("-",), "", "TEN: lower your bid.", lambda c, _: c.change_bid(-1), TEN),
     Command("rematch", "table", ("r",), "", "Ask for a rematch once the game is over.", lambda c, _: c.rematch()),
-    Command("chat", "table", ("/",), "/ chat", "Say something to the table.", lambda c, _: c.chat_prompt()),
+    Command("chat", "table", ("/", "tab"), "/ chat", "Say something to the table (/ or Tab).", lambda c, _: c.chat_prompt()),
+    Command("pane", "table", ("t",), "", "Show the seats and chat pane instead of the log (again: back).", lambda c, _: c.toggle_pane()),
     Command("say", "table", (), "", "':say TEXT' sends TEXT to the table's chat.", lambda c, arg: c.say(arg)),
     Command("leave", "table", ("b",), "", "Back to the lobby (a local game can be resumed there).", lambda c, _: c.leave()),
     Command("choice-up", "choices", ("up",), "", "Previous move.", _choice_move(-1)),

@@ -8,6 +8,7 @@ fixing the imports of this file only.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from ...net.peer import (
     RematchVotes,
     SeatsChanged,
 )
-from ...protocol import JSONValue, ProtocolError, StateMessage
+from ...protocol import MAX_CHAT_CHARS, JSONValue, ProtocolError, StateMessage
 from ...table import Table, core_engine
 from .lobby import TableInfo, table_entry
 from .state import LobbyEntry
@@ -45,6 +46,7 @@ __all__ = [
     "DiscoveryListings",
     "HostError",
     "LocalError",
+    "MAX_CHAT_CHARS",
     "Link",
     "PeerError",
     "PeerEvent",
@@ -60,7 +62,10 @@ __all__ = [
     "player_name",
     "lan_interfaces",
     "probe_table",
+    "remember_token",
     "resumable_journals",
+    "saved_token",
+    "seat_tokens_path",
     "single_error",
 ]
 
@@ -84,6 +89,13 @@ class Link:
     listening: list[str] = field(default_factory=list)
     #: Whether the table runs in this process (it stops when we leave).
     local: bool = False
+    #: ``(address, port)`` of a table joined over TCP (its seat token is kept under that name).
+    address: tuple[str, int] | None = None
+
+    def forget_seat(self) -> None:
+        """Leaving on purpose: the kept seat token is dropped (the seat goes to a built-in player)."""
+        if self.address is not None:
+            remember_token(*self.address, None)
 
     @property
     def events(self) -> AsyncIterator[PeerEvent]:
@@ -166,16 +178,74 @@ async def host_local(
     return link
 
 
+def seat_tokens_path() -> Path:
+    """Where the seat tokens of joined tables are kept (beside the journals), so a client that was closed or
+    killed takes its seat back when it joins the same table again."""
+    return default_journal_dir().parent / "seats.json"
+
+
+def _read_tokens() -> dict[str, Any]:
+    try:
+        data = json.loads(seat_tokens_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def remember_token(address: str, port: int, token: str | None) -> None:
+    """Keeps (or, with None, forgets) the seat token for the table at ``address:port``. A file that cannot be
+    written only costs the automatic rejoin, never the game."""
+    tokens = _read_tokens()
+    key = f"{address}:{port}"
+    if token is None:
+        if tokens.pop(key, None) is None:
+            return
+    else:
+        tokens[key] = token
+    path = seat_tokens_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(tokens, indent=1, sort_keys=True), encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        return
+
+
+def saved_token(address: str, port: int) -> str | None:
+    """The seat token kept for ``address:port``, if any."""
+    token = _read_tokens().get(f"{address}:{port}")
+    return token if isinstance(token, str) else None
+
+
 async def join_remote(
     nursery: trio.Nursery, address: str, port: int, *, password: str | None = None, spectate: bool = False
 ) -> Link:
     """Joins the table at ``address:port`` over TCP as a player (or a spectator); raises :class:`PeerError`
-    when refused (code ``auth_failed`` when a password is needed or wrong)."""
-    peer = Peer(address, port, name=_player_name(), password=password, spectate=spectate)
-    await nursery.start(peer.run)
+    when refused (code ``auth_failed`` when a password is needed or wrong).
+
+    A player who sat at this table before (its seat token is kept in :func:`seat_tokens_path`) gets that seat
+    back; a token the table no longer knows is forgotten and the player joins as a newcomer.
+    """
+    token = None if spectate else saved_token(address, port)
+    peer = Peer(address, port, name=_player_name(), password=password, spectate=spectate, token=token)
+    try:
+        await nursery.start(peer.run)
+    except BaseException as error:
+        exc = single_error(error)
+        if token is None or not isinstance(exc, PeerError) or exc.code not in ("bad_token", "replaced"):
+            raise
+        remember_token(address, port, None)
+        peer = Peer(address, port, name=_player_name(), password=password, spectate=spectate)
+        await nursery.start(peer.run)
+    if not spectate and peer.state.token:
+        remember_token(address, port, peer.state.token)
     table = peer.state.table_info
     role = "watching" if spectate else "playing"
-    return Link(peer, table.game, table.players, peer.state.seat, f"{table.name} at {address}:{port} ({role})")
+    title = f"{table.name} at {address}:{port} ({role}{', seat taken back' if token and peer.state.token == token else ''})"
+    link = Link(peer, table.game, table.players, peer.state.seat, title)
+    link.address = (address, port)
+    return link
 
 
 @dataclass(frozen=True)

@@ -18,10 +18,17 @@ import trio
 from ...errors import CardnetError
 from . import connection as C
 from .lobby import ListingSource, ManualListings, focused_key, form_settings, new_form, parse_address
-from .moves import all_choices, hand_cards, pass_choice, selection_choices
-from .state import AppState, Choice, LobbyEntry, TableState
+from .moves import all_choices, bid_range, hand_cards, pass_choice, quick_choice, selection_choices
+from .state import SENDING, AppState, Choice, LobbyEntry, TableState
 
-__all__ = ["Controller", "StartRequest"]
+__all__ = ["CHAT_ERRORS", "Controller", "StartRequest"]
+
+#: The host's chat refusals, in player words.
+CHAT_ERRORS = {
+    "chat_rate": "too many lines at once; wait a moment",
+    "chat_too_long": f"a line holds at most {C.MAX_CHAT_CHARS} characters",
+    "chat_disabled": "this table has no chat",
+}
 
 
 @dataclass
@@ -40,6 +47,17 @@ class StartRequest:
     interfaces: list[str] = field(default_factory=list)
     open_seats: int = 0
     password: str | None = None
+
+
+async def say_bye(link: C.Link) -> None:
+    """Leaving a joined table on purpose: its kept seat token is forgotten and the host is told ``bye`` (for at most
+    a second). A host that is already gone needs no goodbye, so a closed connection is not an error here."""
+    link.forget_seat()
+    with trio.move_on_after(1.0):
+        try:
+            await link.peer.bye()
+        except (C.PeerError, OSError, trio.BrokenResourceError, trio.ClosedResourceError):
+            return
 
 
 class Controller:
@@ -314,18 +332,24 @@ class Controller:
             elif isinstance(event, C.SeatsChanged):
                 ts.set_seats(event.seats)
             elif isinstance(event, C.ChatMessage):
-                ts.add_log(f"<{event.name}> {event.text}")
+                who = f"{event.name} (watching)" if event.spectator else event.name
+                ts.add_chat(f"<{who}> {event.text}")
             elif isinstance(event, C.ConnectionLost):
                 ts.connected = False
-                self.state.error = f"Connection to the table lost ({event.reason}); reconnecting..."
+                ts.banner = f"CONNECTION LOST - reconnecting with your seat token ({event.reason})"
             elif isinstance(event, C.Reconnecting):
-                self.state.error = f"Still reconnecting (attempt {event.attempt}, next in {event.delay:.0f} s)..."
+                ts.banner = (
+                    f"HOST UNREACHABLE - reconnect attempt {event.attempt} failed, next in {event.delay:.1f} s "
+                    f"({event.reason})"
+                )
             elif isinstance(event, C.Reconnected):
-                ts.connected = True
-                self.state.error, self.state.message = "", "Reconnected to the table."
+                ts.connected, ts.banner = True, ""
+                self.state.error, self.state.message = "", "Reconnected: back at your seat."
             self.redraw()
         ts.connected = False
-        self.state.error = "The connection to the table has ended."
+        ts.banner = "DISCONNECTED - the table is gone (b: back to the lobby)."
+        if link.peer.failure is not None:
+            ts.banner = f"DISCONNECTED - {link.peer.failure} (b: back to the lobby)."
         self.redraw()
 
     def _on_state(self, ts: TableState, msg: C.StateMessage) -> None:
@@ -345,8 +369,10 @@ class Controller:
             self._timer.set()
         ts.legal = list(msg.legal)
         ts.over, ts.outcome = msg.over, msg.outcome
-        if msg.ack is not None and msg.ack.get("ref") == ts.pending:
-            ts.pending = None
+        if msg.ack is not None:
+            ts.acked = msg.ack.get("ref")
+            if ts.acked == ts.pending:
+                ts.pending = None
         if msg.kind == "snapshot":
             ts.pending = None
         for event in msg.events:
@@ -358,12 +384,22 @@ class Controller:
             ts.selected.clear()
             ts.choices = []
             count = len(hand_cards(ts))
-            ts.cursor = min(ts.cursor, max(0, count - 1))
+            # TEN's cursor row is a new list each decision (the market, then payment pieces): start at its head.
+            ts.cursor = 0 if ts.game == "ten" else min(ts.cursor, max(0, count - 1))
+            bids = bid_range(ts)
+            if bids is not None:
+                ts.bid = bids[0]
         if ts.over:
             self.state.message = "Game over. r: rematch   b: back to the lobby   Ctrl-Q: quit"
 
     def _on_error(self, ts: TableState, err: C.HostError) -> None:
-        if ts.pending is not None and err.ref == ts.pending:
+        if err.code in CHAT_ERRORS:
+            self.state.error = f"Chat: {CHAT_ERRORS[err.code]} ({err.reason})"
+            return
+        if err.ref is not None:
+            ts.acked = err.ref
+        # The one move in flight may be refused before its sender has learned its ref.
+        if ts.pending is not None and (err.ref == ts.pending or (ts.pending == SENDING and err.ref is not None)):
             ts.pending = None
             self.state.error = f"Refused: {err.reason}"
         else:
@@ -381,7 +417,14 @@ class Controller:
         if link is None or decision is None:
             return
         ts.pending_text = choice.label.split("   (")[0]
-        ts.pending = await link.move(decision, choice.move, index=choice.index)
+        # Marked as sent before the send yields, so no key can answer the same decision a second time.
+        ts.pending = SENDING
+        try:
+            ref = await link.move(decision, choice.move, index=choice.index)
+        except BaseException:
+            ts.pending = None
+            raise
+        ts.pending = None if ts.acked == ref else ref
         ts.choices = []
         self.redraw()
 
@@ -393,6 +436,12 @@ class Controller:
             return None
         if ts.over:
             self.state.error = "The game is over."
+            return None
+        if ts.seat is None:
+            self.state.error = "You are watching this table: moves are for the players."
+            return None
+        if not ts.connected:
+            self.state.error = "Not connected: your move can wait until the client is back at the table."
             return None
         if not ts.my_turn:
             self.state.error = "Sent, waiting for the host." if ts.pending is not None else "It is not your turn."
@@ -460,6 +509,30 @@ class Controller:
                 return
         self.offer([Choice(ts.renderer.move_text(move), move=move)], "")
 
+    def quick(self, move: dict[str, Any], what: str) -> None:
+        """A one-key move (TEN: ``d`` draw, ``s`` stop, ``n``/``c`` prizes, ``a`` accept); says when it is not
+        one of the open decision's moves."""
+        ts = self.state.table
+        if ts is None:
+            return
+        choice = quick_choice(ts, move)
+        self.offer([choice] if choice else [], f"You cannot {what} now.")
+
+    def change_bid(self, step: int) -> None:
+        """``+``/``-``: the TEN bid form's amount, kept within the legal range."""
+        ts = self.state.table
+        bids = bid_range(ts) if ts is not None else None
+        if ts is None or bids is None:
+            self.state.error = "There is no bid to make now."
+            return
+        ts.bid = min(max(ts.bid + step, bids[0]), bids[1])
+
+    def toggle_pane(self) -> None:
+        """``t``: the seats-and-chat pane in place of the event log, or back."""
+        ts = self.state.table
+        if ts is not None:
+            ts.pane = not ts.pane
+
     def chat_prompt(self) -> None:
         """``/``: asks for a chat line for the table."""
         if self.link is None:
@@ -472,6 +545,8 @@ class Controller:
         link = self.link
         if link is None:
             self.state.error = "Chat needs a table."
+        elif len(text.strip()) > C.MAX_CHAT_CHARS:
+            self.state.error = f"Chat: {CHAT_ERRORS['chat_too_long']} (this one has {len(text.strip())})."
         elif text.strip():
             self.spawn(lambda: link.peer.chat(text.strip()), "chat")
 
@@ -526,8 +601,7 @@ class Controller:
 
         async def bye() -> None:
             if link is not None and not link.local:
-                with trio.move_on_after(1.0):
-                    await link.peer.bye()
+                await say_bye(link)
             scope.cancel()
 
         self.link, st.table, st.screen = None, None, "lobby"
@@ -535,6 +609,20 @@ class Controller:
         self.spawn(bye, "leave")
         self.refresh_lobby()
         self.start_discovery()
+
+    def farewell(self, scope: trio.CancelScope) -> None:
+        """Quitting: a joined table is told we leave on purpose (``bye``, at most a second) before ``scope``, the
+        app's trio side, is cancelled. Called on the trio thread."""
+        link, nursery = self.link, self.nursery
+        if link is None or link.local or nursery is None:
+            scope.cancel()
+            return
+
+        async def bye() -> None:
+            await say_bye(link)
+            scope.cancel()
+
+        nursery.start_soon(bye)
 
     def closing_words(self) -> str:
         """What to print once the terminal is restored."""

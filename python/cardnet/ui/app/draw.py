@@ -16,8 +16,10 @@ from ...games import outcome_from_dict
 from ..render.fistful import DYNAMITE, card_label
 from ..render.fistful import Renderer as FistfulRenderer
 from ..render.cherki import Renderer as CherkiRenderer
-from ..render.cherki import card_kind, card_name
-from .moves import hand_cards
+from ..render.cherki import card_kind, card_name, kind_name
+from ..render.ten import bust_risk, card_text
+from ..render.ten import Renderer as TenRenderer
+from .moves import BUST_TOKEN, TOKEN, bid_range, by_colour, hand_cards
 from .state import AppState, TableState
 
 __all__ = ["Fragments", "lobby_screen", "table_screen", "text_of"]
@@ -74,16 +76,22 @@ def table_screen(ts: TableState, width: int, height: int, no_color: bool = False
         rows = _fistful(ts, room, height)
     elif ts.game == "cherki" and ts.view:
         rows = _cherki(ts, room)
+    elif ts.game == "ten" and ts.view:
+        rows = _ten(ts, room)
     elif ts.view:
         rows = [[("", line)] for line in ts.renderer.table(ts.view, ts.seat if ts.seat is not None else 0)]
     else:
         rows = [[("class:dim", "Waiting for the table...")]]
     rows.append(_turn_line(ts))
+    if ts.banner:
+        # Above everything, so a lost connection is never missed.
+        rows.insert(0, [("class:banner", f" {ts.banner} ")])
     if ts.over and isinstance(ts.outcome, Mapping):
         rows += [[("class:heading", line)] for line in ts.renderer.outcome_lines(outcome_from_dict(ts.outcome))]
+    side = _pane(ts) if ts.pane else [[("class:log", line)] for line in ts.log]
     if width >= WIDE:
-        # A wide terminal gets the log beside the table, as tall as the screen.
-        log: list[Fragments] = [[("class:log", line)] for line in ts.log[-height:]] if height > 0 else []
+        # A wide terminal gets the log (or the pane) beside the table, as tall as the screen.
+        log: list[Fragments] = (side if ts.pane else side[-height:]) if height > 0 else []
         rows = [_clip(r, TABLE_WIDTH) for r in rows[:height]]
         out: list[Fragments] = []
         for n in range(max(len(rows), len(log))):
@@ -94,10 +102,46 @@ def table_screen(ts: TableState, width: int, height: int, no_color: bool = False
         return _lines(out[:height])
     room = height - len(rows) - 1
     if room > 0:
-        rows.append([("class:rule", "-" * max(0, min(width, 80) - 1))])
-        for line in ts.log[-(room - 1) :] if room > 1 else []:
-            rows.append([("class:log", line)])
+        label = "-- seats and chat (t: back to the log) " if ts.pane else "-- log (t: seats and chat) "
+        rows.append([("class:rule", label[: max(0, min(width, 80) - 1)].ljust(max(0, min(width, 80) - 1), "-"))])
+        if ts.pane:
+            rows += _pane(ts, room - 1)
+        else:
+            rows += side[-(room - 1) :] if room > 1 else []
     return _lines([_clip(r, width) for r in rows[:height]])
+
+
+def seat_words(ts: TableState, seat: int) -> str:
+    """How a seat is held, in player words: you, a person (connected or gone), a built-in player, open."""
+    info = ts.seats[seat] if seat < len(ts.seats) and isinstance(ts.seats[seat], Mapping) else {}
+    kind = info.get("kind")
+    if seat == ts.seat:
+        return "you" + (", reconnecting" if not ts.connected else "")
+    if kind == "open":
+        return "open, waiting for a player"
+    if kind == "bot":
+        return "built-in player"
+    if info.get("auto"):
+        return "gone; a built-in player plays for them"
+    if kind == "human":
+        return "connected" if info.get("connected") else "gone"
+    return str(kind or "?")
+
+
+def _pane(ts: TableState, height: int | None = None) -> list[Fragments]:
+    """The seats panel and the chat: who holds each seat, then the newest chat lines that fit."""
+    rows: list[Fragments] = [[("class:heading", "Seats")]]
+    if ts.seat is None:
+        rows[0].append(("class:dim", "  (you are watching)"))
+    for seat in range(ts.players):
+        words = seat_words(ts, seat)
+        style = "class:error" if words.startswith("gone") else ("class:seat.me" if seat == ts.seat else "")
+        rows.append([("", f"  {seat}. {ts.renderer.name(seat):<12} "), (style, words)])
+    rows.append([("class:heading", "Chat"), ("class:dim", "  (/ or Tab to write)")])
+    room = None if height is None else max(0, height - len(rows))
+    chat = ts.chat if room is None else (ts.chat[-room:] if room else [])
+    rows += [[("class:log", line)] for line in chat] or [[("class:dim", "  nothing said yet")]]
+    return rows if height is None else rows[:height]
 
 
 def _turn_line(ts: TableState) -> Fragments:
@@ -132,6 +176,8 @@ def _turn_hint(ts: TableState) -> str:
         if phase == "green8_retrieve":
             return "Pick the card to take back and press Enter."
         return "Pick a card with the arrows and press Enter."
+    if ts.game == "ten":
+        return _ten_hint(ts)
     if ts.game == "cherki":
         phase = ts.view.get("public", {}).get("phase")
         if phase == "drawn":
@@ -443,16 +489,228 @@ def _cherki(ts: TableState, width: int) -> list[Fragments]:
         rows.append([("", "  ")] + [f for card in cards for f in (_cherki_chip(ts, card, cards), ("", " "))])
     else:
         rows += [top, mid, list(top), ids]
+    if priv.get("pair_kind") is None:
+        rows.append(_cherki_progress(cards))
     for line in r.hand_lines(priv, pub, me)[-2:]:
         if not line.startswith("Your hand") and not line.startswith("  "):
             rows.append([("class:dim", line)])
     return rows
 
 
+def _cherki_progress(cards: Sequence[int]) -> Fragments:
+    """The sets the hand holds towards a call (two triples and a pair), as the player builds them."""
+    counts: dict[str, int] = {}
+    for card in cards:
+        counts[card_kind(card)] = counts.get(card_kind(card), 0) + 1
+    triples = [k for k, n in counts.items() for _ in range(n // 3)]
+    pairs = [k for k, n in counts.items() if n % 3 == 2]
+    have: Fragments = [("class:heading", "Towards a call: ")]
+    have.append(("class:green" if len(triples) >= 2 else "", f"triples {len(triples)} of 2"))
+    if triples:
+        have.append(("class:dim", " (" + ", ".join(kind_name(k) for k in triples) + ")"))
+    have.append(("class:green" if pairs else "", f", pairs {len(pairs)} of 1"))
+    if pairs:
+        have.append(("class:dim", " (" + ", ".join(kind_name(k) for k in pairs) + ")"))
+    return have
+
+
 def _cherki_chip(ts: TableState, card: int, cards: Sequence[int]) -> tuple[str, str]:
     style, face = cherki_face(card)
     extra = _focus_style(ts, cards.index(card), card, cards)
     return (f"{style} {extra}".strip(), f"[{face} {card}]")
+
+
+# -- TEN -------------------------------------------------------------------------------------------------
+
+#: A colour's first letter on a chip, so cards stay apart without colour.
+_TEN_LETTER = {"red": "R", "blue": "B", "orange": "O", "green": "G"}
+
+
+def ten_chip(card: Mapping[str, Any]) -> tuple[str, str]:
+    """A TEN card's style and short face: ``R5`` (red 5), ``B#`` (blue wild, any number), ``*8`` (an 8 of any
+    colour), ``*#`` (anything), ``$3`` (currency 3)."""
+    kind = card.get("type")
+    colour = str(card.get("colour", ""))
+    style = f"class:ten.{colour}" if colour else ("class:ten.currency" if kind == "currency" else "class:ten.wild")
+    if kind == "number":
+        face = f"{_TEN_LETTER.get(colour, '?')}{card['value']}"
+    elif kind == "colour_wild":
+        face = f"{_TEN_LETTER.get(colour, '?')}#"
+    elif kind == "number_wild":
+        face = f"*{card['value']}"
+    elif kind == "any_wild":
+        face = "*#"
+    else:
+        face = f"${card.get('value', '?')}"
+    return style, face
+
+
+def _ten_chips(cards: Sequence[Mapping[str, Any]], extra: Mapping[int, str] | None = None) -> Fragments:
+    out: Fragments = []
+    for card in cards:
+        style, face = ten_chip(card)
+        more = (extra or {}).get(int(card["id"]), "")
+        out += [(f"{style} {more}".strip(), f"[{face}]"), ("", " ")]
+    return out
+
+
+def _ten(ts: TableState, width: int) -> list[Fragments]:
+    pub: Mapping[str, Any] = ts.view["public"]
+    r = ts.renderer
+    assert isinstance(r, TenRenderer)
+    me = ts.seat
+    r.me = me if me is not None else 0
+    active = int(pub["active"])
+    rows: list[Fragments] = []
+    head: Fragments = [("class:heading", f"TEN - turn {pub['turn']}"), ("", f"  {r.name(active)} to play")]
+    if pub.get("house_rules"):
+        head.append(("class:turn", f"  SOLO (house rules): reach {pub['solo_target']} points"))
+    top = pub["discard"].get("top")
+    head.append(("class:dim", f"  draw pile {pub['draw_pile']}, discards {pub['discard']['size']}"))
+    if top:
+        head += [("class:dim", " top "), ten_chip(top)]
+    rows += _wrap_fragments(head, width)
+    tab = pub["tableau"]
+    numbers, currency = int(tab["numbers"]), int(tab["currency"])
+    line: Fragments = [("class:heading", "Tableau ")]
+    line += _ten_chips(tab["cards"]) if tab["cards"] else [("class:dim", "empty ")]
+    rows += _wrap_fragments(line, width)
+    sums: Fragments = [
+        ("", f"  numbers {numbers} - currency {currency} = "),
+        ("class:error" if numbers - currency >= 8 else "", str(numbers - currency)),
+        ("", f" of 11, currency {currency} of 11"),
+    ]
+    rows += _wrap_fragments(sums, width)
+    if pub["phase"] == "draw":
+        risk = bust_risk(pub, ts.players)
+        share = f" ({100 * risk.busting // risk.unseen}%)" if risk.unseen else ""
+        rows.append(
+            [
+                ("", "  Next draw: "),
+                ("class:error" if risk.busting else "class:green", f"{risk.busting} of {risk.unseen}"),
+                ("", f" cards left would bust you{share}"),
+            ]
+        )
+    rows += _ten_market(ts, pub, width)
+    rows.append([("class:heading", "Players"), ("class:dim", "  (score = the core's best score of the collection now)")])
+    for seat, info in enumerate(pub["seats"]):
+        turn = seat == active and not ts.over
+        style = "class:seat.turn" if turn else ("class:seat.me" if seat == me else "class:seat")
+        name = r.name(seat) + _seat_marker(ts, seat)
+        seat_row: Fragments = [
+            (style, f"{'>' if turn else ' '}{name:<12}"),
+            ("class:gold", f"{info['score']:>3} pts"),
+            ("class:dim", f"  tokens {info['tokens']:>2}  busts {info['bust_tokens']}  "),
+        ]
+        seat_row += _ten_chips(by_colour(info["collection"])) if info["collection"] else [("class:dim", "no cards")]
+        # A long collection goes on under its first cards, not under the name.
+        indent = sum(len(text) for _, text in seat_row[:3])
+        if width - indent < 12:
+            rows.append(seat_row[:3])
+            indent = 2
+        cards = _wrap_fragments(seat_row[3:], width - indent)
+        rows.append((seat_row[:3] if indent > 2 else [("", "  ")]) + cards[0])
+        rows += [[("", " " * indent)] + more for more in cards[1:]]
+    rows += _ten_pending(ts, pub, width)
+    return rows
+
+
+def _ten_market(ts: TableState, pub: Mapping[str, Any], width: int) -> list[Fragments]:
+    market = by_colour(pub.get("market") or [])
+    if not market:
+        return [[("class:heading", "Market "), ("class:dim", "empty")]]
+    buying = pub["phase"] in ("buy", "final_buy") and ts.my_turn
+    cards = hand_cards(ts) if buying else []
+    extra = {c: _focus_style(ts, pos, c, cards) for pos, c in enumerate(cards)}
+    out: Fragments = [("class:heading", "Market "), ("class:dim", "(price = number) ")]
+    out += _ten_chips(market, extra)
+    rows = _wrap_fragments(out, width)
+    if buying and 0 <= ts.cursor < len(cards):
+        card = TenRenderer.find(market, cards[ts.cursor])
+        tokens = pub["seats"][ts.seat]["tokens"] if ts.seat is not None else 0
+        if card is not None:
+            rows.append([("class:dim", f"  At the cursor: {card_text(card)} for {card['value']}; you have {tokens} tokens.")])
+    return rows
+
+
+def _ten_pending(ts: TableState, pub: Mapping[str, Any], width: int) -> list[Fragments]:
+    r = ts.renderer
+    rows: list[Fragments] = []
+    auction = pub.get("auction")
+    if auction:
+        high = auction.get("high_seat")
+        state = f"high bid {auction['high_bid']} by {r.name(high)}" if high is not None else "no bid yet"
+        order = ", ".join(r.name(s) for s in auction["order"])
+        rows += _wrap_fragments(
+            [("class:heading", "Auction "), ten_chip(auction["card"]), ("", f" {state}; one bid each ({order}), now {r.name(auction['next'])}.")],
+            width,
+        )
+        low_high = bid_range(ts)
+        if ts.my_turn and low_high is not None:
+            low, top = low_high
+            rows.append(
+                [("", "  Your bid: "), ("class:cursor", f"< {ts.bid} >"), ("class:dim", f"  legal {low} to {top}; +/- change, Enter bids, p passes")]
+            )
+    offer = pub.get("offer")
+    if offer:
+        rows.append([("class:heading", "Offer "), ten_chip(offer["card"]), ("", f" for {offer['price']} tokens: a accepts, p declines.")])
+    pay = pub.get("payment")
+    if pay:
+        who = r.name(pay["payer"])
+        rows += _wrap_fragments(
+            [("class:heading", "Payment "), ("", f"{who} {'owe' if who == 'You' else 'owes'} {pay['owed']} for "), ten_chip(pay["card"]), ("", f" (price {pay['price']}, paid {pay['paid']})")],
+            width,
+        )
+        if pay["payer"] == ts.seat and ts.my_turn:
+            rows += _ten_pay_rows(ts, pub, pay, width)
+    final = pub.get("final_round")
+    if final:
+        order = ", ".join(r.name(s) for s in final["order"])
+        rows.append([("class:heading", "Final buy round "), ("", f"({order}): now {r.name(final['next'])}.")])
+    return rows
+
+
+def _ten_pay_rows(ts: TableState, pub: Mapping[str, Any], pay: Mapping[str, Any], width: int) -> list[Fragments]:
+    """What the payer can pay with (the cursor picks one piece), and the least that settles the debt."""
+    seat = pub["seats"][ts.seat if ts.seat is not None else 0]
+    pieces = hand_cards(ts)
+    out: Fragments = [("", "  Pay with: ")]
+    for pos, piece in enumerate(pieces):
+        extra = _focus_style(ts, pos, piece, pieces)
+        if piece == TOKEN:
+            out += [(f"class:gold {extra}".strip(), f"[token x{seat['tokens']}]"), ("", " ")]
+        elif piece == BUST_TOKEN:
+            out += [(f"class:dim {extra}".strip(), f"[bust token x{seat['bust_tokens']} = 3]"), ("", " ")]
+        else:
+            card = TenRenderer.find(seat["collection"], piece)
+            if card is not None:
+                style, face = ten_chip(card)
+                out += [(f"{style} {extra}".strip(), f"[{face}]"), ("", " ")]
+    rows = _wrap_fragments(out, width)
+    owed = int(pay["owed"])
+    if seat["tokens"] >= owed:
+        least = f"{_plural(owed, 'token')} (exact)"
+    elif seat["tokens"] + len(seat["collection"]) >= owed:
+        least = f"all {_plural(seat['tokens'], 'token')} and {_plural(owed - seat['tokens'], 'card')} (each card is worth 1)"
+    else:
+        least = f"{_plural(-(-owed // 3), 'bust token')} (3 each, no change)"
+    rows.append([("class:dim", f"  Least that settles {owed}: {least}. Enter pays the piece at the cursor.")])
+    return rows
+
+
+def _ten_hint(ts: TableState) -> str:
+    phase = ts.view.get("public", {}).get("phase")
+    if phase == "draw":
+        return "d draws, s stops (the risk is shown above)."
+    if phase == "prize":
+        return "n takes the numbers (then buy), c the currency."
+    if phase in ("buy", "final_buy"):
+        return "Arrows pick a market card, Enter buys it, p buys nothing."
+    if phase == "auction":
+        return "+/- set your bid, Enter bids, p passes."
+    if phase == "pay":
+        return "Arrows pick a token, bust token or card, Enter pays it."
+    return "a accepts, p declines."
 
 
 # -- the lobby --------------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from prompt_toolkit.widgets import Frame
 
 from ...games import GAMES
 from ...rulebook import rules_games, rules_text
-from .commands import CONTEXTS, for_context
+from .commands import CONTEXTS, MOVE_COMMANDS, for_context
 from .draw import Fragments, lobby_screen, table_screen
 from .filters import Filters, active_context
 from .state import AppState
@@ -43,6 +43,11 @@ CARD_NOTES = {
     "cherki": (
         "On screen: your hand is grouped by kind; 3C is the 3 of Coins (yellow), S Strings (green),",
         "M Myriads (blue); WF, RF and OT are the honours; * (red) marks the red stamp. Under each card: its id.",
+    ),
+    "ten": (
+        "On screen: R5 is a red 5 (B blue, O orange, G green), B# a blue wild, *8 an 8 of any colour, *# a card",
+        "of any colour and number, $3 currency 3. 'Next draw: N of M' counts the cards left that would bust you.",
+        "Keys: d draw, s stop, n numbers, c currency, arrows + Enter buy or pay, +/- and Enter bid, p pass or skip.",
     ),
     "fistful": (
         "On screen: cards are drawn in their owner's colour ([D] is the Dynamite); 'bar' under a card",
@@ -124,7 +129,14 @@ def _status(st: AppState) -> StyleAndTextTuples:
     if context == "help":
         return [("class:status", " Up/Down scroll   Esc or ? closes help   ^Q quit")]
     out: StyleAndTextTuples = [("class:status", " ")]
+    watching = context == "table" and st.table is not None and st.table.seat is None
+    if watching:
+        out.append(("class:status", "watching  "))
     for command in for_context(context):
+        if watching and command.name in MOVE_COMMANDS:
+            continue
+        if command.games and context == "table" and st.table is not None and st.table.game not in command.games:
+            continue
         if command.shown:
             key, _, label = command.shown.partition(" ")
             out += [("class:status.key", key), ("class:status", f" {label}  ")]

@@ -8,17 +8,23 @@ reason; the client itself never decides that a move is illegal.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..render.cherki import card_kind
+from ..render.ten import COLOURS
 from .state import Choice, TableState
 
-__all__ = ["hand_cards", "pass_choice", "selection_choices"]
+__all__ = ["BUST_TOKEN", "TOKEN", "bid_range", "by_colour", "hand_cards", "pass_choice", "quick_choice", "selection_choices"]
+
+#: TEN payments: the cursor's stand-ins for a currency token and a bust token (card ids are never negative).
+TOKEN, BUST_TOKEN = -1, -2
 
 
 def hand_cards(ts: TableState) -> list[int]:
     """The ids of the cards the cursor moves over, in screen order (empty when the game has no card row)."""
+    if ts.game == "ten":
+        return _ten_cursor_cards(ts)
     private = ts.view.get("private")
     if not isinstance(private, dict):
         return []
@@ -31,6 +37,37 @@ def hand_cards(ts: TableState) -> list[int]:
         # Grouped by kind as the screen draws them: numbers first, then the honours.
         return sorted(private.get("hand", []), key=lambda c: (not card_kind(c).isdigit(), card_kind(c), c))
     return []
+
+
+def _ten_cursor_cards(ts: TableState) -> list[int]:
+    """TEN's cursor row: the market while buying, the payment pieces while paying (what the legal list allows)."""
+    pub = ts.view.get("public", {})
+    phase = pub.get("phase")
+    if phase in ("buy", "final_buy"):
+        return [int(c["id"]) for c in by_colour(pub.get("market") or [])]
+    if phase == "pay" and ts.my_turn:
+        kinds = {m.get("type") for m in ts.legal if isinstance(m, dict)}
+        pieces = [p for p, kind in ((TOKEN, "pay_token"), (BUST_TOKEN, "pay_bust")) if kind in kinds]
+        return pieces + [int(m["card"]) for _, m in _legal(ts, "pay_card")]
+    return []
+
+
+def by_colour(cards: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """TEN cards as the screen lays them out: numbers by colour then value, wilds after them (a collection reads
+    as its runs; the market cursor walks the same order)."""
+    order = {c: n for n, c in enumerate(COLOURS)}
+
+    def key(card: Mapping[str, Any]) -> tuple[int, int, int]:
+        wild = str(card.get("type", "")).endswith("wild")
+        return (1 if wild else 0, order.get(str(card.get("colour", "")), 9), int(card.get("value") or 0))
+
+    return sorted(cards, key=key)
+
+
+def bid_range(ts: TableState) -> tuple[int, int] | None:
+    """The lowest and highest legal bid of an open TEN auction decision (None when no bid is legal)."""
+    amounts = [int(m["amount"]) for _, m in _legal(ts, "bid")]
+    return (min(amounts), max(amounts)) if amounts else None
 
 
 def _chosen(ts: TableState) -> list[int]:
@@ -101,7 +138,34 @@ def selection_choices(ts: TableState) -> list[Choice]:
         cards = _chosen(ts)
         found = [_choice(ts, i) for i, m in _legal(ts, "discard") if cards and m.get("card") == cards[0]]
         return found or all_choices(ts)
+    if ts.game == "ten":
+        return _ten_choices(ts)
     return all_choices(ts)
+
+
+def _ten_choices(ts: TableState) -> list[Choice]:
+    phase = ts.view.get("public", {}).get("phase")
+    cards = hand_cards(ts)
+    at = cards[ts.cursor] if 0 <= ts.cursor < len(cards) else None
+    if phase in ("buy", "final_buy") and at is not None:
+        return [_exact(ts, {"type": "buy", "card": at})]
+    if phase == "auction" and bid_range(ts) is not None:
+        return [_exact(ts, {"type": "bid", "amount": ts.bid})]
+    if phase == "pay" and at is not None:
+        if at == TOKEN:
+            return [_exact(ts, {"type": "pay_token"})]
+        if at == BUST_TOKEN:
+            return [_exact(ts, {"type": "pay_bust"})]
+        return [_exact(ts, {"type": "pay_card", "card": at})]
+    return all_choices(ts)
+
+
+def quick_choice(ts: TableState, move: dict[str, Any]) -> Choice | None:
+    """A one-key move (TEN's draw, stop, prizes, accept) when the open decision allows it, else None."""
+    for i, m in enumerate(ts.legal):
+        if m == move:
+            return _choice(ts, i)
+    return None
 
 
 def all_choices(ts: TableState) -> list[Choice]:
@@ -111,6 +175,9 @@ def all_choices(ts: TableState) -> list[Choice]:
 
 def pass_choice(ts: TableState) -> Choice | None:
     """The pass move (None in a game without one)."""
+    if ts.game == "ten":
+        passes = _legal(ts, "skip_buy") + _legal(ts, "pass_bid") + _legal(ts, "decline_wild")
+        return _choice(ts, passes[0][0]) if passes else None
     if ts.game != "matchstick":
         passes = _legal(ts, "pass")
         return _choice(ts, passes[0][0]) if passes else None

@@ -15,6 +15,8 @@ from ..render import GenericRenderer, renderer_for
 
 __all__ = ["AppState", "Choice", "LobbyEntry", "NewTableForm", "TableState"]
 
+#: ``TableState.pending`` while a move is being written, before the connection has given it a ref.
+SENDING = -1
 #: Lines of the event log kept in memory (the screen shows the newest that fit).
 LOG_LIMIT = 400
 
@@ -60,7 +62,17 @@ class TableState:
     #: When the host's turn timer runs out for our open decision (``time.monotonic()`` seconds), if it has one.
     deadline: float | None = None
     pending_text: str = ""
+    #: The ref of the last move the host acknowledged (an ack can come before the sender has its ref).
+    acked: Any = None
+    #: The amount of the TEN bid form (kept inside the legal range of the open auction decision).
+    bid: int = 0
     connected: bool = True
+    #: The banner over the table while the connection is down (empty when connected).
+    banner: str = ""
+    #: Chat lines (``name: text``), newest last; also written to the log.
+    chat: list[str] = field(default_factory=list)
+    #: Whether the seats-and-chat pane replaces the event log.
+    pane: bool = False
     #: ``HOST:PORT`` addresses others join at, when this process hosts the table on the LAN.
     listening: list[str] = field(default_factory=list)
 
@@ -81,6 +93,12 @@ class TableState:
     def my_turn(self) -> bool:
         """Whether the host has asked this seat for a move and no answer is on its way."""
         return self.decision_id is not None and self.seat in self.to_act and self.pending is None
+
+    def add_chat(self, line: str) -> None:
+        """Keeps a chat line for the chat pane (and the log), dropping the oldest past the limit."""
+        self.chat.append(line)
+        del self.chat[:-LOG_LIMIT]
+        self.add_log(line)
 
     def add_log(self, line: str) -> None:
         """Appends event lines (a text may hold several), dropping the oldest past the limit."""

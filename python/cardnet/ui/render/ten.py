@@ -7,12 +7,12 @@ names, and painted when the terminal allows it. Moves are typed ``draw``, ``stop
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-from ...games import Outcome
+from ...games import Outcome, ten_deck
 from . import GenericRenderer, Move, View
 
-__all__ = ["COLOURS", "Renderer", "card_text"]
+__all__ = ["COLOURS", "BustRisk", "Renderer", "bust_risk", "card_text", "unseen_cards"]
 
 #: The four colours in the order scores are broken down (``per_colour``).
 COLOURS = ("red", "blue", "orange", "green")
@@ -44,6 +44,48 @@ def card_text(card: Mapping[str, Any]) -> str:
     if kind == "currency":
         return f"currency {card['value']}"
     return str(kind)
+
+
+def unseen_cards(pub: Mapping[str, Any], players: int) -> list[Mapping[str, Any]]:
+    """The cards of the deck that the public view does not show anywhere: exactly the draw pile, in some order.
+
+    The deck comes from the core's card data (``_core.ten_deck``); every place a card can be seen is taken off.
+    """
+    seen: set[int] = set()
+    places: list[Any] = [pub["tableau"]["cards"], pub.get("market") or [], pub["discard"].get("cards") or []]
+    places += [info["collection"] for info in pub["seats"]]
+    for holder, key in (("auction", "card"), ("offer", "card"), ("payment", "card")):
+        item = pub.get(holder)
+        if item and item.get(key):
+            places.append([item[key]])
+    payment = pub.get("payment")
+    if payment:
+        places.append(payment.get("cards") or [])
+    for cards in places:
+        seen.update(int(c["id"]) for c in cards)
+    return [c for c in ten_deck(players) if int(c["id"]) not in seen]
+
+
+class BustRisk(NamedTuple):
+    """What the next draw risks: ``busting`` of the ``unseen`` cards would bust the tableau."""
+
+    busting: int
+    unseen: int
+
+
+def bust_risk(pub: Mapping[str, Any], players: int) -> BustRisk:
+    """How many of the cards still in the draw pile would bust the tableau if drawn next (wilds never do)."""
+    tab = pub["tableau"]
+    numbers, currency = int(tab["numbers"]), int(tab["currency"])
+    unseen = unseen_cards(pub, players)
+    busting = 0
+    for card in unseen:
+        kind = card.get("type")
+        if kind == "number" and numbers + int(card["value"]) - currency >= BUST_AT:
+            busting += 1
+        elif kind == "currency" and currency + int(card["value"]) >= BUST_AT:
+            busting += 1
+    return BustRisk(busting, len(unseen))
 
 
 def _plural(n: int, word: str) -> str:

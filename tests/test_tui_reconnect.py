@@ -1,0 +1,91 @@
+"""The full-screen client's connection banners, kept seat tokens and seats panel (headless, real host over
+loopback)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from nethelpers import free_port
+from test_tui_headless import point_at_listed_table
+from test_tui_tmux_lan import _host
+from tuihelpers import running
+
+from cardnet.ui.app import StartRequest
+from cardnet.ui.app.connection import remember_token, saved_token, seat_tokens_path
+from cardnet.ui.app.draw import seat_words, table_screen, text_of
+from cardnet.ui.app.state import TableState
+
+ENTER = "\r"
+
+
+def test_seat_tokens_are_kept_per_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    assert saved_token("127.0.0.1", 5000) is None
+    remember_token("127.0.0.1", 5000, "tok-a")
+    remember_token("127.0.0.1", 5001, "tok-b")
+    assert saved_token("127.0.0.1", 5000) == "tok-a" and saved_token("127.0.0.1", 5001) == "tok-b"
+    remember_token("127.0.0.1", 5000, None)
+    assert saved_token("127.0.0.1", 5000) is None and saved_token("127.0.0.1", 5001) == "tok-b"
+    # A damaged file costs the rejoin only.
+    seat_tokens_path().write_text("{not json", encoding="utf-8")
+    assert saved_token("127.0.0.1", 5001) is None
+
+
+def test_seats_panel_says_how_each_seat_is_held() -> None:
+    ts = TableState.open("fistful", 2, 0, "test")
+    ts.set_seats([{"kind": "human", "name": "me", "connected": True}, {"kind": "human", "name": "bob", "connected": False}])
+    assert seat_words(ts, 0) == "you" and seat_words(ts, 1) == "gone"
+    ts.set_seats([{"kind": "human", "name": "me", "connected": True}, {"kind": "human", "name": "bob", "auto": True}])
+    assert seat_words(ts, 1) == "gone; a built-in player plays for them"
+    ts.set_seats([{"kind": "human", "name": "me", "connected": True}, {"kind": "bot"}])
+    assert seat_words(ts, 1) == "built-in player"
+    ts.set_seats([{"kind": "human", "name": "me", "connected": True}, {"kind": "open"}])
+    assert seat_words(ts, 1) == "open, waiting for a player"
+    ts.pane = True
+    ts.add_chat("<bob> hi")
+    text = text_of(table_screen(ts, 80, 21))
+    assert "Seats" in text and "open, waiting for a player" in text and "<bob> hi" in text
+    watcher = TableState.open("fistful", 2, None, "test")
+    watcher.pane = True
+    assert "(you are watching)" in text_of(table_screen(watcher, 80, 21))
+
+
+def test_banner_while_the_host_is_down_then_rejoined_after_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    port = free_port()
+    journal = tmp_path / "lan.journal"
+    host = _host(port, "fistful", "--bots", "1", "--seed", "3", "--journal", str(journal))
+
+    async def scenario() -> None:
+        nonlocal host
+        async with running(StartRequest(connect=[("127.0.0.1", port)])) as d:
+            st = d.state
+            await point_at_listed_table(d)
+            await d.press(ENTER)
+            await d.until(lambda: st.table is not None and st.table.view != {}, "the table")
+            assert saved_token("127.0.0.1", port) is not None
+            host.kill()
+            host.wait(10)
+            # The drop is said at once; each failed attempt then says when the next one comes (backoff).
+            await d.until(lambda: "CONNECTION LOST - reconnecting" in d.screen() or "HOST UNREACHABLE" in d.screen(), "the banner")
+            await d.until(lambda: "HOST UNREACHABLE - reconnect attempt" in d.screen(), "retries")
+            await d.press("l")
+            assert st.error.startswith("Not connected") and st.table is not None and not st.table.choices
+            host = _host(port, "--resume", str(journal))
+            await d.until(lambda: st.message == "Reconnected: back at your seat.", "the rejoin")
+            assert st.table is not None and st.table.banner == "" and "CONNECTION" not in d.screen()
+            # Leaving on purpose says bye and forgets the token.
+            await d.press("b")
+            await d.until(lambda: st.screen == "lobby", "the lobby")
+            await d.until(lambda: saved_token("127.0.0.1", port) is None, "the token forgotten")
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        if host.poll() is None:
+            host.kill()
+        host.wait(10)
