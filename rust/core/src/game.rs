@@ -287,8 +287,10 @@ impl Outcome {
 
     /// A reward in `0..=1` per seat for search. Rankings are rank-based; a draw is 0.5 each. Otherwise a
     /// win (`1/k` each when shared by `k`) weighs 0.7 and the seat's place between the lowest and highest
-    /// score weighs 0.3, so that search can tell a near miss from a rout (TEN's scores, Cherki's
-    /// settlements); with one player the score itself stands in for that place.
+    /// score weighs 0.3, so that a near miss counts for more than a rout (TEN's scores, Cherki's
+    /// settlements); with one player the score itself stands in for that place. The ISMCTS player backs up
+    /// the win alone instead where the game has scores (`ai::ismcts`), since the score share led it to
+    /// trade wins for a better losing score.
     pub fn rewards(&self, players: usize) -> Vec<f64> {
         let mut r = vec![0.0; players];
         match self.kind {
