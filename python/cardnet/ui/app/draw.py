@@ -576,9 +576,11 @@ def _ten(ts: TableState, width: int) -> list[Fragments]:
     line += _ten_chips(tab["cards"]) if tab["cards"] else [("class:dim", "empty ")]
     rows += _wrap_fragments(line, width)
     sums: Fragments = [
-        ("", f"  numbers {numbers} - currency {currency} = "),
+        ("", "  Bust at 11: numbers-currency "),
         ("class:error" if numbers - currency >= 8 else "", str(numbers - currency)),
-        ("", f" of 11, currency {currency} of 11"),
+        ("", ", currency "),
+        ("class:error" if currency >= 8 else "", str(currency)),
+        ("class:dim", f"; safe: {r.margin(numbers, currency)}"),
     ]
     rows += _wrap_fragments(sums, width)
     if pub["phase"] == "draw":
