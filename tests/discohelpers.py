@@ -39,9 +39,8 @@ class Lines:
         *,
         stdin: str | None = None,
         extra_env: dict[str, str] | None = None,
-        drop_env: Sequence[str] = (),
     ):
-        child = {k: v for k, v in env().items() if k not in drop_env} | (extra_env or {})
+        child = env() | (extra_env or {})
         self.proc = subprocess.Popen(
             list(argv),
             stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,

@@ -78,3 +78,25 @@ def test_the_line_ui_keeps_no_answered_decisions_of_its_own() -> None:
         assert ui.pending is None and ui.open is again and session.needs_answer(again)
 
     trio.run(main)
+
+
+def test_seats_say_how_many_watch_when_they_change_and_when_asked() -> None:
+    session = open_session()
+    out = io.StringIO()
+
+    async def main() -> None:
+        ui = PlainGame(cast(Peer, SessionPeer(session)), "callpick", 0, 2, io.StringIO(), out, solo=False)
+        seats = [seat(0, "ann"), seat(1, None, "open")]
+        # Before the host says (an older host), the line names the seats only.
+        await ui.on_event(P.SeatsChanged(seats, False))
+        await ui.on_event(P.SeatsChanged(seats, False, spectators=2))
+        await ui.on_line("seats")
+        await ui.on_event(P.SeatsChanged(seats, False, spectators=0))
+
+    trio.run(main)
+    assert out.getvalue().splitlines() == [
+        "Seats: 0: you, 1: (open)",
+        "Seats: 0: you, 1: (open); 2 watching",
+        "Seats: 0: you, 1: (open); 2 watching",
+        "Seats: 0: you, 1: (open); nobody watching",
+    ]

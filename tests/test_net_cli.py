@@ -40,6 +40,7 @@ def start_host(tmp_path: Path, password: str, extra: list[str]) -> tuple[subproc
             "--password-file",
             str(secret),
             "--headless",
+            "--no-probe",
             *extra,
         ],
         stdout=subprocess.PIPE,
@@ -68,6 +69,7 @@ def test_headless_host_with_only_builtin_players_journals_to_the_state_dir(tmp_p
             "--games",
             "1",
             "--headless",
+            "--no-probe",
             "--name",
             "robots",
         ],
@@ -168,7 +170,7 @@ def test_max_spectators_admits_more_watchers_than_the_default_connection_limit(t
     port = free_port()
     host = subprocess.Popen(
         [sys.executable, "-c", NET_COMMAND, "host", "fistful", "--interface", "127.0.0.1", "--port", str(port),
-         "--headless", "--journal", str(tmp_path / "t.journal"), "--max-spectators", "70"],
+         "--headless", "--journal", str(tmp_path / "t.journal"), "--max-spectators", "70", "--no-probe"],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -16,8 +17,9 @@ from netfake import fake_engine
 pytestmark = pytest.mark.trio
 
 
-async def join(port: int | None, *args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
-    """Runs ``cardnet join 127.0.0.1:port *args`` to its end, feeding it ``stdin``; output is captured."""
+async def join(port: int | None, *args: str, stdin: bytes | int = b"") -> subprocess.CompletedProcess[bytes]:
+    """Runs ``cardnet join 127.0.0.1:port *args`` to its end, feeding it ``stdin`` (bytes, or a file descriptor
+    to read); output is captured."""
     return await trio.run_process(
         [sys.executable, "-c", NET_COMMAND, "join", f"127.0.0.1:{port}", *args],
         stdin=stdin,
@@ -31,11 +33,19 @@ async def join(port: int | None, *args: str, stdin: bytes = b"") -> subprocess.C
 async def test_join_spectate_follows_a_bot_game_to_the_end() -> None:
     opts = HostOptions(bot_delay=0.01)
     async with running_host(fake_engine(), players=2, bots={0: "random", 1: "random"}, host_options=opts) as host:
-        with trio.fail_after(30):
-            proc = await join(host.port, "--spectate", "--name", "eve")
+        # An input that stays open: the end of piped input would make the spectator leave, maybe before the end.
+        silent, keep = os.pipe()
+        try:
+            with trio.fail_after(30):
+                proc = await join(host.port, "--spectate", "--name", "eve", stdin=silent)
+        finally:
+            os.close(silent)
+            os.close(keep)
         out = proc.stdout.decode()
         assert proc.returncode == 0, proc.stderr.decode()
         assert "spectating" in out and "Game over: " in out
+        # The spectator's own arrival is counted in the seats line every peer gets.
+        assert "Seats: 0: random bot (built-in player), 1: random bot (built-in player); 1 watching" in out
         # A game the client has no renderer for is still followed: events and the host's result as JSON.
         assert '"winners"' in out.splitlines()[-1]
         assert "Traceback" not in proc.stderr.decode()

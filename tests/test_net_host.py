@@ -394,6 +394,31 @@ async def test_bye_hands_the_seat_to_a_builtin_player_at_once_and_chat_via_open_
         assert host.table.seats[0].auto and host.table.game.is_over()
 
 
+async def test_peers_see_the_live_spectator_count_as_watchers_come_and_go() -> None:
+    from cardnet.net.peer import open_peer
+
+    async def next_count(peer: Peer) -> int | None:
+        async for event in peer.events:
+            if isinstance(event, SeatsChanged):
+                return event.spectators
+        raise AssertionError("the peer's events ended")
+
+    # Two open seats: nothing starts, so the only seats messages are those the spectators cause.
+    async with running_host(fake_engine(), players=3, bots={2: "random"}) as host:
+        port = host.port or 0
+        with trio.fail_after(10):
+            async with open_peer("127.0.0.1", port, name="ann") as ann:
+                assert await next_count(ann) == 0
+                async with open_peer("127.0.0.1", port, name="eve", spectate=True) as eve:
+                    assert await next_count(ann) == 1 and await next_count(eve) == 1
+                    async with open_peer("127.0.0.1", port, name="zed", spectate=True):
+                        assert await next_count(ann) == await next_count(eve) == 2
+                    # zed's connection ends with the block.
+                    assert await next_count(ann) == await next_count(eve) == 1
+                    await eve.bye()
+                assert await next_count(ann) == 0
+
+
 async def test_sending_after_the_session_ended_fails_instead_of_hanging() -> None:
     from cardnet.net.peer import PeerError
 

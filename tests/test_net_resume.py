@@ -53,7 +53,7 @@ async def test_sigkill_and_resume_lose_no_acknowledged_move(tmp_path: Path, game
     rng = random.Random(players)
     port = free_port()
     journal = tmp_path / "table.journal"
-    base = ["--interface", "127.0.0.1", "--port", str(port), "--seat-timeout", "120", "--headless"]
+    base = ["--interface", "127.0.0.1", "--no-probe", "--port", str(port), "--seat-timeout", "120", "--headless"]
     proc = await start_host([game, "--players", str(players), "--seed", "3", "--journal", str(journal), *base])
     # (state_id, seat) of every update that acknowledged our move; an ack that rides on a snapshot (the
     # update was replaced) names a state at or after the move's, so those are checked separately.

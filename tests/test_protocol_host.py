@@ -211,6 +211,34 @@ def test_spectators_watch_within_their_room_and_cannot_vote_or_move() -> None:
     assert sent(session.receive_line(eve, move, 1.0), eve)[0]["code"] == "spectator"
 
 
+def seats_counts(effects: list[Effect], link: Link) -> list[int]:
+    """The spectator counts of the ``seats`` messages queued for ``link``."""
+    return [m["spectators"] for m in sent(effects, link) if m["type"] == "seats"]
+
+
+def test_every_peer_hears_how_many_spectators_watch_as_they_come_and_go() -> None:
+    session = make_session()
+    ann, effects = join(session, "ann")
+    assert seats_counts(effects, ann) == [0]
+    eve, effects = join(session, "eve", role="spectator")
+    # The newcomer counts itself; the player hears the same number.
+    assert seats_counts(effects, ann) == [1] and seats_counts(effects, eve) == [1]
+    zed, effects = join(session, "zed", role="spectator")
+    assert seats_counts(effects, ann) == seats_counts(effects, eve) == seats_counts(effects, zed) == [2]
+    # A spectator leaving on purpose, then one whose connection drops: each time everyone left hears it.
+    effects = session.receive_line(eve, P.encode(P.Bye().to_wire())[:-1], 1.0)
+    assert Close(eve, "bye") in effects
+    effects = session.disconnected(eve, 1.0)
+    assert seats_counts(effects, ann) == seats_counts(effects, zed) == [1] and not sent(effects, eve)
+    effects = session.disconnected(zed, 2.0)
+    assert seats_counts(effects, ann) == [0]
+    # A spectator that never finished its handshake was never counted: its going changes nothing.
+    half, _ = session.connect(3.0)
+    assert session.disconnected(half, 3.0) == []
+    bob, effects = join(session, "bob")
+    assert seats_counts(effects, bob) == [0] and session.spectator_count() == 0
+
+
 def test_a_player_saying_bye_is_replaced_at_once() -> None:
     session = make_session(seat_timeout=60.0)
     a, _ = join(session, "ann")

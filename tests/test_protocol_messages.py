@@ -250,6 +250,7 @@ def test_messages_with_arbitrary_fields_are_typed_or_refused(kind: str, fields: 
         P.LegalPage(17, 4096, 5000, [{"type": "pass"}]),
         P.ChatMessage(None, "eve", True, "hello"),
         P.SeatsChanged([P.seat_entry(1, "bot", "normal bot", True, False)], False),
+        P.SeatsChanged([P.seat_entry(0, "human", "ann", False, True)], True, spectators=3),
         P.RematchVotes(2, [0, 1]),
         P.Ping(3),
         P.Pong(3),
@@ -267,6 +268,8 @@ def test_host_messages_round_trip(message: P.HostMessage) -> None:
         {"type": "error", "code": 3, "reason": "x"},
         {"type": "legal", "decision_id": 1, "offset": 0, "count": 1, "moves": {}},
         {"type": "seats", "seats": None},
+        {"type": "seats", "seats": [], "spectators": -1},
+        {"type": "seats", "seats": [], "spectators": "2"},
         {"type": "rematch", "game_no": 0, "votes": ["a"]},
         {"type": "update", "game_no": 0, "state_id": 1, "hash": "h", "view": [], "to_act": []},
         {"type": "table", "versions": [1], "challenge": "c"},
@@ -277,6 +280,13 @@ def test_malformed_host_messages_are_refused(obj: dict[str, P.JSONValue]) -> Non
     with pytest.raises(ProtocolError) as info:
         P.parse_host_message(obj)
     assert info.value.code == "bad_message"
+
+
+def test_a_seats_message_from_a_host_that_counts_no_spectators_still_parses() -> None:
+    # Hosts before the spectator count sent no such field: peers take the seats and know no count.
+    older = {"type": "seats", "seats": [P.seat_entry(0, "open", None, False, False)], "started": False}
+    seats = P.parse_host_message(older)  # type: ignore[arg-type]
+    assert isinstance(seats, P.SeatsChanged) and seats.spectators is None and seats.to_wire() == older
 
 
 def test_unknown_host_messages_are_left_for_newer_peers() -> None:

@@ -24,7 +24,7 @@ def cardnet(*args: str) -> list[str]:
 def start_host(port: int, *args: str, state: Path) -> subprocess.Popen[str]:
     """A headless Fistful host on 127.0.0.1:port, returned once it listens."""
     host = subprocess.Popen(
-        cardnet("host", "fistful", "--headless", "--port", str(port), "--interface", "127.0.0.1", *args),
+        cardnet("host", "fistful", "--headless", "--port", str(port), "--interface", "127.0.0.1", "--no-probe", *args),
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -199,7 +199,7 @@ def test_ctrl_c_and_ctrl_d_leave_with_one_line(tmp_path: Path) -> None:
 def test_host_plays_at_its_own_table_while_a_bot_joins(tmp_path: Path) -> None:
     port = free_port()
     env = child_env() | {"XDG_STATE_HOME": str(tmp_path)}
-    pane = Pane("seated", cardnet("host", "fistful", "--port", str(port), "--interface", "127.0.0.1"), env)
+    pane = Pane("seated", cardnet("host", "fistful", "--port", str(port), "--interface", "127.0.0.1", "--no-probe"), env)
     bot: subprocess.Popen[str] | None = None
     try:
         pane.wait_text("You sit at seat 0")

@@ -326,12 +326,14 @@ def test_no_color_draws_in_one_colour(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @contextmanager
 def lan_host(tmp_path: Path, bots: int, *extra: str) -> Iterator[int]:
-    """``cardnet host fistful`` on loopback for the block; yields its port once it listens."""
+    """``cardnet host fistful`` on loopback for the block; yields its port once it listens.
+
+    Tests that find it by discovery name it uniquely (``--name``), so it skips mDNS name probing."""
     from nethelpers import child_env, free_port
 
     port = free_port()
     host = subprocess.Popen(
-        [sys.executable, "-m", "cardnet", "host", "fistful", "--bots", str(bots), "--port", str(port)]
+        [sys.executable, "-m", "cardnet", "host", "fistful", "--bots", str(bots), "--port", str(port), "--no-probe"]
         + ["--interface", "127.0.0.1", "--headless", "--journal", str(tmp_path / "lan.journal"), *extra],
         env=child_env(),
         stdout=subprocess.PIPE,
@@ -351,11 +353,16 @@ def lan_host(tmp_path: Path, bots: int, *extra: str) -> Iterator[int]:
         host.wait(10)
 
 
-async def point_at_listed_table(d: Driver) -> LobbyEntry:
-    """Waits until the lobby lists a table and puts the cursor on it."""
+async def point_at_listed_table(d: Driver, name: str | None = None) -> LobbyEntry:
+    """Waits until the lobby lists a table (the one called ``name``, when given: discovery on loopback also
+    finds other tests' tables) and puts the cursor on it."""
     st = d.state
-    await d.until(lambda: any(e.kind == "table" for e in st.entries), "the table listed")
-    st.lobby_cursor = next(n for n, e in enumerate(st.entries) if e.kind == "table")
+
+    def wanted(entry: LobbyEntry) -> bool:
+        return entry.kind == "table" and (name is None or entry.label == name)
+
+    await d.until(lambda: any(wanted(e) for e in st.entries), f"the table {name or ''} listed")
+    st.lobby_cursor = next(n for n, e in enumerate(st.entries) if wanted(e))
     return st.entries[st.lobby_cursor]
 
 
@@ -548,15 +555,19 @@ def test_cherki_draw_then_discard_the_card_under_the_cursor() -> None:
 
 
 def test_lobby_lists_a_table_found_by_lan_discovery_and_joins_it(tmp_path: Path) -> None:
+    from discohelpers import unique
+
+    name = unique("tui-found")
+
     async def scenario(port: int) -> None:
-        # No address given: the table is found over mDNS on loopback.
+        # No address given: the table is found over mDNS on loopback (beside any other test's table there).
         async with running(StartRequest(interfaces=["127.0.0.1"])) as d:
             st = d.state
-            entry = await point_at_listed_table(d)
+            entry = await point_at_listed_table(d, name)
             assert entry.port == port and entry.detail.startswith(f"127.0.0.1:{port}  A Fistful of Gold, 1/2 seats")
             await d.press(ENTER)
             await d.until(lambda: st.table is not None and st.table.my_turn, "my turn at the found table")
             assert st.table is not None and st.table.game == "fistful"
 
-    with lan_host(tmp_path, 1) as port:
+    with lan_host(tmp_path, 1, "--name", name) as port:
         run(scenario(port))

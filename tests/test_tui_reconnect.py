@@ -4,6 +4,7 @@ loopback)."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,51 @@ def test_seats_panel_says_how_each_seat_is_held() -> None:
     watcher = TableState.open("fistful", 2, None, "test")
     watcher.pane = True
     assert "(you are watching)" in text_of(table_screen(watcher, 80, 21))
+    # Once the host has said how many watch, both see the count in words.
+    ts.set_seats(ts.seats, 0)
+    assert "Seats  nobody watching" in text_of(table_screen(ts, 80, 21))
+    watcher.set_seats(ts.seats, 2)
+    assert "Seats  2 watching, you among them" in text_of(table_screen(watcher, 80, 21))
+
+
+async def _spectate(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A bare spectator over loopback: reads the table line, says hello, reads its welcome."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    await reader.readline()
+    hello = {"type": "hello", "protocol": 1, "name": "eve", "role": "spectator", "capabilities": []}
+    writer.write(json.dumps(hello).encode() + b"\n")
+    await writer.drain()
+    assert json.loads(await reader.readline())["type"] == "welcome"
+    return reader, writer
+
+
+def test_seats_pane_counts_the_spectators_live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    port = free_port()
+    host = _host(port, "fistful", "--bots", "1", "--journal", str(tmp_path / "lan.journal"))
+
+    async def scenario() -> None:
+        async with running(StartRequest(connect=[("127.0.0.1", port)])) as d:
+            st = d.state
+            await point_at_listed_table(d)
+            await d.press(ENTER)
+            await d.until(lambda: st.table is not None and st.table.view != {}, "the table")
+            await d.press("t")
+            await d.until(lambda: "Seats  nobody watching" in d.screen(), "no spectator yet")
+            first = await _spectate(port)
+            await d.until(lambda: "Seats  1 watching" in d.screen(), "one spectator")
+            second = await _spectate(port)
+            await d.until(lambda: "Seats  2 watching" in d.screen(), "two spectators")
+            for _, writer in (first, second):
+                writer.close()
+                await writer.wait_closed()
+            await d.until(lambda: "Seats  nobody watching" in d.screen(), "the spectators gone")
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        host.kill()
+        host.wait(10)
 
 
 def test_banner_while_the_host_is_down_then_rejoined_after_resume(

@@ -127,7 +127,7 @@ def test_whole_three_player_matchstick_game_from_the_keyboard(tmp_path: Path) ->
 @needs_tmux
 def test_two_terminals_lan_game_hosted_and_found_in_the_lobby(tmp_path: Path) -> None:
     size = (80, 24)
-    host = Pane(_client("play", "--interface", "127.0.0.1"), *size, tmp_path / "a", user="alice")
+    host = Pane(_client("play", "--interface", "127.0.0.1", "--no-probe"), *size, tmp_path / "a", user="alice")
     guest: Pane | None = None
     try:
         host.wait("New table")
@@ -147,7 +147,7 @@ def test_two_terminals_lan_game_hosted_and_found_in_the_lobby(tmp_path: Path) ->
         waiting = host.wait("Waiting for players: 1 of 2 seats taken")
         address = waiting.split("others join at ", 1)[1].split(".\n", 1)[0].split()[0].rstrip(".")
         # The guest gives no address: its lobby finds the table over mDNS on loopback.
-        guest = Pane(_client("play", "--interface", "127.0.0.1"), *size, tmp_path / "b", user="bob")
+        guest = Pane(_client("play", "--interface", "127.0.0.1", "--no-probe"), *size, tmp_path / "b", user="bob")
         listed = guest.wait("alice's fistful")
         assert address in listed and "[password]" in listed
         guest.keys("Down", "Enter")

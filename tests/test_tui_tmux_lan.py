@@ -19,7 +19,8 @@ SIZE = (80, 24)
 
 def _host(port: int, *how: str) -> subprocess.Popen[str]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cardnet", "host", *how, "--port", str(port), "--interface", "127.0.0.1", "--headless"],
+        [sys.executable, "-m", "cardnet", "host", *how, "--port", str(port), "--interface", "127.0.0.1", "--headless"]
+        + ["--no-probe"],
         env=child_env(),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

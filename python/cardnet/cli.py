@@ -108,6 +108,7 @@ def _play_full_screen(args: argparse.Namespace, game: str | None) -> int:
         resume=args.resume,
         connect=addresses,
         interfaces=list(args.interface or []),
+        probe=not args.no_probe,
     )
     return run_app(start)
 
@@ -312,6 +313,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         metavar="IP",
         help="find and host LAN tables here, repeatable (default: this machine's LAN addresses)",
+    )
+    play.add_argument(
+        "--no-probe",
+        action="store_true",
+        help="announce a LAN table hosted here at once, without first checking that no other table on the LAN"
+        " has the same name (saves ~1.3 s; only for a name you know is unique)",
     )
     saved = play.add_mutually_exclusive_group()
     saved.add_argument(

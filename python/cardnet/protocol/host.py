@@ -333,6 +333,10 @@ class HostSession:
         """The connection is gone (whatever the reason): its seat is absent once no other connection holds it."""
         self.links.pop(link.id, None)
         link.closing = link.closing or "gone"
+        if link.spectator and link.ready:
+            # Everyone sees how many watch: one fewer now.
+            link.ready = False
+            return self._broadcast_seats()
         if link.seat is None or not link.ready:
             return []
         link.ready = False
@@ -405,7 +409,7 @@ class HostSession:
         link.capabilities = frozenset(hello.capabilities) & frozenset(self.opts.capabilities)
         effects: list[Effect] = []
         if hello.role == "spectator":
-            if sum(1 for other in self.links.values() if other.spectator and other.ready) >= self.opts.max_spectators:
+            if self.spectator_count() >= self.opts.max_spectators:
                 raise ProtocolError("table_full", "no room for more spectators")
             link.spectator = True
             log.info("spectator %r joined", hello.name)
@@ -644,8 +648,13 @@ class HostSession:
             log.exception("cannot build the %s for seat %s; it gets a snapshot instead", kind, seat)
             return None
 
+    def spectator_count(self) -> int:
+        """How many spectators are connected (admitted and not gone)."""
+        return sum(1 for link in self.links.values() if link.spectator and link.ready)
+
     def _broadcast_seats(self) -> list[Effect]:
-        return self._broadcast(SeatsChanged(self.seat_entries(), self.table.started).to_wire())
+        seats = SeatsChanged(self.seat_entries(), self.table.started, self.spectator_count())
+        return self._broadcast(seats.to_wire())
 
     def _broadcast(self, msg: dict[str, Encodable]) -> list[Effect]:
         data = encode(msg)

@@ -724,19 +724,29 @@ class ChatMessage:
 
 @dataclass
 class SeatsChanged:
-    """The seat list changed (someone joined, left, or is being played by a built-in player)."""
+    """Who is at the table changed: a seat was taken, its player left or came back, a built-in player took over
+    for someone, or a spectator came or went.
+
+    ``spectators`` is how many spectators are connected now; None when the host did not say (a host older than
+    that field, which peers must still accept).
+    """
 
     seats: list[JSONValue]
     started: bool
+    spectators: int | None = None
 
     def to_wire(self) -> dict[str, Encodable]:
         """Wire form."""
-        return {"type": "seats", "seats": self.seats, "started": self.started}
+        out: dict[str, Encodable] = {"type": "seats", "seats": self.seats, "started": self.started}
+        if self.spectators is not None:
+            out["spectators"] = self.spectators
+        return out
 
     @classmethod
     def parse(cls, obj: Mapping[str, JSONValue]) -> SeatsChanged:
         """Validate a ``seats`` message."""
-        return cls(_list(obj, "seats"), obj.get("started") is True)
+        spectators = Fields(obj).opt_int("spectators", required=False, lo=0)
+        return cls(_list(obj, "seats"), obj.get("started") is True, spectators)
 
 
 @dataclass

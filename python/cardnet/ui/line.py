@@ -30,7 +30,7 @@ from ..net.peer import (
     SeatsChanged,
 )
 from ..protocol import JSONValue, StateMessage, canonical
-from .render import Move, MoveTextError, move_list, renderer_for, use_colour
+from .render import Move, MoveTextError, move_list, renderer_for, use_colour, watching_words
 
 __all__ = ["EXIT_SIGNAL_BASE", "PlainGame", "refusal_text", "seat_names"]
 
@@ -177,6 +177,8 @@ class PlainGame:
         self.renderer = renderer_for(game, names)
         self.renderer.colour = use_colour(stdout)
         self.seats: list[JSONValue] = list(seats)
+        #: How many spectators watch, as the host's last ``seats`` message said (None until it says).
+        self.spectators: int | None = None
         self.pending: _Pending | None = None
         #: Where ``more`` continues the move list: (decision id, filter text, next position).
         self.more: tuple[int | None, str | None, int] | None = None
@@ -300,6 +302,8 @@ class PlainGame:
             self.say(f"<{who}> {event.text}")
         elif isinstance(event, SeatsChanged):
             self.seats = list(event.seats)
+            if event.spectators is not None:
+                self.spectators = event.spectators
             if not self.solo:
                 # In local play the other seats keep their numbers ("Seat 2"): they are all built-in players.
                 self.renderer.names = seat_names(self.seats, self.seat)
@@ -508,7 +512,7 @@ class PlainGame:
     # -- drawing ----------------------------------------------------------------------------------------------
 
     def show_seats(self) -> None:
-        """One line listing every seat: who sits there and whether they are here."""
+        """One line listing every seat: who sits there and whether they are here, then how many watch."""
         parts = []
         for i, seat in enumerate(self.seats):
             if not isinstance(seat, dict):
@@ -527,7 +531,8 @@ class PlainGame:
             name = "you" if i == self.seat else str(seat.get("name") or f"Seat {i}")
             parts.append(f"{i}: {name}{note}")
         if parts:
-            self.say("Seats: " + ", ".join(parts))
+            watching = watching_words(self.spectators)
+            self.say("Seats: " + ", ".join(parts) + (f"; {watching}" if watching else ""))
 
     def list_moves(
         self, state: StateMessage, filter_text: str | None, *, table_rows: int = 0, start: int | None = None
@@ -546,8 +551,8 @@ class PlainGame:
         """Prints the commands."""
         self.say("Commands: NUMBER plays that move; 'list [TEXT]' lists every move (or those")
         self.say("containing TEXT) a page at a time, 'more' the next page; 'table' shows the")
-        self.say("table again; 'say TEXT' chats; 'seats' shows who sits where; 'quit' (or")
-        self.say("Ctrl-D, Ctrl-C) leaves.")
+        self.say("table again; 'say TEXT' chats; 'seats' shows who sits where and how many")
+        self.say("watch; 'quit' (or Ctrl-D, Ctrl-C) leaves.")
         if self.solo:
             self.say("The game is kept in its journal; 'cardnet play --resume JOURNAL' continues it.")
             self.say("Built-in players move on their own; a forced move is played for you.")

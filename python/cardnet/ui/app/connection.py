@@ -129,12 +129,14 @@ async def host_local(
     interfaces: Sequence[str] = (),
     open_seats: int = 0,
     password: str | None = None,
+    probe: bool = True,
 ) -> Link:
     """Hosts a table in this process (new, or resumed from ``resume``) with built-in players in every other
     seat, sits the user at ``seat`` (or their seat in the journal) and returns the link once connected.
 
     With ``interfaces`` the table also listens on TCP there (a LAN table: ``open_seats`` seats wait for people,
-    who need ``password`` when one is set); the link's ``listening`` names the addresses. Raises
+    who need ``password`` when one is set; it is announced on the LAN, after mDNS name probing unless ``probe`` is
+    off); the link's ``listening`` names the addresses. Raises
     :class:`LocalError` for an unusable journal, ``OSError`` when an address cannot be listened on, and the
     core's errors for a bad game setup. The table runs in ``nursery`` and stops with it; its journal is closed
     then.
@@ -166,7 +168,7 @@ async def host_local(
         setup.journal.close()
         raise
     if interfaces and port is not None:
-        nursery.start_soon(_advertise, host, port, interfaces)
+        nursery.start_soon(_advertise, host, port, interfaces, probe)
 
     peer = local_peer(
         host, _player_name(), seat=setup.seat if setup.token is None else None, token=setup.token, password=password
@@ -320,11 +322,11 @@ class DiscoveryListings:
                 yield [table_entry(t.host, t.port, _info(t.summary)) for t in found]
 
 
-async def _advertise(host: Host, port: int, interfaces: Sequence[str]) -> None:
+async def _advertise(host: Host, port: int, interfaces: Sequence[str], probe: bool) -> None:
     """Announces a LAN table hosted here; the table plays on without it (HOST:PORT still works)."""
     try:
         await discovery.advertise_table(
-            lambda: host.session.table_info(""), port, interfaces=interfaces, probe=not discovery.test_mode()
+            lambda: host.session.table_info(""), port, interfaces=interfaces, probe=probe
         )
     except (discovery.DiscoveryError, OSError):
         return

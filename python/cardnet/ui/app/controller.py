@@ -47,6 +47,8 @@ class StartRequest:
     interfaces: list[str] = field(default_factory=list)
     open_seats: int = 0
     password: str | None = None
+    #: Whether a LAN table hosted here checks by mDNS probing that its name is unique before announcing it.
+    probe: bool = True
 
 
 async def say_bye(link: C.Link) -> None:
@@ -74,6 +76,8 @@ class Controller:
         self.listed: dict[str, list[LobbyEntry]] = {}
         self._discovery: trio.CancelScope | None = None
         self.interfaces: list[str] = []
+        #: Whether LAN tables hosted from the lobby's form probe for a unique name (``--no-probe`` turns it off).
+        self.probe = True
         self._table_scope: trio.CancelScope | None = None
         #: Set when a decision with a turn timer arrives (the countdown task sleeps until then).
         self._timer = trio.Event()
@@ -115,6 +119,7 @@ class Controller:
             self.token = trio.lowlevel.current_trio_token()
             self.manual = ManualListings(start.connect, C.probe_table)
             self.interfaces = C.lan_interfaces(start.interfaces)
+            self.probe = start.probe
             self.refresh_lobby()
             nursery.start_soon(self._follow, "manual", self.manual)
             if start.resume is not None or start.game is not None:
@@ -220,6 +225,7 @@ class Controller:
                 interfaces=req.interfaces,
                 open_seats=req.open_seats,
                 password=req.password,
+                probe=self.probe,
             )
             self.spawn(lambda: self._open_local(start), "new table")
             return
@@ -263,6 +269,7 @@ class Controller:
                 interfaces=start.interfaces,
                 open_seats=start.open_seats,
                 password=start.password,
+                probe=start.probe,
             )
         )
 
@@ -330,7 +337,7 @@ class Controller:
             elif isinstance(event, C.HostError):
                 self._on_error(ts, event)
             elif isinstance(event, C.SeatsChanged):
-                ts.set_seats(event.seats)
+                ts.set_seats(event.seats, event.spectators)
             elif isinstance(event, C.ChatMessage):
                 who = f"{event.name} (watching)" if event.spectator else event.name
                 ts.add_chat(f"<{who}> {event.text}")

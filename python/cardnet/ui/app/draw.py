@@ -13,6 +13,7 @@ from typing import Any
 
 from ... import segments
 from ...games import outcome_from_dict
+from ..render import watching_words
 from ..render.fistful import DYNAMITE, card_label
 from ..render.fistful import Renderer as FistfulRenderer
 from ..render.cherki import Renderer as CherkiRenderer
@@ -131,8 +132,11 @@ def seat_words(ts: TableState, seat: int) -> str:
 def _pane(ts: TableState, height: int | None = None) -> list[Fragments]:
     """The seats panel and the chat: who holds each seat, then the newest chat lines that fit."""
     rows: list[Fragments] = [[("class:heading", "Seats")]]
+    watching = watching_words(ts.spectators)
+    if watching:
+        rows[0].append(("class:dim", f"  {watching}"))
     if ts.seat is None:
-        rows[0].append(("class:dim", "  (you are watching)"))
+        rows[0].append(("class:dim", ", you among them" if watching else "  (you are watching)"))
     for seat in range(ts.players):
         words = seat_words(ts, seat)
         style = "class:error" if words.startswith("gone") else ("class:seat.me" if seat == ts.seat else "")

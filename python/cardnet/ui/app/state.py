@@ -73,6 +73,8 @@ class TableState:
     chat: list[str] = field(default_factory=list)
     #: Whether the seats-and-chat pane replaces the event log.
     pane: bool = False
+    #: How many spectators watch (the host's ``seats`` message says); None until the host says.
+    spectators: int | None = None
     #: ``HOST:PORT`` addresses others join at, when this process hosts the table on the LAN.
     listening: list[str] = field(default_factory=list)
 
@@ -105,9 +107,12 @@ class TableState:
         self.log.extend(part.rstrip() for part in line.split("\n"))
         del self.log[:-LOG_LIMIT]
 
-    def set_seats(self, seats: list[Any]) -> None:
-        """Takes the host's seat list and names the seats after it."""
+    def set_seats(self, seats: list[Any], spectators: int | None = None) -> None:
+        """Takes the host's seat list (and, when it says, how many spectators watch) and names the seats after
+        it."""
         self.seats = seats
+        if spectators is not None:
+            self.spectators = spectators
         names = []
         for s, info in enumerate(seats):
             if s == self.seat:

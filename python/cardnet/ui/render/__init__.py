@@ -31,6 +31,7 @@ __all__ = [
     "renderer_for",
     "use_colour",
     "visible_len",
+    "watching_words",
 ]
 
 Move = dict[str, Any]
@@ -54,6 +55,15 @@ _ANSI_RE = re.compile(r"\x1b\[[0-9;]*m")
 def visible_len(text: str) -> int:
     """Length of ``text`` on screen (ANSI colour codes take no room)."""
     return len(_ANSI_RE.sub("", text))
+
+
+def watching_words(spectators: int | None) -> str:
+    """How many spectators watch the table, in player words; empty when the host did not say."""
+    if spectators is None:
+        return ""
+    if spectators == 0:
+        return "nobody watching"
+    return f"{spectators} watching"
 
 
 def use_colour(stream: TextIO) -> bool:
