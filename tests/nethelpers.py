@@ -220,3 +220,50 @@ async def watch(
                     break
         nursery.cancel_scope.cancel()
     assert peer.state.hash_mismatches == 0
+
+
+class HungHost:
+    """A relay in front of a host on loopback that can hang the way a stopped host process does (SIGSTOP): while
+    frozen it forwards nothing in either direction, closes nothing, and still accepts new connections without a
+    word; thawed, everything held is delivered in order, as by a host that resumes (SIGCONT)."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.port = 0
+        self._flowing = trio.Event()
+        self._flowing.set()
+
+    def freeze(self) -> None:
+        """Stop relaying (the connections stay open)."""
+        if self._flowing.is_set():
+            self._flowing = trio.Event()
+
+    def thaw(self) -> None:
+        """Relay again, starting with what was held."""
+        self._flowing.set()
+
+    async def serve(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+        """Accept on an ephemeral loopback port (``started()`` with it) until cancelled."""
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        self.port = listeners[0].socket.getsockname()[1]
+        task_status.started(self.port)
+        await trio.serve_listeners(self._relay, listeners)
+
+    async def _relay(self, peer: trio.SocketStream) -> None:
+        async with peer, await trio.open_tcp_stream("127.0.0.1", self.target_port) as host:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._pump, peer, host, nursery.cancel_scope)
+                nursery.start_soon(self._pump, host, peer, nursery.cancel_scope)
+
+    async def _pump(self, source: trio.SocketStream, sink: trio.SocketStream, done: trio.CancelScope) -> None:
+        try:
+            while True:
+                data = await source.receive_some(1 << 16)
+                # A hung host neither hears nor notices anything, a closed connection included, until it resumes.
+                await self._flowing.wait()
+                if not data:
+                    break
+                await sink.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        done.cancel()

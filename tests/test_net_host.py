@@ -18,7 +18,7 @@ from cardnet.protocol import StateMessage
 from cardnet.protocol.host import Commit
 from cardnet.table import Table, TableConfig
 
-from nethelpers import RawClient, running_host, watch
+from nethelpers import HungHost, RawClient, running_host, watch
 from netfake import fake_engine
 
 pytestmark = pytest.mark.trio
@@ -417,6 +417,41 @@ async def test_peers_see_the_live_spectator_count_as_watchers_come_and_go() -> N
                     assert await next_count(ann) == await next_count(eve) == 1
                     await eve.bye()
                 assert await next_count(ann) == 0
+
+
+async def test_a_hung_host_is_noticed_by_its_silence_retried_with_backoff_and_rejoined_when_it_answers() -> None:
+    # The host's heartbeat is 0.1 s, so a peer gives it 0.3 s of silence (PROTOCOL.md section 9).
+    opts = HostOptions(keepalive_interval=0.1, seat_timeout=60)
+    async with running_host(fake_engine(), players=2, bots={1: "random"}, host_options=opts) as host:
+        hung = HungHost(host.port or 0)
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(hung.serve)
+            peer = Peer("127.0.0.1", port, name="ann", max_backoff=0.4)
+            await nursery.start(peer.run)
+            events = peer.events.__aiter__()
+
+            async def next_of(kind: type[Any]) -> Any:
+                async for event in events:
+                    if isinstance(event, kind):
+                        return event
+                raise AssertionError(f"the events ended before a {kind.__name__}")
+
+            with trio.fail_after(20):
+                first = await next_of(StateMessage)
+                hung.freeze()
+                lost = await next_of(ConnectionLost)
+                assert lost.silent and lost.reason == "no word from the host for 0.3 s"
+                # The hung host's kernel accepts every attempt, but no word comes within the same window.
+                tries = [await next_of(Reconnecting) for _ in range(3)]
+                assert [t.attempt for t in tries] == [1, 2, 3]
+                assert all(t.reason == "the host did not answer within 0.3 s" for t in tries)
+                hung.thaw()
+                back = await next_of(Reconnected)
+                assert back.attempts >= 3
+                again = await next_of(StateMessage)
+            assert peer.state.seat == 0 and again.game_no == first.game_no and again.state_id >= first.state_id
+            assert host.table.seats[0].connected and not host.table.seats[0].auto
+            nursery.cancel_scope.cancel()
 
 
 async def test_sending_after_the_session_ended_fails_instead_of_hanging() -> None:

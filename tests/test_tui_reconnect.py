@@ -5,14 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import json
+import queue
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from nethelpers import free_port
+import trio
+from nethelpers import HungHost, free_port, running_host
 from test_tui_headless import point_at_listed_table
 from test_tui_tmux_lan import _host
 from tuihelpers import running
 
+from cardnet.net.host import HostOptions
+from cardnet.table import core_engine
 from cardnet.ui.app import StartRequest
 from cardnet.ui.app.connection import remember_token, saved_token, seat_tokens_path
 from cardnet.ui.app.draw import seat_words, table_screen, text_of
@@ -135,3 +142,59 @@ def test_banner_while_the_host_is_down_then_rejoined_after_resume(
         if host.poll() is None:
             host.kill()
         host.wait(10)
+
+
+@contextmanager
+def hung_fistful_table() -> Iterator[tuple[int, HungHost, trio.lowlevel.TrioToken]]:
+    """A Fistful table with a built-in player and a 0.1 s heartbeat, behind a :class:`HungHost`, served by trio in
+    a thread of its own for the block; yields the port to join, the relay, and the token to call it with."""
+    ready: queue.Queue[tuple[int, HungHost, trio.lowlevel.TrioToken]] = queue.Queue()
+    stop = trio.CancelScope()
+
+    async def serve() -> None:
+        with stop:
+            opts = HostOptions(keepalive_interval=0.1, seat_timeout=60)
+            async with running_host(core_engine(), game="fistful", bots={1: "random"}, host_options=opts) as host:
+                hung = HungHost(host.port or 0)
+                async with trio.open_nursery() as nursery:
+                    port = await nursery.start(hung.serve)
+                    ready.put((port, hung, trio.lowlevel.current_trio_token()))
+                    await trio.sleep_forever()
+
+    thread = threading.Thread(target=trio.run, args=(serve,), daemon=True)
+    thread.start()
+    port, hung, token = ready.get(timeout=20)
+    try:
+        yield port, hung, token
+    finally:
+        token.run_sync_soon(stop.cancel)
+        thread.join(20)
+
+
+def test_banner_when_the_host_hangs_then_back_at_the_seat_when_it_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+
+    async def scenario(port: int, hung: HungHost, token: trio.lowlevel.TrioToken) -> None:
+        async with running(StartRequest(connect=[("127.0.0.1", port)])) as d:
+            st = d.state
+            await point_at_listed_table(d)
+            await d.press(ENTER)
+            await d.my_turn()
+            token.run_sync_soon(hung.freeze)
+            # Silence past three heartbeats: the connection is still open, but the host is said to hang.
+            await d.until(lambda: "HOST NOT ANSWERING - no word from the host for 0.3 s" in d.screen(), "the banner")
+            ts = st.table
+            assert ts is not None
+            await d.until(lambda: "HOST UNREACHABLE - reconnect attempt 1 failed" in d.screen(), "the first retry")
+            # The banner's whole text (the screen clips it at 80 columns) says why the attempt failed.
+            assert "(the host did not answer within 0.3 s)" in ts.banner and not ts.connected
+            token.run_sync_soon(hung.thaw)
+            await d.until(lambda: st.message == "Reconnected: back at your seat.", "the rejoin")
+            await d.my_turn()
+            assert st.table is not None and st.table.seat == 0 and st.table.banner == ""
+            assert "NOT ANSWERING" not in d.screen() and "UNREACHABLE" not in d.screen()
+
+    with hung_fistful_table() as (port, hung, token):
+        asyncio.run(scenario(port, hung, token))

@@ -233,8 +233,20 @@ class Peer:
         return await trio.open_tcp_stream(self.host, self.port)
 
     async def _connect(self) -> tuple[trio.abc.Stream, LineReader]:
-        """Open a connection and run the handshake."""
-        with trio.fail_after(self.connect_timeout):
+        """Open a connection and run the handshake.
+
+        A host that accepts the connection but does not finish the handshake within ``connect_timeout``, or within
+        its own heartbeat window once it has told us that (a hung host's kernel still accepts connections), is
+        not answering: TimeoutError.
+        """
+        limit = min(self.connect_timeout, self.session.idle_timeout(self.idle_timeout))
+        try:
+            return await self._handshake(limit)
+        except trio.TooSlowError:
+            raise TimeoutError(f"the host did not answer within {limit:g} s") from None
+
+    async def _handshake(self, limit: float) -> tuple[trio.abc.Stream, LineReader]:
+        with trio.fail_after(limit):
             stream = await self._open()
             reader = LineReader(stream, MAX_HOST_LINE)
             self.session.connection_made()

@@ -66,9 +66,14 @@ class PeerError(Exception):
 
 @dataclass
 class ConnectionLost:
-    """The connection to the host dropped; the peer reconnects (when ``reconnect`` is on) with its token."""
+    """The connection to the host dropped; the peer reconnects (when ``reconnect`` is on) with its token.
+
+    ``silent``: the connection was still open, but the host sent nothing for its whole heartbeat window (a host
+    that hangs, or a network that stopped carrying its packets), rather than closing or failing.
+    """
 
     reason: str
+    silent: bool = False
 
 
 @dataclass
@@ -165,6 +170,7 @@ class PeerSession:
         self._attempts = 0
         self._handshakes = 0
         self._lost_reason = _CLOSED_BY_HOST
+        self._silent = False
         #: The host closed the table on purpose on the last connection (it said ``shutting_down``, or hung up
         #: once the game was over), rather than being lost: a client may stop instead of reconnecting.
         self.closed_by_host = False
@@ -201,6 +207,7 @@ class PeerSession:
         """A new connection is open: the host speaks first (its ``table`` message)."""
         self.phase = "table"
         self._lost_reason = _CLOSED_BY_HOST
+        self._silent = False
         self.closed_by_host = False
         self._fresh_connection = True
         # A refusal of a move sent on an earlier connection can no longer arrive.
@@ -209,7 +216,7 @@ class PeerSession:
     def connection_lost(self) -> ConnectionLost:
         """The connection ended (for any reason); the event says why, as far as the peer knows."""
         self.phase = "closed"
-        return ConnectionLost(self._lost_reason)
+        return ConnectionLost(self._lost_reason, self._silent)
 
     def host_hung_up(self) -> None:
         """The host ended the stream without a word. After the game is over that is the table closing (nothing is
@@ -221,6 +228,7 @@ class PeerSession:
     def host_silent(self, seconds: float) -> None:
         """The host sent nothing for ``seconds``: the connection is given up as lost."""
         self._lost_reason = f"no word from the host for {seconds:g} s"
+        self._silent = True
 
     def connected(self) -> Reconnected | None:
         """The handshake succeeded: the reconnect backoff starts over. Returns the event of a reconnection
@@ -242,7 +250,8 @@ class PeerSession:
         return Reconnecting(self._attempts, delay, str(why))
 
     def idle_timeout(self, default: float | None) -> float:
-        """How long a silent host is given: ``default``, else three of its keepalive intervals."""
+        """How long a silent host is given: ``default``, else three of its keepalive intervals (PROTOCOL.md
+        section 9); 30 s before the host has said its interval."""
         keepalive = self.state.welcome.get("keepalive_ms")
         if default:
             return default

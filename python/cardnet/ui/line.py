@@ -310,7 +310,10 @@ class PlainGame:
                 self.show_seats()
         elif isinstance(event, ConnectionLost):
             self.connected = False
-            self.say(f"Lost the connection to the host ({event.reason}); reconnecting...")
+            if event.silent:
+                self.say(f"The host is not answering ({event.reason}); reconnecting...")
+            else:
+                self.say(f"Lost the connection to the host ({event.reason}); reconnecting...")
         elif isinstance(event, Reconnecting):
             self.say(f"Reconnect attempt {event.attempt} failed ({event.reason}); next try in {event.delay:.1f} s.")
         elif isinstance(event, Reconnected):

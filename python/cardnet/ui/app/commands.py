@@ -145,7 +145,7 @@ COMMANDS: list[Command] = [
     Command("bid-down", "table", ("-",), "", "TEN: lower your bid.", lambda c, _: c.change_bid(-1), TEN),
     Command("rematch", "table", ("r",), "", "Ask for a rematch once the game is over.", lambda c, _: c.rematch()),
     Command("chat", "table", ("/", "tab"), "/ chat", "Say something to the table (/ or Tab).", lambda c, _: c.chat_prompt()),
-    Command("pane", "table", ("t",), "", "Show the seats and chat pane instead of the log (again: back).", lambda c, _: c.toggle_pane()),
+    Command("pane", "table", ("t",), "", "Seats, how many watch, and chat instead of the log (again: back).", lambda c, _: c.toggle_pane()),
     Command("say", "table", (), "", "':say TEXT' sends TEXT to the table's chat.", lambda c, arg: c.say(arg)),
     Command("leave", "table", ("b",), "", "Back to the lobby (a local game can be resumed there).", lambda c, _: c.leave()),
     Command("choice-up", "choices", ("up",), "", "Previous move.", _choice_move(-1)),

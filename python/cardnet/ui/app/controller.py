@@ -343,7 +343,11 @@ class Controller:
                 ts.add_chat(f"<{who}> {event.text}")
             elif isinstance(event, C.ConnectionLost):
                 ts.connected = False
-                ts.banner = f"CONNECTION LOST - reconnecting with your seat token ({event.reason})"
+                if event.silent:
+                    # The connection is still open but the host's heartbeat stopped: it hangs, or the LAN does.
+                    ts.banner = f"HOST NOT ANSWERING - {event.reason}; reconnecting with your seat token"
+                else:
+                    ts.banner = f"CONNECTION LOST - reconnecting with your seat token ({event.reason})"
             elif isinstance(event, C.Reconnecting):
                 ts.banner = (
                     f"HOST UNREACHABLE - reconnect attempt {event.attempt} failed, next in {event.delay:.1f} s "
