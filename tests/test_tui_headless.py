@@ -142,14 +142,17 @@ def test_matchstick_added_matchsticks_without_colour() -> None:
     assert "!" in plain and "with 2 matchsticks" in plain
 
 
-def test_help_lists_keys_and_game_rules() -> None:
-    st = AppState(screen="table", table=TableState.open("fistful", 2, 0, "t"))
+@pytest.mark.parametrize("game", sorted(cardnet.GAMES))
+def test_help_lists_keys_and_game_rules_at_every_table(game: str) -> None:
+    st = AppState(screen="table", table=TableState.open(game, cardnet.GAMES[game].default_players, 0, "t"))
     text = text_of(help_fragments(st))  # type: ignore[arg-type]
-    assert "A Fistful of Gold" in text and "Ctrl-Q" in text and "Space" in text and "pick 7" in text
+    assert cardnet.GAMES[game].title in text and "Ctrl-Q" in text and "Scroll the help down" in text
+    if game == "fistful":
+        assert "Space" in text and "pick 7" in text
     # The game's whole rules follow the keys (the help scrolls).
     from cardnet.rulebook import rules_text
 
-    assert text.rstrip().endswith(rules_text("fistful").rstrip())
+    assert "The rules (Up/Down scroll)" in text and text.rstrip().endswith(rules_text(game).rstrip())
 
 
 # -- key paths against the real host ---------------------------------------------------------------------
@@ -187,6 +190,9 @@ def test_fistful_select_discard_pick_illegal_help_quit() -> None:
             assert ts.my_turn
             await d.press("?")
             assert st.help_open
+            # The help scrolls (the rules follow the keys).
+            await d.press("\x1b[B\x1b[B\x1b[A")
+            assert st.help_offset == 5
             await d.press(ESC)
             # Past the host's burst of 5 lines the rate limit is shown in player words.
             for n in range(8):

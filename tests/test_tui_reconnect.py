@@ -1,5 +1,5 @@
-"""The full-screen client's connection banners, kept seat tokens and seats panel (headless, real host over
-loopback)."""
+"""The full-screen client's connection banners, kept seat tokens, seats panel and rematch votes (headless, real
+host over loopback)."""
 
 from __future__ import annotations
 
@@ -7,19 +7,22 @@ import asyncio
 import json
 import queue
 import threading
-from collections.abc import Iterator
+from functools import partial
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 import trio
-from nethelpers import HungHost, free_port, running_host
+from nethelpers import HungHost, free_port
 from test_tui_headless import point_at_listed_table
 from test_tui_tmux_lan import _host
 from tuihelpers import running
 
-from cardnet.net.host import HostOptions
-from cardnet.table import core_engine
+from cardnet.bot import RandomBot, run_bot
+from cardnet.net.host import Host, HostOptions
+from cardnet.table import Table, TableConfig, core_engine
 from cardnet.ui.app import StartRequest
 from cardnet.ui.app.connection import remember_token, saved_token, seat_tokens_path
 from cardnet.ui.app.draw import seat_words, table_screen, text_of
@@ -135,6 +138,15 @@ def test_banner_while_the_host_is_down_then_rejoined_after_resume(
             await d.press("b")
             await d.until(lambda: st.screen == "lobby", "the lobby")
             await d.until(lambda: saved_token("127.0.0.1", port) is None, "the token forgotten")
+            # The host heard the bye: a built-in player takes the seat at once, long before the seat timeout (15 s).
+            for _ in range(40):
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                seats = json.loads(await reader.readline())["seats"]
+                writer.close()
+                if seats[0]["auto"]:
+                    break
+                await asyncio.sleep(0.05)
+            assert seats[0]["auto"] is True and seats[0]["connected"] is False
 
     try:
         asyncio.run(scenario())
@@ -144,31 +156,47 @@ def test_banner_while_the_host_is_down_then_rejoined_after_resume(
         host.wait(10)
 
 
+T = TypeVar("T")
+
+
 @contextmanager
-def hung_fistful_table() -> Iterator[tuple[int, HungHost, trio.lowlevel.TrioToken]]:
-    """A Fistful table with a built-in player and a 0.1 s heartbeat, behind a :class:`HungHost`, served by trio in
-    a thread of its own for the block; yields the port to join, the relay, and the token to call it with."""
-    ready: queue.Queue[tuple[int, HungHost, trio.lowlevel.TrioToken]] = queue.Queue()
+def in_trio_thread(serve: Callable[[trio.Nursery], Awaitable[T]]) -> Iterator[tuple[T, trio.lowlevel.TrioToken]]:
+    """Runs trio in a thread of its own for the block (the client's trio is a guest of asyncio): ``serve`` starts
+    what the test needs in the nursery it gets and returns what the test uses; yields that and the token to call
+    into that thread with."""
+    ready: queue.Queue[tuple[T, trio.lowlevel.TrioToken]] = queue.Queue()
     stop = trio.CancelScope()
 
-    async def serve() -> None:
+    async def main() -> None:
         with stop:
-            opts = HostOptions(keepalive_interval=0.1, seat_timeout=60)
-            async with running_host(core_engine(), game="fistful", bots={1: "random"}, host_options=opts) as host:
-                hung = HungHost(host.port or 0)
-                async with trio.open_nursery() as nursery:
-                    port = await nursery.start(hung.serve)
-                    ready.put((port, hung, trio.lowlevel.current_trio_token()))
-                    await trio.sleep_forever()
+            async with trio.open_nursery() as nursery:
+                ready.put((await serve(nursery), trio.lowlevel.current_trio_token()))
+                await trio.sleep_forever()
 
-    thread = threading.Thread(target=trio.run, args=(serve,), daemon=True)
+    thread = threading.Thread(target=trio.run, args=(main,), daemon=True)
     thread.start()
-    port, hung, token = ready.get(timeout=20)
+    value, token = ready.get(timeout=20)
     try:
-        yield port, hung, token
+        yield value, token
     finally:
         token.run_sync_soon(stop.cancel)
         thread.join(20)
+
+
+async def fistful_host(nursery: trio.Nursery, bots: dict[int, str], options: HostOptions) -> Host:
+    """A Fistful table on loopback, served in ``nursery``."""
+    config = TableConfig("fistful", 2, 1, options={"length": "short"}, table_id="tui", bots=bots)
+    table = Table(config, core_engine(), clock=trio.current_time)
+    host = Host(table, options=options)
+    await nursery.start(host.serve, "127.0.0.1", 0)
+    return host
+
+
+async def hung_fistful_table(nursery: trio.Nursery) -> tuple[int, HungHost]:
+    """A Fistful table with a built-in player and a 0.1 s heartbeat behind a :class:`HungHost`: (port, relay)."""
+    host = await fistful_host(nursery, {1: "random"}, HostOptions(keepalive_interval=0.1, seat_timeout=60))
+    hung = HungHost(host.port or 0)
+    return await nursery.start(hung.serve), hung
 
 
 def test_banner_when_the_host_hangs_then_back_at_the_seat_when_it_answers(
@@ -196,5 +224,44 @@ def test_banner_when_the_host_hangs_then_back_at_the_seat_when_it_answers(
             assert st.table is not None and st.table.seat == 0 and st.table.banner == ""
             assert "NOT ANSWERING" not in d.screen() and "UNREACHABLE" not in d.screen()
 
-    with hung_fistful_table() as (port, hung, token):
+    with in_trio_thread(hung_fistful_table) as ((port, hung), token):
         asyncio.run(scenario(port, hung, token))
+
+
+def test_end_screen_shows_who_asked_for_a_rematch_and_whom_it_waits_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+
+    async def with_a_player(nursery: trio.Nursery) -> int:
+        # Seat 1 is another person: a bot over TCP that plays the match, asks for a rematch, plays that too.
+        host = await fistful_host(nursery, {}, HostOptions())
+        port = host.port or 0
+        nursery.start_soon(partial(run_bot, RandomBot(5), "127.0.0.1", port, name="bob", games=2, seat=1))
+        return port
+
+    async def scenario(port: int) -> None:
+        async with running(StartRequest(connect=[("127.0.0.1", port)])) as d:
+            st = d.state
+            await point_at_listed_table(d)
+            await d.press(ENTER)
+            await d.until(lambda: st.table is not None and st.table.game_no == 0, "the table")
+            ts = st.table
+            assert ts is not None
+            for _ in range(80):
+                await d.until(lambda: ts.my_turn or ts.over, "my turn or the end")
+                if ts.over:
+                    break
+                decision = ts.decision_id
+                await d.press("l")
+                if ts.choices:
+                    await d.press(ENTER)
+                await d.until(lambda: ts.decision_id != decision or ts.over, "the move")
+            await d.until(lambda: bool(ts.rematch_votes), "bob's vote")
+            assert "Rematch asked by bob; waiting for You." in d.screen()
+            await d.press("r")
+            await d.until(lambda: ts.game_no == 1 and not ts.over, "the rematch")
+            assert ts.rematch_votes == [] and "Rematch asked" not in d.screen(80, 40)
+
+    with in_trio_thread(with_a_player) as (port, _):
+        asyncio.run(scenario(port))

@@ -338,6 +338,9 @@ class Controller:
                 self._on_error(ts, event)
             elif isinstance(event, C.SeatsChanged):
                 ts.set_seats(event.seats, event.spectators)
+            elif isinstance(event, C.RematchVotes):
+                if event.game_no == ts.game_no:
+                    ts.rematch_votes = sorted(event.votes)
             elif isinstance(event, C.ChatMessage):
                 who = f"{event.name} (watching)" if event.spectator else event.name
                 ts.add_chat(f"<{who}> {event.text}")
@@ -368,6 +371,7 @@ class Controller:
         if ts.game_no is not None and msg.game_no != ts.game_no:
             ts.add_log(f"-- Game {msg.game_no + 1} begins (same seats) --")
             self.state.message = ""
+            ts.rematch_votes = []
         ts.game_no = msg.game_no
         decision_changed = msg.decision_id != ts.decision_id or msg.view.get("private") != ts.view.get("private")
         ts.view = msg.view

@@ -23,7 +23,7 @@ from ..render.ten import Renderer as TenRenderer
 from .moves import BUST_TOKEN, TOKEN, bid_range, by_colour, hand_cards
 from .state import AppState, TableState
 
-__all__ = ["Fragments", "lobby_screen", "table_screen", "text_of"]
+__all__ = ["Fragments", "lobby_screen", "rematch_words", "table_screen", "text_of"]
 
 Fragments = list[tuple[str, str]]
 
@@ -89,6 +89,8 @@ def table_screen(ts: TableState, width: int, height: int, no_color: bool = False
         rows.insert(0, [("class:banner", f" {ts.banner} ")])
     if ts.over and isinstance(ts.outcome, Mapping):
         rows += [[("class:heading", line)] for line in ts.renderer.outcome_lines(outcome_from_dict(ts.outcome))]
+    if ts.over and ts.rematch_votes:
+        rows.append([("class:turn", rematch_words(ts))])
     side = _pane(ts) if ts.pane else [[("class:log", line)] for line in ts.log]
     if width >= WIDE:
         # A wide terminal gets the log (or the pane) beside the table, as tall as the screen.
@@ -188,6 +190,24 @@ def _turn_hint(ts: TableState) -> str:
             return "Pick the card to discard and press Enter (l lists every move)."
         return "Enter: draw, take or call; l lists your moves."
     return "Enter lists your moves."
+
+
+def rematch_words(ts: TableState) -> str:
+    """Who asked for a rematch and whose vote it still waits for (the players here; built-in players and those
+    gone never hold it up)."""
+    voters = [ts.renderer.name(s) for s in ts.rematch_votes]
+    waiting = [
+        ts.renderer.name(s)
+        for s, info in enumerate(ts.seats)
+        if isinstance(info, Mapping) and info.get("kind") == "human" and info.get("connected") and not info.get("auto")
+        and s not in ts.rematch_votes
+    ]
+    asked = "Rematch asked by " + _and(voters)
+    return asked + (f"; waiting for {_and(waiting)}." if waiting else "; it starts now.")
+
+
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _outcome_text(ts: TableState) -> str:

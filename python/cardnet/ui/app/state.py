@@ -73,6 +73,8 @@ class TableState:
     chat: list[str] = field(default_factory=list)
     #: Whether the seats-and-chat pane replaces the event log.
     pane: bool = False
+    #: The seats that asked for a rematch of the game just over (the host's ``rematch`` messages).
+    rematch_votes: list[int] = field(default_factory=list)
     #: How many spectators watch (the host's ``seats`` message says); None until the host says.
     spectators: int | None = None
     #: ``HOST:PORT`` addresses others join at, when this process hosts the table on the LAN.
