@@ -39,11 +39,14 @@ class Lines:
         *,
         stdin: str | None = None,
         extra_env: dict[str, str] | None = None,
+        hold_stdin: bool = False,
     ):
+        """``stdin`` is written and closed; with ``hold_stdin`` the input stays open (nothing typed, no end of
+        input) until :meth:`close_stdin`."""
         child = env() | (extra_env or {})
         self.proc = subprocess.Popen(
             list(argv),
-            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+            stdin=subprocess.PIPE if stdin is not None or hold_stdin else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -57,6 +60,11 @@ class Lines:
         if stdin is not None:
             assert self.proc.stdin is not None
             threading.Thread(target=self._feed, args=(stdin,), daemon=True).start()
+
+    def close_stdin(self) -> None:
+        """Ends the child's input (as Ctrl-D would)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
 
     def _feed(self, text: str) -> None:
         assert self.proc.stdin is not None

@@ -96,6 +96,7 @@ def test_usage_and_runtime_errors_have_their_exit_codes(tmp_path: Path) -> None:
         ["host", "fistful", "--option", "length=forever", "--interface", "127.0.0.1"],
         # Without --headless the host sits at seat 0, so built-in players may not fill every seat.
         ["host", "fistful", "--bots", "2", "--interface", "127.0.0.1"],
+        ["host", "fistful", "--keepalive", "0", "--interface", "127.0.0.1", "--headless"],
         ["bot", "builtin:nope", "127.0.0.1:1"],
         ["join", "no-port"],
     ):
@@ -233,3 +234,38 @@ def test_a_seated_host_leaves_when_its_input_ends_while_waiting_for_players(tmp_
         if host.poll() is None:
             host.kill()
             host.wait(timeout=10)
+
+
+def test_join_tells_a_stopped_host_by_its_silence_and_rejoins_when_it_continues(tmp_path: Path) -> None:
+    """SIGSTOP: the host's connections stay open and its kernel still accepts new ones, but no word comes. With a
+    0.2 s heartbeat the join says so after 0.6 s, retries, and is back at its seat once the host runs again."""
+    import os
+    import signal
+
+    from discohelpers import Lines, cardnet
+
+    port = free_port()
+    host = Lines(
+        cardnet("host", "fistful", "--bots", "1", "--bot", "random", "--headless", "--no-advertise", "--port", str(port))
+        + ["--interface", "127.0.0.1", "--keepalive", "0.2", "--journal", str(tmp_path / "t.journal")]
+    )
+    player = None
+    try:
+        host.wait_line(lambda line: line.startswith("journal:"), 20)
+        player = Lines(cardnet("join", f"127.0.0.1:{port}", "--name", "ann"), hold_stdin=True)
+        player.wait_line(lambda line: line.startswith("Type a number or a move"), 20)
+        os.kill(host.proc.pid, signal.SIGSTOP)
+        try:
+            silent = "The host is not answering (no word from the host for 0.6 s); reconnecting..."
+            player.wait_line(lambda line: line.endswith(silent), 10)
+            player.wait_line(lambda line: "(the host did not answer within 0.6 s); next try in" in line, 10)
+        finally:
+            os.kill(host.proc.pid, signal.SIGCONT)
+        player.wait_line(lambda line: line.endswith("Reconnected to the host."), 20)
+        player.close_stdin()
+        player.wait_line(lambda line: "Left the table; rejoin seat 0 with" in line, 10)
+        assert player.proc.wait(10) == 0
+    finally:
+        if player is not None:
+            player.stop()
+        host.stop()

@@ -64,6 +64,14 @@ def add_parsers(subparsers: Any) -> None:
     )
     host.add_argument("--bot-delay", type=float, default=0.0, metavar="SECONDS", help="pause before each built-in move")
     host.add_argument(
+        "--keepalive",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="how often the host pings every peer (default 10); peers that hear nothing for three of these"
+        " intervals take the host for hung and reconnect",
+    )
+    host.add_argument(
         "--max-spectators", type=int, default=32, metavar="N", help="spectators the table admits (default 32)"
     )
     host.add_argument("--games", type=int, default=0, help="stop after this many finished games (0: run until stopped)")
@@ -165,6 +173,8 @@ def _host(args: argparse.Namespace) -> int:
     from ..table import Table
 
     out, stdin = sys.stdout, sys.stdin
+    if not args.keepalive > 0:
+        raise UsageError("--keepalive must be more than 0 seconds")
     try:
         interfaces = choose_interfaces(args.interface)
     except InterfaceError as exc:
@@ -228,6 +238,9 @@ def _host(args: argparse.Namespace) -> int:
             password=password,
             seat_timeout=args.seat_timeout,
             bot_delay=args.bot_delay,
+            keepalive_interval=args.keepalive,
+            # Peers answer pings; silence from a peer for three of them is what ends its connection.
+            idle_timeout=max(HostOptions.idle_timeout, 3 * args.keepalive),
             max_spectators=args.max_spectators,
             max_connections=connections,
         )
