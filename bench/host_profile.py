@@ -44,7 +44,7 @@ def main() -> int:
         profile = Path(tmp) / "host.prof"
         host = subprocess.Popen(
             [sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "cardnet", "host", game, "--headless",
-             "--players", players, "--port", str(port), "--interface", "127.0.0.1",
+             "--players", players, "--port", str(port), "--interface", "127.0.0.1", "--no-probe",
              "--journal", str(Path(tmp) / "t.journal"), "--seed", "1"],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(os.environ, CARDNET_TEST="1"), text=True,
         )

@@ -353,8 +353,8 @@ async def advertise(
     """Announce a table on ``interfaces`` (IPv4 addresses the table listens on) for the duration of the block.
 
     ``probe=False`` skips mDNS name probing (~1.3 s; ``cardnet host --no-probe``): only for a name known to be
-    unique on the LAN; with probing a clash is resolved by renaming (``allow_name_change``). On leaving the block, however it is
-    left, goodbye packets withdraw the table at once.
+    unique on the LAN; with probing a clash is resolved by renaming (``allow_name_change``). On leaving the
+    block, however it is left, goodbye packets withdraw the table at once.
     """
     addresses = mdns_addresses(interfaces)
     if not addresses:
