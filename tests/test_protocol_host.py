@@ -237,6 +237,10 @@ def test_every_peer_hears_how_many_spectators_watch_as_they_come_and_go() -> Non
     assert session.disconnected(half, 3.0) == []
     bob, effects = join(session, "bob")
     assert seats_counts(effects, bob) == [0] and session.spectator_count() == 0
+    # When the host stops, the spectators it sends away are not counted down to those also being sent away.
+    last, _ = join(session, "last", 4.0, role="spectator")
+    session.shutdown()
+    assert session.disconnected(last, 5.0) == []
 
 
 def test_a_player_saying_bye_is_replaced_at_once() -> None:

@@ -109,6 +109,9 @@ def _ten_key(screen: str) -> str | None:
     buy nothing; decline offers."""
     if "Your turn." not in screen:
         return None
+    if "| Choose a move |" in screen:
+        # A key read against a screen the host had just changed opened the move list: close it, read again.
+        return "Escape"
     if "d draws, s stops" in screen:
         return "d" if "Next draw: 0 of" in screen or "Tableau empty" in screen else "s"
     if "n takes the numbers" in screen:

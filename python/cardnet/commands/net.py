@@ -42,8 +42,8 @@ def add_parsers(subparsers: Any) -> None:
     host.add_argument(
         "--no-probe",
         action="store_true",
-        help="announce at once, without first checking that no other table on the LAN has the same name (saves"
-        " ~1.3 s; only for a name you know is unique)",
+        help="announce at once (default: first check, ~1.3 s, that no other table on the LAN has the same name);"
+        " only for a name you know is unique",
     )
     host.add_argument("--password-file", type=Path, help="file holding the table password")
     group = host.add_mutually_exclusive_group()

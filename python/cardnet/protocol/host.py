@@ -334,9 +334,9 @@ class HostSession:
         self.links.pop(link.id, None)
         link.closing = link.closing or "gone"
         if link.spectator and link.ready:
-            # Everyone sees how many watch: one fewer now.
+            # Everyone sees how many watch: one fewer now (unless everyone is being sent away).
             link.ready = False
-            return self._broadcast_seats()
+            return [] if self.stopping else self._broadcast_seats()
         if link.seat is None or not link.ready:
             return []
         link.ready = False
