@@ -206,21 +206,9 @@ impl RlGame for Ten {
         enc.scalar("solo_target", table.solo_target.map_or(0.0, f64::from), 40.0);
     }
 
-    /// The pile only shrinks: at most `D` draws (the deck), each wild among them (`W`) auctioned with at
-    /// most `B` rising bids and one pass per seat, or offered (solo), then paid in at most `B` pieces.
-    /// A turn draws a card before it may stop unless the pile is empty, so turns ≤ `D + 1`, plus one final
-    /// buy per seat; each has at most a stop, a prize, a buy or skip and a payment of at most 9 pieces.
+    /// The sum of [`length_budget`]'s terms; the derivation is there and in `docs/RL.md`.
     fn max_game_length(setup: &Setup) -> usize {
-        let layout = Layout::get();
-        let deck: Vec<TenKind> = layout
-            .data
-            .and_then(|d| {
-                d.deck_for(setup.players as u8).ok().map(|ids| ids.iter().filter_map(|&i| d.kind(i)).collect())
-            })
-            .unwrap_or_default();
-        let wilds = deck.iter().filter(|k| k.is_wild()).count();
-        let players = setup.players;
-        deck.len() + wilds * (2 * layout.max_bid + players + 1) + (deck.len() + 1 + players) * (3 + 9)
+        length_budget(setup).iter().map(|t| t.1).sum()
     }
 
     fn card_table(setup: &Setup) -> Vec<Value> {
@@ -241,4 +229,64 @@ impl RlGame for Ten {
             })
             .collect()
     }
+}
+
+/// The term of [`length_budget`] a move counts against.
+pub fn length_term(mv: &TenMove) -> &'static str {
+    match mv {
+        TenMove::Draw => "draw",
+        TenMove::Stop | TenMove::PayBust => "stop_or_pay_bust",
+        TenMove::Prize(_) => "prize",
+        TenMove::Buy(_) | TenMove::SkipBuy => "buy_or_skip",
+        TenMove::PassBid | TenMove::Bid(_) | TenMove::AcceptWild | TenMove::DeclineWild => "auction_or_offer",
+        TenMove::PayCard(_) => "pay_card",
+        TenMove::PayToken => "pay_token",
+    }
+}
+
+/// The most moves of each kind one game of this setup can have, from the rules. Nothing in TEN is
+/// unbounded: bids are not (every seat bids or passes exactly once per auction), and payments are bounded
+/// by what can ever be paid. With `D` cards in the deck, `W` wilds, `C` currency cards worth `V` in all,
+/// `N = D − W − C` number cards and `P` seats:
+///
+/// - `draw` ≤ `D`: each draw takes a card from the pile, which only shrinks.
+/// - Turns `T` ≤ `N + C + 1`: a turn ends by a bust (after drawing a number or currency card) or by a
+///   stop, allowed only with such a card in the tableau (cleared every turn) or when the pile is empty,
+///   which makes that turn the last.
+/// - `stop_or_pay_bust` ≤ `T`: each turn ends by one stop or one bust, a bust gives at most one bust token,
+///   and bust tokens come from nowhere else; each `pay_bust` spends one.
+/// - `prize` ≤ `T` (one per stop) and `buy_or_skip` ≤ `T + P` (one after each NUMBERS prize, one per seat
+///   in the final round).
+/// - `auction_or_offer` ≤ `W × P` (each seat bids or passes exactly once per auction); solo: `W` offers.
+/// - `pay_card` ≤ `N + W`: a card paid goes to the discard pile, which gives nothing back, and only number
+///   cards and wilds ever enter a collection.
+/// - `pay_token` ≤ `start_tokens × P + max(1, P − 1) × V`: tokens come from the start and from gains; a
+///   tableau's currency (each currency card is in one tableau) is gained by every other seat after a
+///   NUMBERS prize or a number bust, or by the active seat after a CURRENCY prize.
+pub fn length_budget(setup: &Setup) -> Vec<(&'static str, usize)> {
+    let Some(data) = Layout::get().data else { return Vec::new() };
+    let players = setup.players;
+    let deck: Vec<TenKind> =
+        data.deck_for(players as u8).map(|ids| ids.iter().filter_map(|&i| data.kind(i)).collect()).unwrap_or_default();
+    let wilds = deck.iter().filter(|k| k.is_wild()).count();
+    let currency: Vec<usize> = deck
+        .iter()
+        .filter_map(|k| match k {
+            TenKind::Currency { value } => Some(usize::from(*value)),
+            _ => None,
+        })
+        .collect();
+    let numbers = deck.len() - wilds - currency.len();
+    let turns = numbers + currency.len() + 1;
+    let auctions = if players == 1 { wilds } else { wilds * players };
+    let gains = players.saturating_sub(1).max(1) * currency.iter().sum::<usize>();
+    vec![
+        ("draw", deck.len()),
+        ("stop_or_pay_bust", turns),
+        ("prize", turns),
+        ("buy_or_skip", turns + players),
+        ("auction_or_offer", auctions),
+        ("pay_card", numbers + wilds),
+        ("pay_token", usize::from(data.start_tokens) * players + gains),
+    ]
 }
