@@ -31,6 +31,9 @@ __all__ = ["GAME_NAMES", "load", "merged_layout"]
 GAME_NAMES = {name: f"python_cardnet_{name}" for name in ("matchstick", "fistful", "cherki", "ten")}
 
 _DEFAULT_DEALS = 1024
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_SIMULTANEOUS = int(pyspiel.PlayerId.SIMULTANEOUS)
 
 
 def merged_layout(layout: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
@@ -89,21 +92,30 @@ class CardnetState(pyspiel.State):  # type: ignore[misc]
         self._deals: int = game.deals
         self._players: int = game.num_players()
         self._options: dict[str, Any] = game.options
+        self._simultaneous: bool = game.cardnet_name == "fistful"
         self.core: _core.RlState | None = None
+        # OpenSpiel asks for the player to move several times per step; it changes only when a move is
+        # applied, so it is worked out then and kept.
+        self._player: int = _CHANCE
+
+    def _refresh(self, following: int) -> None:
+        """Keeps the player to move, from the lowest seat to act after a move (-1 once over)."""
+        assert self.core is not None
+        if following < 0:
+            self._player = _TERMINAL
+        elif self._simultaneous and len(self.core.to_act()) > 1:
+            self._player = _SIMULTANEOUS
+        else:
+            self._player = following
 
     def current_player(self) -> int:
         """The chance player before the deal, then the seat to act (simultaneous when two must act)."""
-        if self.core is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        to_act = self.core.to_act()
-        if not to_act:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if len(to_act) > 1:
-            return int(pyspiel.PlayerId.SIMULTANEOUS)
-        return to_act[0]
+        return self._player
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.core is None or player not in self.core.to_act():
+        if self.core is None or player < 0:
+            return []
+        if player != self._player and not (self._player == _SIMULTANEOUS and player in self.core.to_act()):
             return []
         return self.core.legal_action_ids(player)
 
@@ -115,13 +127,16 @@ class CardnetState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         if self.core is None:
             self.core = new_state(self._name, self._players, _core.derive(self._seed, action), self._options)
+            self._refresh(self.core.first_to_act())
             return
-        self.core.apply_action_id(self.current_player(), action)
+        self._refresh(self.core.step(self._player, action))
 
     def _apply_actions(self, actions: list[int]) -> None:
         assert self.core is not None
+        following = -1
         for seat in self.core.to_act():
-            self.core.apply_action_id(seat, actions[seat])
+            following = self.core.step(seat, actions[seat])
+        self._refresh(following)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -131,7 +146,7 @@ class CardnetState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return self.core is not None and self.core.is_over()
+        return self._player == _TERMINAL
 
     def returns(self) -> list[float]:
         """Each seat's return (non-zero only at the end)."""

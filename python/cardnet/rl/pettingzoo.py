@@ -18,7 +18,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from .._core import RlState
-from . import FloatArray, new_state
+from . import new_state
 
 __all__ = ["CardnetAECEnv", "CardnetParallelEnv", "env", "parallel_env"]
 
@@ -46,7 +46,7 @@ class _Table:
         self.action_spaces: dict[str, spaces.Space[Any]] = dict.fromkeys(
             self.agents, spaces.Discrete(self.state.action_space_size())
         )
-        self._scratch = np.zeros(self.state.action_space_size(), np.uint8)
+        self.seat_of = {agent: seat for seat, agent in enumerate(self.agents)}
 
     def deal(self, seed: int | None) -> RlState:
         """The next game of the stream (game ``k`` is dealt from ``seed + k``); a given seed restarts it."""
@@ -59,13 +59,9 @@ class _Table:
         return self.state
 
     def observation(self, seat: int, masked: bool) -> Observation:
-        """``seat``'s tensor, with its legal actions as the mask when ``masked`` (zeros otherwise)."""
-        tensor: FloatArray = np.empty(self.state.observation_len(), np.float32)
-        self.state.observation_into(seat, tensor)
-        mask = np.zeros(self.state.action_space_size(), np.int8)
-        if masked and not self.state.is_over():
-            self.state.legal_action_mask_into(seat, self._scratch)
-            mask[:] = self._scratch
+        """``seat``'s tensor, with its legal actions as the mask when ``masked`` (zeros otherwise): one
+        native call builds both arrays, fresh each time (a kept observation is never overwritten)."""
+        tensor, mask = self.state.observe(seat, masked and not self.state.is_over())
         return {"observation": tensor, "action_mask": mask}
 
     def render(self, mode: str | None) -> str | None:
@@ -130,12 +126,12 @@ class CardnetAECEnv(_TableFaces, AECEnv):  # type: ignore[misc]
         self.agent_selection = self._selected()
 
     def _selected(self) -> str:
-        to_act = self._table.state.to_act()
-        return self.possible_agents[to_act[0] if to_act else 0]
+        seat = self._table.state.first_to_act()
+        return self.possible_agents[max(seat, 0)]
 
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation tensor and its action mask (zeros unless it is selected)."""
-        return self._table.observation(self.possible_agents.index(agent), agent == self.agent_selection)
+        return self._table.observation(self._table.seat_of[agent], agent == self.agent_selection)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deals a new game: from ``seed`` when given, else the next game of this env's seed stream."""
@@ -143,7 +139,10 @@ class CardnetAECEnv(_TableFaces, AECEnv):  # type: ignore[misc]
         self._reset_bookkeeping()
 
     def step(self, action: int | None) -> None:
-        """Applies the selected agent's action id (``None`` once it is terminated)."""
+        """Applies the selected agent's action id (``None`` once it is terminated).
+
+        Rewards are zero until the game ends, so a move that does not end it leaves ``rewards`` and the
+        cumulative rewards as they are (all zeros) and only moves ``agent_selection``: one native call."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -151,15 +150,16 @@ class CardnetAECEnv(_TableFaces, AECEnv):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} must act: pass an action id, not None")
         state = self._table.state
+        following = state.step(self._table.seat_of[agent], int(action))
+        if following >= 0:
+            self.agent_selection = self.possible_agents[following]
+            return
         self._cumulative_rewards[agent] = 0.0
-        state.apply_action_id(self.possible_agents.index(agent), int(action))
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        if state.is_over():
-            for a, value in zip(self.possible_agents, state.returns()):
-                self.rewards[a] = float(value)
-            self.terminations = dict.fromkeys(self.agents, True)
+        self.rewards = {a: float(value) for a, value in zip(self.possible_agents, state.returns())}
+        self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         self.agent_selection = self._selected()
+
 
 class CardnetParallelEnv(_TableFaces, ParallelEnv):  # type: ignore[misc]
     """One game as a PettingZoo parallel environment: every seat in ``to_act`` moves in the same step

@@ -44,6 +44,13 @@ fn check_state<G: RlGame>(game: &G, exact: bool, rng: &mut Rng) -> Result<(), St
             if G::action_id(setup, &mv) != Some(id) || game.index_of(seat, &mv).is_none() {
                 return Err(format!("seat {seat}: id {id} → {mv:?} does not round-trip"));
             }
+            let first =
+                (0..count).filter_map(|i| game.legal_move(seat, i)).find(|m| G::action_id(setup, m) == Some(id));
+            if first.as_ref() != Some(&mv) {
+                return Err(format!(
+                    "seat {seat}: id {id} → {mv:?}, but the first listed move of that id is {first:?}"
+                ));
+            }
         }
         let mut mask = vec![0u8; size];
         write_legal_mask(game, seat, &mut mask);

@@ -73,6 +73,17 @@ pub trait RlGame: Game {
             .find(|mv| Self::action_id(setup, mv) == Some(id))
     }
 
+    /// Appends the action ids legal for `seat` to `out` in any order, repeats allowed (the caller sorts
+    /// and dedups). The default maps every legal move; a game with large legal sets enumerates the ids.
+    fn push_legal_ids(&self, seat: Seat, out: &mut Vec<i32>) {
+        let setup = self.setup();
+        for i in 0..self.legal_count(seat) {
+            if let Some(id) = self.legal_move(seat, i).and_then(|mv| Self::action_id(setup, &mv)) {
+                out.push(id as i32);
+            }
+        }
+    }
+
     /// Bounds of the per-seat return ([`crate::game::Outcome::rewards`], the same for every game).
     fn reward_bounds(_setup: &Setup) -> (f64, f64) {
         (0.0, 1.0)
@@ -89,13 +100,8 @@ pub fn legal_action_ids<G: RlGame>(game: &G, seat: Seat) -> Vec<usize> {
 /// Appends the action ids legal for `seat` to `out`, ascending and without repeats (the sparse form of
 /// the mask: as many entries as legal ids, whatever the size of the action space).
 pub fn append_legal_ids<G: RlGame>(game: &G, seat: Seat, out: &mut Vec<i32>) {
-    let setup = game.setup();
     let start = out.len();
-    for i in 0..game.legal_count(seat) {
-        if let Some(id) = game.legal_move(seat, i).and_then(|mv| G::action_id(setup, &mv)) {
-            out.push(id as i32);
-        }
-    }
+    game.push_legal_ids(seat, out);
     let added = &mut out[start..];
     if added.windows(2).any(|w| w[0] >= w[1]) {
         added.sort_unstable();

@@ -18,6 +18,8 @@ use crate::game::{Game, Seat, Setup};
 use crate::games::ten::cards::{TenData, TenKind, TOTAL_CARDS};
 use crate::games::ten::{CardSet, Prize, Ten, TenMove};
 use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 const PHASES: [&str; 8] = ["draw", "prize", "buy", "auction", "solo_offer", "pay", "final_buy", "over"];
@@ -67,6 +69,28 @@ impl Layout {
     fn pay_card(&self) -> usize {
         self.decline() + 4
     }
+}
+
+/// The score of a collection, remembered per thread: it depends on the collection alone, changes only
+/// when a card joins or leaves it, and costs a search over wild placements, which every observation of
+/// every seat would otherwise repeat. The memory is emptied when it grows past `SCORE_MEMORY` entries.
+fn cached_score(collection: CardSet, compute: impl FnOnce() -> u16) -> u16 {
+    const SCORE_MEMORY: usize = 1 << 16;
+    thread_local! {
+        static SCORES: RefCell<HashMap<CardSet, u16>> = RefCell::new(HashMap::new());
+    }
+    SCORES.with(|memory| {
+        if let Some(&score) = memory.borrow().get(&collection) {
+            return score;
+        }
+        let score = compute();
+        let mut memory = memory.borrow_mut();
+        if memory.len() >= SCORE_MEMORY {
+            memory.clear();
+        }
+        memory.insert(collection, score);
+        score
+    })
 }
 
 impl RlGame for Ten {
@@ -158,19 +182,18 @@ impl RlGame for Ten {
         let players = self.setup().players;
         let rel = |s: usize| relative(s, seat, players);
         let table = self.public_table();
-        let slots = |ids: &[u8]| ids.iter().map(|&c| usize::from(c)).collect::<Vec<_>>();
-        let set = |cards: CardSet| cards.iter().map(usize::from).collect::<Vec<_>>();
+        let set = |cards: CardSet| cards.iter().map(usize::from);
         let phase = PHASES.iter().position(|&p| p == table.phase.name());
         enc.one_hot("phase", phase, PHASES.len());
         enc.one_hot("active", Some(rel(table.active)), players);
         enc.counts("to_act", self.to_act().iter().map(rel), players, 1.0);
         enc.scalar("turn", f64::from(self.turn()), 100.0);
         enc.scalar("draw_pile", table.draw_pile as f64, TOTAL_CARDS as f64);
-        enc.counts("tableau", slots(table.tableau), TOTAL_CARDS, 1.0);
+        enc.counts("tableau", table.tableau.iter().map(|&c| usize::from(c)), TOTAL_CARDS, 1.0);
         enc.scalar("tableau_numbers", f64::from(table.numbers), 10.0);
         enc.scalar("tableau_currency", f64::from(table.currency), 10.0);
         enc.counts("market", set(table.market), TOTAL_CARDS, 1.0);
-        enc.counts("discard", slots(table.discard), TOTAL_CARDS, 1.0);
+        enc.counts("discard", table.discard.iter().map(|&c| usize::from(c)), TOTAL_CARDS, 1.0);
         let column = |f: &dyn Fn(usize) -> f64| {
             let mut out = [0.0; 5];
             for s in 0..players {
@@ -178,7 +201,7 @@ impl RlGame for Ten {
             }
             out
         };
-        let scores = self.scores();
+        let scores: Vec<u16> = (0..players).map(|s| cached_score(table.seats[s].2, || self.score(s))).collect();
         enc.vector("tokens", column(&|s| f64::from(table.seats[s].0)), players, 10.0);
         enc.vector("bust_tokens", column(&|s| f64::from(table.seats[s].1)), players, 5.0);
         enc.vector("score", column(&|s| f64::from(scores[s])), players, 40.0);
@@ -201,7 +224,7 @@ impl RlGame for Ten {
         enc.scalar("payment_owed", pay.map_or(0.0, |p| f64::from(p.owed)), 20.0);
         enc.scalar("payment_tokens", pay.map_or(0.0, |p| f64::from(p.tokens)), 10.0);
         enc.scalar("payment_bust_tokens", pay.map_or(0.0, |p| f64::from(p.bust_tokens)), 5.0);
-        enc.counts("payment_cards", pay.map(|p| set(p.cards)).unwrap_or_default(), TOTAL_CARDS, 1.0);
+        enc.counts("payment_cards", pay.map(|p| p.cards).unwrap_or_default().iter().map(usize::from), TOTAL_CARDS, 1.0);
         enc.one_hot("final_round_next", table.final_next.map(rel), players);
         enc.scalar("solo_target", table.solo_target.map_or(0.0, f64::from), 40.0);
     }
