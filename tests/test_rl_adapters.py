@@ -8,7 +8,8 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test
 
 from cardnet.rl import pettingzoo as pz
-from cardnet.rl.openspiel import load
+from cardnet import derive
+from cardnet.rl.openspiel import deal_radices, load
 
 GAMES = ["matchstick", "fistful", "cherki", "ten"]
 PLAYERS = {"matchstick": 3, "fistful": 2, "cherki": 3, "ten": 2}
@@ -73,3 +74,25 @@ def test_openspiel_observations(game: str) -> None:
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
     assert all(0.0 <= r <= 1.0 for r in state.returns())
+
+
+def test_deal_radices_multiply_to_the_deals() -> None:
+    assert deal_radices(1024) == [32, 32]
+    assert deal_radices(16) == [16]
+    assert deal_radices(1) == [1]
+    assert deal_radices(37 * 3) == [3, 37]
+    for deals in range(1, 300):
+        radices = deal_radices(deals)
+        assert int(np.prod(radices)) == deals
+        assert all(r <= 32 or all(r % p for p in range(2, r)) for r in radices), radices
+
+
+def test_openspiel_deal_digits_pick_the_seed() -> None:
+    spiel_game = load("cherki", deals=1024, players=3, seed=5)
+    assert spiel_game.max_chance_outcomes() == 32
+    state = spiel_game.new_initial_state()
+    for digit in (7, 3):
+        assert state.is_chance_node() and len(state.chance_outcomes()) == 32
+        state.apply_action(digit)
+    assert not state.is_chance_node()
+    assert state.core is not None and state.core.seed == derive(5, 7 + 3 * 32)

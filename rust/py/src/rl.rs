@@ -218,7 +218,8 @@ impl RlState {
     }
 
     /// `seat`'s observation (new float32 array) and its legal-action mask (new int8 array; all zeros when
-    /// `masked` is false or the seat is not to act), built in one call and handed to numpy without a copy.
+    /// `masked` is false or the seat is not to act), built in one call: numpy allocates both arrays and the
+    /// core writes into their memory.
     fn observe<'py>(
         &self,
         py: Python<'py>,
@@ -228,15 +229,19 @@ impl RlState {
         guard(py, || {
             let state = self.usable(py)?;
             let seat = seat_of(py, state, seat)?;
-            let mut obs = vec![0f32; state.observation_len()];
-            state.write_observation(seat, &mut obs);
-            let mut mask = vec![0i8; state.action_space_size()];
+            let obs = PyArray1::<f32>::zeros(py, state.observation_len(), false);
+            let mask = PyArray1::<i8>::zeros(py, state.action_space_size(), false);
+            let mut ids = Vec::new();
             if masked {
-                let mut ids = Vec::new();
                 state.append_legal_ids(seat, &mut ids);
-                mask_from_ids(&ids, &mut mask);
             }
-            Ok((obs.into_pyarray(py), mask.into_pyarray(py)))
+            // SAFETY: both arrays were created just above, are contiguous and no other reference to them
+            // exists yet, so these are the only views of their memory while they live.
+            let (obs_data, mask_data) = unsafe { (obs.as_slice_mut(), mask.as_slice_mut()) };
+            let contiguous = |e| bad_array(py, "observe", e);
+            state.write_observation(seat, obs_data.map_err(contiguous)?);
+            mask_from_ids(&ids, mask_data.map_err(contiguous)?);
+            Ok((obs, mask))
         })
     }
 
