@@ -6,7 +6,8 @@ Prints one JSON document with, per game at its default player count:
   - vec_env_mask[N]   the same with dense masks (``legal="mask"``): Matchstick's mask is 17 287 bytes a game;
   - native            decisions/s of the fast path ``decision()`` + ``apply_index`` (the reference);
   - pettingzoo        decisions/s of the AEC env (``last()`` with its observation and mask, then ``step``),
-                      with ``pettingzoo_ratio`` = native / pettingzoo (the goal is at most 3);
+                      with ``pettingzoo_ratio`` = native / pettingzoo (the goal is at most 3), and the
+                      same with ``reuse_arrays=True`` (observation arrays rewritten in place);
   - openspiel         decisions/s of the pyspiel game (``is_terminal``, ``is_chance_node``,
                       ``current_player``, ``legal_actions``, ``apply_action``), with ``openspiel_ratio``;
 and ``baselines``: OpenSpiel ``dou_dizhu`` stepped from Python the same way, and RLCard ``doudizhu`` (each a
@@ -15,7 +16,8 @@ string with the reason when the package is missing).
 Every figure counts the environment's own work only, dealing included (OpenSpiel's chance nodes are
 sampled and applied inside the clock, as the vectorized env deals inside its step): the random policy
 (drawing an action from the mask, the id list or the count) runs outside the clock, in every loop alike,
-and the clock's own cost (measured at the start) is taken off each timed interval. Each loop runs for about ``--seconds`` seconds.
+and the clock's own cost (measured at the start) is taken off each timed interval. Each loop runs for
+about ``--seconds`` seconds, in 5 rounds of which the best counts.
 
     pip install '.[rl,rltest]' && python bench/rl_env.py [--seconds 1.0] [--games fistful,cherki]
 """
@@ -60,13 +62,22 @@ class Meter:
         return self.decisions / max(self.spent - self.intervals * self.overhead, 1e-9)
 
 
+#: Each figure is the best of this many rounds (as ``timeit`` takes the best): on a shared machine a round
+#: that other jobs slowed down says nothing about the code.
+ROUNDS = 5
+
+
 def measured(seconds: float, overhead: float, run: Callable[[Meter], None]) -> float:
-    """Calls ``run`` (which times its environment calls on the meter) until ``seconds`` pass; decisions/s."""
-    meter = Meter(overhead)
-    start = clock()
-    while clock() - start < seconds:
-        run(meter)
-    return meter.rate()
+    """Calls ``run`` (which times its environment calls on the meter) for ``ROUNDS`` rounds of
+    ``seconds / ROUNDS``; the best round's decisions/s."""
+    best = 0.0
+    for _ in range(ROUNDS):
+        meter = Meter(overhead)
+        start = clock()
+        while clock() - start < seconds / ROUNDS:
+            run(meter)
+        best = max(best, meter.rate())
+    return best
 
 
 def vec_env(game: str, n: int, seconds: float, legal: str) -> float:
@@ -74,15 +85,15 @@ def vec_env(game: str, n: int, seconds: float, legal: str) -> float:
     env = VectorEnv(game, n, seed=1, legal=legal)
     rng = np.random.default_rng(1)
     env.observe()
-    meter = Meter(0.0)
-    start = clock()
-    while clock() - start < seconds:
+
+    def run(meter: Meter) -> None:
         actions = env.random_actions(rng)
         t = clock()
         env.step(actions)
         meter.spent += clock() - t
         meter.decisions += n
-    return meter.rate()
+
+    return measured(seconds, 0.0, run)
 
 
 def native(game: str, seconds: float, overhead: float) -> float:
@@ -106,8 +117,8 @@ def native(game: str, seconds: float, overhead: float) -> float:
     return measured(seconds, overhead, run)
 
 
-def pettingzoo(game: str, seconds: float, overhead: float) -> float:
-    env = pz.env(game, seed=1)
+def pettingzoo(game: str, seconds: float, overhead: float, reuse_arrays: bool = False) -> float:
+    env = pz.env(game, seed=1, reuse_arrays=reuse_arrays)
     rng = random.Random(1)
 
     def run(meter: Meter) -> None:
@@ -241,6 +252,9 @@ def main() -> None:
         pz_rate = pettingzoo(game, args.seconds, overhead)
         row["pettingzoo"] = round(pz_rate)
         row["pettingzoo_ratio"] = round(base / pz_rate, 1)
+        reuse_rate = pettingzoo(game, args.seconds, overhead, reuse_arrays=True)
+        row["pettingzoo_reuse_arrays"] = round(reuse_rate)
+        row["pettingzoo_reuse_arrays_ratio"] = round(base / reuse_rate, 1)
         os_rate = openspiel(game, args.seconds, overhead)
         row["openspiel"] = os_rate if isinstance(os_rate, str) else round(os_rate)
         if not isinstance(os_rate, str):

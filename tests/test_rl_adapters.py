@@ -22,6 +22,24 @@ def test_pettingzoo_api(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_pettingzoo_api_with_reused_arrays(game: str) -> None:
+    env = pz.env(game, PLAYERS[game], seed=7, reuse_arrays=True)
+    api_test(env, num_cycles=100, verbose_progress=False)
+    fresh = pz.env(game, PLAYERS[game], seed=3)
+    reused = pz.env(game, PLAYERS[game], seed=3, reuse_arrays=True)
+    for _ in range(30):
+        a, b = fresh.last()[0], reused.last()[0]
+        assert a is not None and b is not None
+        assert np.array_equal(a["observation"], b["observation"])
+        assert np.array_equal(a["action_mask"], b["action_mask"]) and b["action_mask"].dtype == np.int8
+        if fresh.terminations[fresh.agent_selection]:
+            break
+        action = int(np.flatnonzero(a["action_mask"])[0])
+        fresh.step(action)
+        reused.step(action)
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_pettingzoo_parallel_api(game: str) -> None:
     parallel_api_test(pz.parallel_env(game, PLAYERS[game], seed=5), num_cycles=300)
 

@@ -65,13 +65,17 @@ fn mask_from_ids<T: From<bool> + Copy>(ids: &[i32], out: &mut [T]) {
 fn fill_mask(py: Python<'_>, state: &dyn AnyRl, seat: Seat, target: &Bound<'_, PyAny>) -> PyResult<()> {
     let mut ids = Vec::new();
     state.append_legal_ids(seat, &mut ids);
-    let len = state.action_space_size();
+    fill_mask_ids(py, state.action_space_size(), &ids, target)
+}
+
+/// Writes the mask of `ids` into `target` (`len` items of uint8, int8 or bool).
+fn fill_mask_ids(py: Python<'_>, len: usize, ids: &[i32], target: &Bound<'_, PyAny>) -> PyResult<()> {
     if target.cast::<PyArrayDyn<u8>>().is_ok() {
-        fill::<u8>(py, target, "mask", len, |out| mask_from_ids(&ids, out))
+        fill::<u8>(py, target, "mask", len, |out| mask_from_ids(ids, out))
     } else if target.cast::<PyArrayDyn<i8>>().is_ok() {
-        fill::<i8>(py, target, "mask", len, |out| mask_from_ids(&ids, out))
+        fill::<i8>(py, target, "mask", len, |out| mask_from_ids(ids, out))
     } else {
-        fill::<bool>(py, target, "mask (uint8, int8 or bool)", len, |out| mask_from_ids(&ids, out))
+        fill::<bool>(py, target, "mask (uint8, int8 or bool)", len, |out| mask_from_ids(ids, out))
     }
 }
 
@@ -242,6 +246,29 @@ impl RlState {
             state.write_observation(seat, obs_data.map_err(contiguous)?);
             mask_from_ids(&ids, mask_data.map_err(contiguous)?);
             Ok((obs, mask))
+        })
+    }
+
+    /// Writes `seat`'s observation into `obs` (float32) and its mask into `mask` (uint8, int8 or bool;
+    /// all zeros unless `masked` and the seat is to act) in one call: `observe` into arrays kept by the
+    /// caller.
+    fn observe_into(
+        &self,
+        py: Python<'_>,
+        seat: i64,
+        masked: bool,
+        obs: &Bound<'_, PyAny>,
+        mask: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        guard(py, || {
+            let state = self.usable(py)?;
+            let seat = seat_of(py, state, seat)?;
+            fill::<f32>(py, obs, "observation", state.observation_len(), |buf| state.write_observation(seat, buf))?;
+            if masked {
+                fill_mask(py, state, seat, mask)
+            } else {
+                fill_mask_ids(py, state.action_space_size(), &[], mask)
+            }
         })
     }
 
