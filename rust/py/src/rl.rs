@@ -229,7 +229,7 @@ impl RlState {
         py: Python<'py>,
         seat: i64,
         masked: bool,
-    ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>)> {
+    ) -> PyResult<Observed<'py>> {
         guard(py, || {
             let state = self.usable(py)?;
             let seat = seat_of(py, state, seat)?;
@@ -520,7 +520,6 @@ impl VecEnv {
             Ok(result) => check(py, result)?,
             Err(_) => return Err(internal(py, "internal error in cardnet-core while stepping".into())),
         }
-        drop(out);
         Ok(legal.map(|l| sparse(py, l)))
     }
 
@@ -528,6 +527,9 @@ impl VecEnv {
         format!("<cardnet VecEnv n={} players={}>", self.inner.num_envs(), self.inner.players())
     }
 }
+
+/// An observation and its mask as new numpy arrays.
+type Observed<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>);
 
 /// Sparse legal ids as numpy arrays: `(offsets, ids)`.
 type SparseIds<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i32>>);
