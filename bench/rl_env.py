@@ -11,13 +11,15 @@ Prints one JSON document with, per game at its default player count:
   - openspiel         decisions/s of the pyspiel game (``is_terminal``, ``is_chance_node``,
                       ``current_player``, ``legal_actions``, ``apply_action``), with ``openspiel_ratio``;
 and ``baselines``: OpenSpiel ``dou_dizhu`` stepped from Python the same way, and RLCard ``doudizhu`` (each a
-string with the reason when the package is missing).
+string with the reason when the package is missing). The baselines run beside every game, taking turns with
+its loops; ``openspiel_dou_dizhu_beside`` is the rate the ``vec_env[N]_vs_dou_dizhu`` ratios divide by, and
+``baselines`` holds the best over all games.
 
 Every figure counts the environment's own work only, dealing included (OpenSpiel's chance nodes are
 sampled and applied inside the clock, as the vectorized env deals inside its step): the random policy
 (drawing an action from the mask, the id list or the count) runs outside the clock, in every loop alike,
 and the clock's own cost (measured at the start) is taken off each timed interval. Each loop runs for
-about ``--seconds`` seconds, in 5 rounds of which the best counts.
+about ``--seconds`` seconds in 5 rounds, the loops of one game taking turns, and its best round counts.
 
     pip install '.[rl,rltest]' && python bench/rl_env.py [--seconds 1.0] [--games fistful,cherki]
 """
@@ -62,25 +64,37 @@ class Meter:
         return self.decisions / max(self.spent - self.intervals * self.overhead, 1e-9)
 
 
-#: Each figure is the best of this many rounds (as ``timeit`` takes the best): on a shared machine a round
-#: that other jobs slowed down says nothing about the code.
+#: Each figure is the best of this many rounds (as ``timeit`` takes the best). The rounds of all the loops of
+#: one game take turns, so a burst of load from other jobs hits the native path and the adapters alike.
 ROUNDS = 5
 
+#: One loop to measure: a callable that runs for the given seconds and returns its decisions/s.
+Loop = Callable[[float], float]
 
-def measured(seconds: float, overhead: float, run: Callable[[Meter], None]) -> float:
-    """Calls ``run`` (which times its environment calls on the meter) for ``ROUNDS`` rounds of
-    ``seconds / ROUNDS``; the best round's decisions/s."""
-    best = 0.0
-    for _ in range(ROUNDS):
+
+def measured(overhead: float, run: Callable[[Meter], None]) -> Loop:
+    """A loop calling ``run`` (which times its environment calls on the meter) for the given seconds."""
+
+    def loop(seconds: float) -> float:
         meter = Meter(overhead)
         start = clock()
-        while clock() - start < seconds / ROUNDS:
+        while clock() - start < seconds:
             run(meter)
-        best = max(best, meter.rate())
+        return meter.rate()
+
+    return loop
+
+
+def best_of_rounds(loops: dict[str, Loop], seconds: float) -> dict[str, float]:
+    """Runs every loop ``ROUNDS`` times for ``seconds / ROUNDS``, taking turns; the best rate of each."""
+    best = dict.fromkeys(loops, 0.0)
+    for _ in range(ROUNDS):
+        for name, loop in loops.items():
+            best[name] = max(best[name], loop(seconds / ROUNDS))
     return best
 
 
-def vec_env(game: str, n: int, seconds: float, legal: str) -> float:
+def vec_env(game: str, n: int, legal: str) -> Loop:
     """Decisions/s inside ``VectorEnv.step`` alone (N decisions per call)."""
     env = VectorEnv(game, n, seed=1, legal=legal)
     rng = np.random.default_rng(1)
@@ -93,10 +107,10 @@ def vec_env(game: str, n: int, seconds: float, legal: str) -> float:
         meter.spent += clock() - t
         meter.decisions += n
 
-    return measured(seconds, 0.0, run)
+    return measured(0.0, run)
 
 
-def native(game: str, seconds: float, overhead: float) -> float:
+def native(game: str, overhead: float) -> Loop:
     rng = random.Random(1)
 
     def run(meter: Meter) -> None:
@@ -114,10 +128,10 @@ def native(game: str, seconds: float, overhead: float) -> float:
             meter.intervals += 2
             meter.decisions += 1
 
-    return measured(seconds, overhead, run)
+    return measured(overhead, run)
 
 
-def pettingzoo(game: str, seconds: float, overhead: float, reuse_arrays: bool = False) -> float:
+def pettingzoo(game: str, overhead: float, reuse_arrays: bool = False) -> Loop:
     env = pz.env(game, seed=1, reuse_arrays=reuse_arrays)
     rng = random.Random(1)
 
@@ -138,7 +152,7 @@ def pettingzoo(game: str, seconds: float, overhead: float, reuse_arrays: bool = 
             meter.intervals += 2
             meter.decisions += 1
 
-    return measured(seconds, overhead, run)
+    return measured(overhead, run)
 
 
 def spiel_random_game(game: Any, rng: random.Random, meter: Meter) -> None:
@@ -180,27 +194,27 @@ def spiel_random_game(game: Any, rng: random.Random, meter: Meter) -> None:
         meter.decisions += 1
 
 
-def openspiel(game: str, seconds: float, overhead: float) -> float | str:
+def openspiel(game: str, overhead: float) -> Loop | str:
     try:
         from cardnet.rl.openspiel import load
     except ImportError as e:
         return f"not installed: {e}"
     spiel_game = load(game)
     rng = random.Random(1)
-    return measured(seconds, overhead, lambda meter: spiel_random_game(spiel_game, rng, meter))
+    return measured(overhead, lambda meter: spiel_random_game(spiel_game, rng, meter))
 
 
-def dou_dizhu(seconds: float, overhead: float) -> float | str:
+def dou_dizhu(overhead: float) -> Loop | str:
     try:
         import pyspiel
     except ImportError as e:
         return f"not installed: {e}"
     game = pyspiel.load_game("dou_dizhu")
     rng = random.Random(1)
-    return measured(seconds, overhead, lambda meter: spiel_random_game(game, rng, meter))
+    return measured(overhead, lambda meter: spiel_random_game(game, rng, meter))
 
 
-def rlcard_doudizhu(seconds: float, overhead: float) -> float | str:
+def rlcard_doudizhu(overhead: float) -> Loop | str:
     try:
         import rlcard
     except ImportError as e:
@@ -221,7 +235,7 @@ def rlcard_doudizhu(seconds: float, overhead: float) -> float | str:
             meter.intervals += 2
             meter.decisions += 1
 
-    return measured(seconds, overhead, run)
+    return measured(overhead, run)
 
 
 def main() -> None:
@@ -233,33 +247,37 @@ def main() -> None:
         raise SystemExit("build the extension in release mode first (maturin develop --release)")
     overhead = clock_cost()
     report: dict[str, Any] = {"clock_cost_ns": round(overhead * 1e9), "games": {}}
-    baselines = {
-        "openspiel_dou_dizhu": dou_dizhu(args.seconds, overhead),
-        "rlcard_doudizhu": rlcard_doudizhu(args.seconds, overhead),
-    }
-    report["baselines"] = {k: v if isinstance(v, str) else round(v) for k, v in baselines.items()}
-    dou = baselines["openspiel_dou_dizhu"]
+    baselines = {"openspiel_dou_dizhu": dou_dizhu(overhead), "rlcard_doudizhu": rlcard_doudizhu(overhead)}
+    ready = {k: v for k, v in baselines.items() if not isinstance(v, str)}
+    best_baselines = dict.fromkeys(ready, 0.0)
     for game in args.games.split(","):
-        base = native(game, args.seconds, overhead)
-        row: dict[str, Any] = {}
+        # The baselines run again beside each game, so that the comparison is made under the same load.
+        loops: dict[str, Loop] = {"native": native(game, overhead), **ready}
         for legal, key in (("ids", "vec_env"), ("mask", "vec_env_mask")):
             for n in (1, 64, 1024):
-                rate = vec_env(game, n, args.seconds, legal)
-                row[f"{key}[{n}]"] = round(rate)
-                if legal == "ids" and not isinstance(dou, str):
-                    row[f"vec_env[{n}]_vs_dou_dizhu"] = round(rate / dou, 1)
-        row["native"] = round(base)
-        pz_rate = pettingzoo(game, args.seconds, overhead)
-        row["pettingzoo"] = round(pz_rate)
-        row["pettingzoo_ratio"] = round(base / pz_rate, 1)
-        reuse_rate = pettingzoo(game, args.seconds, overhead, reuse_arrays=True)
-        row["pettingzoo_reuse_arrays"] = round(reuse_rate)
-        row["pettingzoo_reuse_arrays_ratio"] = round(base / reuse_rate, 1)
-        os_rate = openspiel(game, args.seconds, overhead)
-        row["openspiel"] = os_rate if isinstance(os_rate, str) else round(os_rate)
-        if not isinstance(os_rate, str):
-            row["openspiel_ratio"] = round(base / os_rate, 1)
+                loops[f"{key}[{n}]"] = vec_env(game, n, legal)
+        loops["pettingzoo"] = pettingzoo(game, overhead)
+        loops["pettingzoo_reuse_arrays"] = pettingzoo(game, overhead, reuse_arrays=True)
+        spiel = openspiel(game, overhead)
+        if not isinstance(spiel, str):
+            loops["openspiel"] = spiel
+        rates = best_of_rounds(loops, args.seconds)
+        here = {name: rates.pop(name) for name in ready}
+        for name, rate in here.items():
+            best_baselines[name] = max(best_baselines[name], rate)
+        row: dict[str, Any] = {name: round(rate) for name, rate in rates.items()}
+        dou = here.get("openspiel_dou_dizhu")
+        if dou:
+            row["openspiel_dou_dizhu_beside"] = round(dou)
+            for n in (1, 64, 1024):
+                row[f"vec_env[{n}]_vs_dou_dizhu"] = round(rates[f"vec_env[{n}]"] / dou, 1)
+        for name in ("pettingzoo", "pettingzoo_reuse_arrays", "openspiel"):
+            if name in rates:
+                row[f"{name}_ratio"] = round(rates["native"] / rates[name], 1)
+            else:
+                row[name] = spiel
         report["games"][game] = row
+    report["baselines"] = {k: v if isinstance(v, str) else round(best_baselines[k]) for k, v in baselines.items()}
     print(json.dumps(report, indent=1))
 
 
