@@ -144,6 +144,7 @@ def pettingzoo(game: str, overhead: float, reuse_arrays: bool = False) -> Loop:
             if term or trunc:
                 env.step(None)
                 continue
+            assert obs is not None
             legal = np.flatnonzero(obs["action_mask"])
             pick = int(legal[rng.randrange(len(legal))])
             t = clock()

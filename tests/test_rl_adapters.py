@@ -55,6 +55,7 @@ def test_pettingzoo_random_game_ends(game: str) -> None:
         if terminated or truncated:
             env.step(None)
             continue
+        assert obs is not None
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(rng.choice(legal)))
         steps += 1

@@ -224,12 +224,7 @@ impl RlState {
     /// `seat`'s observation (new float32 array) and its legal-action mask (new int8 array; all zeros when
     /// `masked` is false or the seat is not to act), built in one call: numpy allocates both arrays and the
     /// core writes into their memory.
-    fn observe<'py>(
-        &self,
-        py: Python<'py>,
-        seat: i64,
-        masked: bool,
-    ) -> PyResult<Observed<'py>> {
+    fn observe<'py>(&self, py: Python<'py>, seat: i64, masked: bool) -> PyResult<Observed<'py>> {
         guard(py, || {
             let state = self.usable(py)?;
             let seat = seat_of(py, state, seat)?;
