@@ -47,6 +47,7 @@ def train(game: str, steps: int, envs: int, lr: float, seed: int) -> Floats:
     state = env.observe()
     for step in range(steps):
         obs = state.observations.astype(np.float64)
+        assert state.masks is not None  # the default legal="mask"
         mask = state.masks.copy()
         probs = policy(weights, obs, mask)
         actions = np.array([rng.choice(len(p), p=p) for p in probs])
@@ -74,6 +75,7 @@ def against_random(game: str, weights: Floats, games: int, seed: int) -> float:
     scores: list[float] = []
     state = env.observe()
     while len(scores) < games:
+        assert state.masks is not None
         greedy = policy(weights, state.observations.astype(np.float64), state.masks).argmax(axis=1)
         actions = np.where(state.seats == 0, greedy, env.random_actions(rng))
         state = env.step(actions)

@@ -35,6 +35,11 @@ def _play(game: str, seed: int, steps: int) -> None:
             assert np.array_equal(observation_tensor(twin, other), obs)
             assert np.array_equal(infostate_tensor(twin, other), infostate_tensor(state, other))
             assert twin.information_state_string(other) == state.information_state_string(other)
+            tensor, own_mask = state.observe(other, other == seat)
+            twin_tensor, twin_mask = twin.observe(other, other == seat)
+            assert np.array_equal(tensor, obs) and np.array_equal(twin_tensor, obs)
+            assert own_mask.dtype == np.int8 and np.array_equal(twin_mask, own_mask)
+            assert np.array_equal(own_mask.astype(np.bool_), mask if other == seat else np.zeros_like(mask))
         action = int(rng.choice(ids))
         move = state.action_id_to_move(seat, action)
         assert move is not None and state.move_to_action_id(seat, move) == action
@@ -87,7 +92,7 @@ def test_vector_env_steps_and_restarts() -> None:
     finished = 0
     for _ in range(600):
         step = env.step(env.random_actions(rng))
-        assert step.masks.any(axis=1).all()
+        assert step.masks is not None and step.masks.any(axis=1).all()
         finished += int(step.dones.sum())
         ended = step.rewards[step.dones]
         assert ((ended >= 0) & (ended <= 1)).all()
@@ -96,6 +101,31 @@ def test_vector_env_steps_and_restarts() -> None:
     with pytest.raises(IllegalMove):
         env.step(np.full(8, -1))
     assert np.array_equal(env.observe().observations, before)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_vector_env_sparse_ids_match_the_masks(game: str) -> None:
+    both = VectorEnv(game, 5, seed=3, legal="both")
+    ids_only = VectorEnv(game, 5, seed=3, legal="ids", observations=False)
+    rng = np.random.default_rng(2)
+    a, b = both.observe(), ids_only.observe()
+    for _ in range(120):
+        assert a.masks is not None and a.legal_offsets is not None and a.legal_ids is not None
+        assert b.masks is None and b.legal_offsets is not None and b.legal_ids is not None
+        assert b.observations.shape == (5, 0)
+        assert np.array_equal(a.legal_offsets, b.legal_offsets) and np.array_equal(a.legal_ids, b.legal_ids)
+        for i in range(5):
+            row = a.legal_ids[a.legal_offsets[i] : a.legal_offsets[i + 1]]
+            assert list(row) == list(np.flatnonzero(a.masks[i]))
+        actions = both.random_actions(rng)
+        a, b = both.step(actions), ids_only.step(actions)
+        assert np.array_equal(a.rewards, b.rewards) and np.array_equal(a.dones, b.dones)
+        assert np.array_equal(a.seats, b.seats)
+
+
+def test_vector_env_rejects_an_unknown_legal_form() -> None:
+    with pytest.raises(ValueError):
+        VectorEnv("cherki", 2, legal="dense")
 
 
 def test_import_cardnet_needs_no_numpy() -> None:

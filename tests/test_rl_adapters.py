@@ -8,7 +8,8 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test
 
 from cardnet.rl import pettingzoo as pz
-from cardnet.rl.openspiel import load
+from cardnet import derive
+from cardnet.rl.openspiel import deal_radices, load
 
 GAMES = ["matchstick", "fistful", "cherki", "ten"]
 PLAYERS = {"matchstick": 3, "fistful": 2, "cherki": 3, "ten": 2}
@@ -18,6 +19,24 @@ PLAYERS = {"matchstick": 3, "fistful": 2, "cherki": 3, "ten": 2}
 def test_pettingzoo_api(game: str) -> None:
     env = pz.env(game, PLAYERS[game], seed=7)
     api_test(env, num_cycles=200, verbose_progress=False)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoo_api_with_reused_arrays(game: str) -> None:
+    env = pz.env(game, PLAYERS[game], seed=7, reuse_arrays=True)
+    api_test(env, num_cycles=100, verbose_progress=False)
+    fresh = pz.env(game, PLAYERS[game], seed=3)
+    reused = pz.env(game, PLAYERS[game], seed=3, reuse_arrays=True)
+    for _ in range(30):
+        a, b = fresh.last()[0], reused.last()[0]
+        assert a is not None and b is not None
+        assert np.array_equal(a["observation"], b["observation"])
+        assert np.array_equal(a["action_mask"], b["action_mask"]) and b["action_mask"].dtype == np.int8
+        if fresh.terminations[fresh.agent_selection]:
+            break
+        action = int(np.flatnonzero(a["action_mask"])[0])
+        fresh.step(action)
+        reused.step(action)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -36,6 +55,7 @@ def test_pettingzoo_random_game_ends(game: str) -> None:
         if terminated or truncated:
             env.step(None)
             continue
+        assert obs is not None
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(rng.choice(legal)))
         steps += 1
@@ -73,3 +93,25 @@ def test_openspiel_observations(game: str) -> None:
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
     assert all(0.0 <= r <= 1.0 for r in state.returns())
+
+
+def test_deal_radices_multiply_to_the_deals() -> None:
+    assert deal_radices(1024) == [32, 32]
+    assert deal_radices(16) == [16]
+    assert deal_radices(1) == [1]
+    assert deal_radices(37 * 3) == [3, 37]
+    for deals in range(1, 300):
+        radices = deal_radices(deals)
+        assert int(np.prod(radices)) == deals
+        assert all(r <= 32 or all(r % p for p in range(2, r)) for r in radices), radices
+
+
+def test_openspiel_deal_digits_pick_the_seed() -> None:
+    spiel_game = load("cherki", deals=1024, players=3, seed=5)
+    assert spiel_game.max_chance_outcomes() == 32
+    state = spiel_game.new_initial_state()
+    for digit in (7, 3):
+        assert state.is_chance_node() and len(state.chance_outcomes()) == 32
+        state.apply_action(digit)
+    assert not state.is_chance_node()
+    assert state.core is not None and state.core.seed == derive(5, 7 + 3 * 32)

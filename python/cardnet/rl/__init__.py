@@ -19,6 +19,7 @@ from .._core import RlState, VecEnv, rl_load, rl_new
 
 __all__ = [
     "LAYOUT_VERSION",
+    "LEGAL_FORMS",
     "RlState",
     "VectorEnv",
     "VectorStep",
@@ -69,25 +70,36 @@ def infostate_tensor(state: RlState, seat: int, out: FloatArray | None = None) -
 
 def legal_mask(state: RlState, seat: int) -> BoolArray:
     """``seat``'s legal-action mask as a bool array of ``action_space_size``."""
-    raw = np.empty(state.action_space_size(), np.uint8)
-    state.legal_action_mask_into(seat, raw)
-    return raw.view(np.bool_)
+    mask = np.empty(state.action_space_size(), np.bool_)
+    state.legal_action_mask_into(seat, mask)
+    return mask
+
+
+#: How a :class:`VectorEnv` reports legal actions: a dense bool mask per game, sparse rows of legal ids,
+#: or both.
+LEGAL_FORMS = ("mask", "ids", "both")
 
 
 @dataclass(frozen=True)
 class VectorStep:
-    """What one call of :meth:`VectorEnv.step` returns; the arrays are the env's own, reused each step."""
+    """What one call of :meth:`VectorEnv.step` returns. ``observations``, ``masks``, ``rewards``, ``dones``
+    and ``seats`` are the env's own arrays, overwritten by the next step; the sparse rows are new arrays."""
 
     #: ``[N, observation_len]`` float32: each game's observation for its seat to act.
     observations: FloatArray
-    #: ``[N, action_space_size]`` bool: that seat's legal actions.
-    masks: BoolArray
+    #: ``[N, action_space_size]`` bool: that seat's legal actions (``None`` when ``legal="ids"``).
+    masks: BoolArray | None
     #: ``[N, players]`` float32: each seat's return where a game just ended, else 0.
     rewards: FloatArray
     #: ``[N]`` bool: the game ended on this step (it has already restarted).
     dones: BoolArray
     #: ``[N]`` int64: the seat each game waits for now.
     seats: IntArray
+    #: ``[N + 1]`` int64 (``None`` when ``legal="mask"``): game ``i``'s legal ids are
+    #: ``legal_ids[legal_offsets[i]:legal_offsets[i + 1]]``, ascending.
+    legal_offsets: IntArray | None = None
+    #: int32 legal action ids of every game, row after row.
+    legal_ids: npt.NDArray[np.int32] | None = None
 
 
 class VectorEnv:
@@ -95,7 +107,10 @@ class VectorEnv:
 
     Game ``k`` of the stream is dealt from ``derive(seed, k)``; a finished game restarts at once. Each
     game waits for the lowest seat to act (Fistful's simultaneous picks stay hidden from the other seat's
-    observation until both are in).
+    observation until both are in). ``legal`` picks how legal actions come back: ``"mask"`` (dense,
+    ``[N, action_space_size]``), ``"ids"`` (sparse rows, as many entries as legal actions: for Matchstick's
+    17 287 ids about six per game instead of 17 KB) or ``"both"``; ``observations=False`` skips the
+    tensors. What is not asked for is not computed.
     """
 
     def __init__(
@@ -105,15 +120,22 @@ class VectorEnv:
         players: int | None = None,
         seed: int = 0,
         options: Mapping[str, Any] | None = None,
+        legal: str = "mask",
+        observations: bool = True,
     ) -> None:
+        if legal not in LEGAL_FORMS:
+            raise ValueError(f"legal must be one of {LEGAL_FORMS}, not {legal!r}")
         self._env = VecEnv(game, n, players, seed, dict(options) if options is not None else None)
         n, obs, actions, seats = self._env.num_envs, self._env.observation_len, self._env.action_space_size, self._env.players
-        self._obs = np.zeros((n, obs), np.float32)
-        self._mask = np.zeros((n, actions), np.uint8)
+        self._obs = np.zeros((n, obs if observations else 0), np.float32)
+        self._mask = np.zeros((n, actions), np.uint8) if legal != "ids" else None
+        self._ids = legal != "mask"
+        self._observations = observations
         self._rewards = np.zeros((n, seats), np.float32)
         self._dones = np.zeros(n, np.uint8)
         self._seats = np.zeros(n, np.int64)
         self._actions = np.zeros(n, np.int64)
+        self._sparse: tuple[IntArray, npt.NDArray[np.int32]] | None = None
 
     @property
     def num_envs(self) -> int:
@@ -141,21 +163,33 @@ class VectorEnv:
         return self._env.episodes_finished
 
     def _result(self) -> VectorStep:
-        return VectorStep(self._obs, self._mask.view(np.bool_), self._rewards, self._dones.view(np.bool_), self._seats)
+        mask = None if self._mask is None else self._mask.view(np.bool_)
+        offsets, ids = self._sparse if self._sparse is not None else (None, None)
+        return VectorStep(self._obs, mask, self._rewards, self._dones.view(np.bool_), self._seats, offsets, ids)
 
     def observe(self) -> VectorStep:
-        """The current observations and masks (rewards and dones of the last step are left as they were)."""
-        self._env.observe(self._obs, self._mask, self._seats)
+        """The current observations and legal actions (rewards and dones of the last step are left as they
+        were)."""
+        obs = self._obs if self._observations else None
+        self._sparse = self._env.observe(obs, self._mask, self._seats, self._ids)
         return self._result()
 
     def step(self, actions: npt.ArrayLike) -> VectorStep:
         """Applies one action id per game; an illegal one raises ``IllegalMove`` and nothing is applied."""
         self._actions[:] = actions
-        self._env.step(self._actions, self._obs, self._mask, self._rewards, self._dones, self._seats)
+        obs = self._obs if self._observations else None
+        self._sparse = self._env.step(
+            self._actions, obs, self._mask, self._rewards, self._dones, self._seats, self._ids
+        )
         return self._result()
 
     def random_actions(self, rng: np.random.Generator) -> IntArray:
         """One uniformly random legal action per game (for baselines and tests)."""
-        mask = self._mask.astype(np.float64)
-        scores = rng.random(mask.shape) * mask
+        if self._sparse is not None:
+            offsets, ids = self._sparse
+            counts = np.diff(offsets)
+            picks = offsets[:-1] + (rng.random(counts.shape[0]) * counts).astype(np.int64)
+            return np.asarray(ids[picks], np.int64)
+        assert self._mask is not None
+        scores = rng.random(self._mask.shape) * self._mask
         return np.asarray(scores.argmax(axis=1), np.int64)

@@ -1,16 +1,18 @@
 """OpenSpiel games for the four cardnet games, registered as ``python_cardnet_<game>``.
 
-Each game starts with one explicit chance node that picks the deal: outcome ``k`` of ``deals`` (equally
-likely) starts the core game seeded ``derive(seed, k)``; every later random event (Cherki's next deal, TEN's
-draws) follows from that seed inside the state, so no other node is a chance node. Matchstick, Cherki and
-TEN are sequential; A Fistful of Gold is a simultaneous-move game (both seats pick at once; a step where only
-one seat decides is an ordinary player node). Actions are the core's action ids (``docs/RL.md``);
-observation tensors are the seat's observation, information-state tensors add its own past actions, and the
+Each game starts with explicit chance nodes that pick the deal: ``k`` of ``deals`` equally likely deals,
+the core game then seeded ``derive(seed, k)``. ``k`` is chosen digit by digit in a mixed radix whose digits
+have at most 32 values each (``deal_radices``: 1024 deals are two chance nodes of 32 outcomes, so a
+sampler never walks a list of 1024); every later random event (Cherki's next deal, TEN's draws) follows
+from that seed inside the state, so no other node is a chance node. Matchstick, Cherki and TEN are
+sequential; A Fistful of Gold is a simultaneous-move game (both seats pick at once; a step where only one
+seat decides is an ordinary player node). Actions are the core's action ids (``docs/RL.md``); observation
+tensors are the seat's observation, information-state tensors add its own past actions, and the
 information-state string is its view followed by every event batch it received. Returns are the core's
 per-seat rewards in ``[0, 1]`` at the end (general sum).
 
 Parameters: ``players`` (0 = the game's default), ``options`` (a JSON object as text), ``seed`` and
-``deals`` (the number of chance outcomes at the root).
+``deals`` (how many deals the chance nodes choose from).
 """
 
 from __future__ import annotations
@@ -25,12 +27,35 @@ from .. import _core
 from ..games import GAMES
 from . import new_state
 
-__all__ = ["GAME_NAMES", "load", "merged_layout"]
+__all__ = ["GAME_NAMES", "deal_radices", "load", "merged_layout"]
 
 #: The OpenSpiel short names registered by importing this module.
 GAME_NAMES = {name: f"python_cardnet_{name}" for name in ("matchstick", "fistful", "cherki", "ten")}
 
 _DEFAULT_DEALS = 1024
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_SIMULTANEOUS = int(pyspiel.PlayerId.SIMULTANEOUS)
+
+
+#: Most outcomes of one deal chance node.
+_MAX_RADIX = 32
+
+
+def deal_radices(deals: int) -> list[int]:
+    """The outcome counts of the deal's chance nodes, whose product is ``deals``: the largest divisors of at
+    most 32 first (a prime factor above 32 is a node of its own)."""
+    if deals < 1:
+        raise ValueError(f"deals must be at least 1, not {deals}")
+    radices: list[int] = []
+    left = deals
+    while left > 1:
+        radix = next((r for r in range(min(left, _MAX_RADIX), 1, -1) if left % r == 0), 1)
+        if radix == 1:
+            radix = next(r for r in range(2, left + 1) if left % r == 0)
+        radices.append(radix)
+        left //= radix
+    return radices or [1]
 
 
 def merged_layout(layout: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
@@ -80,7 +105,7 @@ class CardnetObserver:
 
 
 class CardnetState(pyspiel.State):  # type: ignore[misc]
-    """A cardnet game in OpenSpiel: a root chance node, then the core's moves as action ids."""
+    """A cardnet game in OpenSpiel: the deal's chance nodes, then the core's moves as action ids."""
 
     def __init__(self, game: CardnetGame) -> None:
         super().__init__(game)
@@ -89,49 +114,70 @@ class CardnetState(pyspiel.State):  # type: ignore[misc]
         self._deals: int = game.deals
         self._players: int = game.num_players()
         self._options: dict[str, Any] = game.options
+        self._simultaneous: bool = game.cardnet_name == "fistful"
         self.core: _core.RlState | None = None
+        self._radices: list[int] = game.radices
+        # The deal's digits chosen so far (least significant first) and their value.
+        self._digits = 0
+        self._deal = 0
+        self._place = 1
+        # OpenSpiel asks for the player to move several times per step; it changes only when a move is
+        # applied, so it is worked out then and kept.
+        self._player: int = _CHANCE
+
+    def _refresh(self, following: int) -> None:
+        """Keeps the player to move, from the lowest seat to act after a move (-1 once over)."""
+        assert self.core is not None
+        if following < 0:
+            self._player = _TERMINAL
+        elif self._simultaneous and len(self.core.to_act()) > 1:
+            self._player = _SIMULTANEOUS
+        else:
+            self._player = following
 
     def current_player(self) -> int:
         """The chance player before the deal, then the seat to act (simultaneous when two must act)."""
-        if self.core is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        to_act = self.core.to_act()
-        if not to_act:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if len(to_act) > 1:
-            return int(pyspiel.PlayerId.SIMULTANEOUS)
-        return to_act[0]
+        return self._player
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.core is None or player not in self.core.to_act():
+        if self.core is None or player < 0:
+            return []
+        if player != self._player and not (self._player == _SIMULTANEOUS and player in self.core.to_act()):
             return []
         return self.core.legal_action_ids(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The root's equally likely deals."""
-        deals = self._deals
-        return [(k, 1.0 / deals) for k in range(deals)]
+        """The equally likely values of the deal's next digit."""
+        radix = self._radices[self._digits]
+        return [(d, 1.0 / radix) for d in range(radix)]
 
     def _apply_action(self, action: int) -> None:
-        if self.core is None:
-            self.core = new_state(self._name, self._players, _core.derive(self._seed, action), self._options)
+        if self.core is not None:
+            self._refresh(self.core.step(self._player, action))
             return
-        self.core.apply_action_id(self.current_player(), action)
+        self._deal += action * self._place
+        self._place *= self._radices[self._digits]
+        self._digits += 1
+        if self._digits == len(self._radices):
+            self.core = new_state(self._name, self._players, _core.derive(self._seed, self._deal), self._options)
+            self._refresh(self.core.first_to_act())
 
     def _apply_actions(self, actions: list[int]) -> None:
         assert self.core is not None
+        following = -1
         for seat in self.core.to_act():
-            self.core.apply_action_id(seat, actions[seat])
+            following = self.core.step(seat, actions[seat])
+        self._refresh(following)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}"
+            return f"deal digit {self._digits} = {action}"
         move = None if self.core is None or player < 0 else self.core.action_id_to_move(player, action)
         return f"action {action}" if move is None else _core.json_dumps(move)
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return self.core is not None and self.core.is_over()
+        return self._player == _TERMINAL
 
     def returns(self) -> list[float]:
         """Each seat's return (non-zero only at the end)."""
@@ -141,7 +187,7 @@ class CardnetState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         if self.core is None:
-            return "deal pending"
+            return f"deal pending: {self._digits} of {len(self._radices)} digits chosen, value {self._deal}"
         return self.core.state_json()
 
 
@@ -156,6 +202,7 @@ class CardnetGame(pyspiel.Game):  # type: ignore[misc]
         params = {**_PARAMETERS, **(params or {})}
         self.seed = int(params["seed"])
         self.deals = int(params["deals"])
+        self.radices = deal_radices(self.deals)
         players = int(params["players"]) or None
         self.options: dict[str, Any] = json.loads(str(params["options"]))
         probe = new_state(cardnet_name, players, 0, self.options, log_events=False)
@@ -167,7 +214,7 @@ class CardnetGame(pyspiel.Game):  # type: ignore[misc]
             game_type,
             pyspiel.GameInfo(
                 num_distinct_actions=probe.action_space_size(),
-                max_chance_outcomes=self.deals,
+                max_chance_outcomes=max(self.radices),
                 num_players=probe.players,
                 min_utility=low,
                 max_utility=high,

@@ -2,7 +2,9 @@
 (``parallel_env("fistful")``, where both Fistful seats pick in the same step).
 
 Agents are ``seat_0``, ``seat_1``, ... Observations are dicts ``{"observation": float32 tensor,
-"action_mask": int8 mask}``; the mask is all zeros for an agent that does not act now. Rewards are zero
+"action_mask": int8 mask}``; the mask is all zeros for an agent that does not act now. The arrays are new
+each time, or with ``reuse_arrays=True`` one pair per seat rewritten in place by the next observation of
+that seat (no allocation per step; copy an observation to keep it). Rewards are zero
 until the game ends, then each seat's return in ``[0, 1]`` (``docs/RL.md``). In the AEC env the agent to
 act is the lowest seat the game waits for, so Fistful's simultaneous picks are taken one seat after the
 other (a pick stays out of the other seat's observation until both are in).
@@ -18,7 +20,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from .._core import RlState
-from . import FloatArray, new_state
+from . import new_state
 
 __all__ = ["CardnetAECEnv", "CardnetParallelEnv", "env", "parallel_env"]
 
@@ -28,7 +30,9 @@ Observation = dict[str, Any]
 class _Table:
     """What both kinds of env share: the setup, the current game, the spaces and the seed stream."""
 
-    def __init__(self, game: str, players: int | None, options: Mapping[str, Any] | None, seed: int) -> None:
+    def __init__(
+        self, game: str, players: int | None, options: Mapping[str, Any] | None, seed: int, reuse_arrays: bool
+    ) -> None:
         self.game = game
         self.players = players
         self.options = dict(options) if options is not None else None
@@ -46,7 +50,12 @@ class _Table:
         self.action_spaces: dict[str, spaces.Space[Any]] = dict.fromkeys(
             self.agents, spaces.Discrete(self.state.action_space_size())
         )
-        self._scratch = np.zeros(self.state.action_space_size(), np.uint8)
+        self.seat_of = {agent: seat for seat, agent in enumerate(self.agents)}
+        # With reuse_arrays, each seat's observation arrays are made once and rewritten in place.
+        self.arrays: list[tuple[Any, Any]] | None = None
+        if reuse_arrays:
+            size, actions = self.state.observation_len(), self.state.action_space_size()
+            self.arrays = [(np.zeros(size, np.float32), np.zeros(actions, np.int8)) for _ in self.agents]
 
     def deal(self, seed: int | None) -> RlState:
         """The next game of the stream (game ``k`` is dealt from ``seed + k``); a given seed restarts it."""
@@ -59,13 +68,14 @@ class _Table:
         return self.state
 
     def observation(self, seat: int, masked: bool) -> Observation:
-        """``seat``'s tensor, with its legal actions as the mask when ``masked`` (zeros otherwise)."""
-        tensor: FloatArray = np.empty(self.state.observation_len(), np.float32)
-        self.state.observation_into(seat, tensor)
-        mask = np.zeros(self.state.action_space_size(), np.int8)
-        if masked and not self.state.is_over():
-            self.state.legal_action_mask_into(seat, self._scratch)
-            mask[:] = self._scratch
+        """``seat``'s tensor, with its legal actions as the mask when ``masked`` (zeros otherwise, and
+        always once the game is over): one native call builds both arrays, fresh each time (a kept
+        observation is never overwritten)."""
+        if self.arrays is None:
+            tensor, mask = self.state.observe(seat, masked)
+        else:
+            tensor, mask = self.arrays[seat]
+            self.state.observe_into(seat, masked, tensor, mask)
         return {"observation": tensor, "action_mask": mask}
 
     def render(self, mode: str | None) -> str | None:
@@ -112,9 +122,10 @@ class CardnetAECEnv(_TableFaces, AECEnv):  # type: ignore[misc]
         options: Mapping[str, Any] | None = None,
         seed: int = 0,
         render_mode: str | None = None,
+        reuse_arrays: bool = False,
     ) -> None:
         super().__init__()
-        self._table = _Table(game, players, options, seed)
+        self._table = _Table(game, players, options, seed, reuse_arrays)
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"cardnet_{game}_v1"}
         self.possible_agents = self._table.agents[:]
@@ -130,12 +141,26 @@ class CardnetAECEnv(_TableFaces, AECEnv):  # type: ignore[misc]
         self.agent_selection = self._selected()
 
     def _selected(self) -> str:
-        to_act = self._table.state.to_act()
-        return self.possible_agents[to_act[0] if to_act else 0]
+        seat = self._table.state.first_to_act()
+        return self.possible_agents[max(seat, 0)]
 
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation tensor and its action mask (zeros unless it is selected)."""
-        return self._table.observation(self.possible_agents.index(agent), agent == self.agent_selection)
+        return self._table.observation(self._table.seat_of[agent], agent == self.agent_selection)
+
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, cumulative reward, termination, truncation and info
+        (``AECEnv.last`` without the extra call layers: it runs once per step)."""
+        agent = self.agent_selection
+        seat = self._table.seat_of[agent]
+        observation = self._table.observation(seat, True) if observe else None
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deals a new game: from ``seed`` when given, else the next game of this env's seed stream."""
@@ -143,7 +168,10 @@ class CardnetAECEnv(_TableFaces, AECEnv):  # type: ignore[misc]
         self._reset_bookkeeping()
 
     def step(self, action: int | None) -> None:
-        """Applies the selected agent's action id (``None`` once it is terminated)."""
+        """Applies the selected agent's action id (``None`` once it is terminated).
+
+        Rewards are zero until the game ends, so a move that does not end it leaves ``rewards`` and the
+        cumulative rewards as they are (all zeros) and only moves ``agent_selection``: one native call."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -151,15 +179,16 @@ class CardnetAECEnv(_TableFaces, AECEnv):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} must act: pass an action id, not None")
         state = self._table.state
+        following = state.step(self._table.seat_of[agent], int(action))
+        if following >= 0:
+            self.agent_selection = self.possible_agents[following]
+            return
         self._cumulative_rewards[agent] = 0.0
-        state.apply_action_id(self.possible_agents.index(agent), int(action))
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        if state.is_over():
-            for a, value in zip(self.possible_agents, state.returns()):
-                self.rewards[a] = float(value)
-            self.terminations = dict.fromkeys(self.agents, True)
+        self.rewards = {a: float(value) for a, value in zip(self.possible_agents, state.returns())}
+        self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         self.agent_selection = self._selected()
+
 
 class CardnetParallelEnv(_TableFaces, ParallelEnv):  # type: ignore[misc]
     """One game as a PettingZoo parallel environment: every seat in ``to_act`` moves in the same step
@@ -175,8 +204,9 @@ class CardnetParallelEnv(_TableFaces, ParallelEnv):  # type: ignore[misc]
         options: Mapping[str, Any] | None = None,
         seed: int = 0,
         render_mode: str | None = None,
+        reuse_arrays: bool = False,
     ) -> None:
-        self._table = _Table(game, players, options, seed)
+        self._table = _Table(game, players, options, seed, reuse_arrays)
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"cardnet_{game}_parallel_v1"}
         self.possible_agents = self._table.agents[:]
@@ -226,9 +256,11 @@ def env(
     options: Mapping[str, Any] | None = None,
     seed: int = 0,
     render_mode: str | None = None,
+    reuse_arrays: bool = False,
 ) -> CardnetAECEnv:
-    """A PettingZoo AEC environment of ``game``."""
-    return CardnetAECEnv(game, players, options, seed, render_mode)
+    """A PettingZoo AEC environment of ``game``; ``reuse_arrays`` rewrites each seat's observation arrays in
+    place instead of making new ones (faster; copy an observation to keep it past that seat's next one)."""
+    return CardnetAECEnv(game, players, options, seed, render_mode, reuse_arrays)
 
 
 def parallel_env(
@@ -237,6 +269,7 @@ def parallel_env(
     options: Mapping[str, Any] | None = None,
     seed: int = 0,
     render_mode: str | None = None,
+    reuse_arrays: bool = False,
 ) -> CardnetParallelEnv:
-    """A PettingZoo parallel environment of ``game``."""
-    return CardnetParallelEnv(game, players, options, seed, render_mode)
+    """A PettingZoo parallel environment of ``game`` (``reuse_arrays`` as for :func:`env`)."""
+    return CardnetParallelEnv(game, players, options, seed, render_mode, reuse_arrays)

@@ -7,7 +7,7 @@ use cardnet_core::game::{Game, Setup};
 use cardnet_core::games::{cherki::Cherki, fistful::Fistful, matchstick::Matchstick, ten::Ten};
 use cardnet_core::rl::{
     action_id_to_move, apply_action_id, legal_action_ids, load_rl, new_rl, observation_len, write_legal_mask, AnyRl,
-    Encoder, RlGame, RlState, VecEnv,
+    Encoder, LegalIds, Outputs, RlGame, RlState, VecEnv,
 };
 use cardnet_core::rng::Rng;
 use proptest::prelude::*;
@@ -43,6 +43,13 @@ fn check_state<G: RlGame>(game: &G, exact: bool, rng: &mut Rng) -> Result<(), St
             let mv = action_id_to_move(game, seat, id).ok_or_else(|| format!("id {id} has no move"))?;
             if G::action_id(setup, &mv) != Some(id) || game.index_of(seat, &mv).is_none() {
                 return Err(format!("seat {seat}: id {id} → {mv:?} does not round-trip"));
+            }
+            let first =
+                (0..count).filter_map(|i| game.legal_move(seat, i)).find(|m| G::action_id(setup, m) == Some(id));
+            if first.as_ref() != Some(&mv) {
+                return Err(format!(
+                    "seat {seat}: id {id} → {mv:?}, but the first listed move of that id is {first:?}"
+                ));
             }
         }
         let mut mask = vec![0u8; size];
@@ -189,35 +196,60 @@ fn a_bad_action_changes_nothing() {
 
 #[test]
 fn vectorized_env_runs_games_to_the_end() {
-    let mut env = VecEnv::new("fistful", None, &Value::Null, 4, 3).unwrap();
-    let (n, o, a, p) = (env.num_envs(), env.observation_len(), env.action_space_size(), env.players());
-    let (mut obs, mut mask, mut seats) = (vec![0.0; n * o], vec![0u8; n * a], vec![0i64; n]);
-    let (mut rewards, mut dones) = (vec![0.0; n * p], vec![0u8; n]);
-    env.observe(&mut obs, &mut mask, &mut seats).unwrap();
-    let mut rng = Rng::new(5);
-    let mut done_count = 0;
-    for _ in 0..400 {
-        let actions: Vec<i64> = (0..n)
-            .map(|i| {
-                let legal: Vec<usize> = (0..a).filter(|&j| mask[i * a + j] == 1).collect();
-                legal[rng.index(legal.len())] as i64
-            })
-            .collect();
-        env.step(&actions, &mut obs, &mut mask, &mut rewards, &mut dones, &mut seats).unwrap();
-        for i in 0..n {
-            let r = &rewards[i * p..(i + 1) * p];
-            assert!(r.iter().all(|&x| (0.0..=1.0).contains(&x)));
-            if dones[i] == 1 {
-                done_count += 1;
-                assert!(r.iter().any(|&x| x > 0.0));
+    for game in ["fistful", "matchstick"] {
+        let mut env = VecEnv::new(game, None, &Value::Null, 4, 3).unwrap();
+        let (n, o, a, p) = (env.num_envs(), env.observation_len(), env.action_space_size(), env.players());
+        let (mut obs, mut mask, mut seats) = (vec![0.0; n * o], vec![0u8; n * a], vec![0i64; n]);
+        let (mut rewards, mut dones) = (vec![0.0; n * p], vec![0u8; n]);
+        let mut legal = LegalIds::default();
+        let mut out =
+            Outputs { obs: Some(&mut obs), mask: Some(&mut mask), legal: Some(&mut legal), seats: &mut seats };
+        env.observe(&mut out).unwrap();
+        let mut rng = Rng::new(5);
+        let mut done_count = 0;
+        for _ in 0..400 {
+            let legal = out.legal.as_deref().unwrap();
+            let mask = out.mask.as_deref().unwrap();
+            let actions: Vec<i64> = (0..n)
+                .map(|i| {
+                    let row = &legal.ids[legal.offsets[i] as usize..legal.offsets[i + 1] as usize];
+                    let dense: Vec<i32> = (0..a).filter(|&j| mask[i * a + j] == 1).map(|j| j as i32).collect();
+                    assert_eq!(row, dense.as_slice(), "sparse ids and dense mask differ");
+                    i64::from(row[rng.index(row.len())])
+                })
+                .collect();
+            env.step(&actions, &mut rewards, &mut dones, &mut out).unwrap();
+            for i in 0..n {
+                let r = &rewards[i * p..(i + 1) * p];
+                assert!(r.iter().all(|&x| (0.0..=1.0).contains(&x)));
+                if dones[i] == 1 {
+                    done_count += 1;
+                    assert!(r.iter().any(|&x| x > 0.0));
+                }
             }
         }
+        assert_eq!(env.episodes_finished(), done_count);
+        assert!(done_count > 0);
+        let before: Vec<Value> = (0..n).map(|i| env.env(i).unwrap().state_json()).collect();
+        let bad = vec![-1i64; n];
+        assert!(env.step(&bad, &mut rewards, &mut dones, &mut out).is_err());
+        let after: Vec<Value> = (0..n).map(|i| env.env(i).unwrap().state_json()).collect();
+        assert_eq!(before, after);
     }
-    assert_eq!(env.episodes_finished(), done_count);
-    assert!(done_count > 0);
-    let before: Vec<Value> = (0..n).map(|i| env.env(i).unwrap().state_json()).collect();
-    let bad = vec![-1i64; n];
-    assert!(env.step(&bad, &mut obs, &mut mask, &mut rewards, &mut dones, &mut seats).is_err());
-    let after: Vec<Value> = (0..n).map(|i| env.env(i).unwrap().state_json()).collect();
-    assert_eq!(before, after);
+}
+
+#[test]
+fn vectorized_env_computes_only_what_is_asked() {
+    let env = VecEnv::new("cherki", Some(3), &Value::Null, 3, 9).unwrap();
+    let n = env.num_envs();
+    let mut seats = vec![0i64; n];
+    let mut out = Outputs { obs: None, mask: None, legal: None, seats: &mut seats };
+    env.observe(&mut out).unwrap();
+    let first: Vec<i64> = out.seats.to_vec();
+    for (i, &seat) in first.iter().enumerate() {
+        assert_eq!(Some(seat as usize), env.env(i).unwrap().first_to_act());
+    }
+    let mut short = vec![0.0; 3];
+    let mut out = Outputs { obs: Some(&mut short), mask: None, legal: None, seats: &mut seats };
+    assert!(env.observe(&mut out).is_err(), "a buffer of the wrong length is refused");
 }

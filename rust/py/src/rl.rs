@@ -1,52 +1,82 @@
 //! `cardnet._core.RlState` and `cardnet._core.VecEnv`: the core's RL face for Python.
 //!
-//! Tensors and masks are written into buffers the caller owns (numpy arrays made by `cardnet.rl`), through
-//! the buffer protocol of the stable ABI (Python ≥ 3.11). This module never imports numpy, so
-//! `import cardnet` works without it; numpy lives only in the `[rl]` extra.
+//! Tensors and masks go straight into numpy memory through the `numpy` crate: the core writes into the
+//! data of arrays the caller owns (`*_into` methods, `VecEnv`), or builds a `Vec` that becomes a numpy
+//! array without a copy (`RlState.observe`, sparse legal ids). The crate loads numpy's C API on first
+//! use, not at import: `import cardnet` works without numpy, which lives only in the `[rl]` extra.
 
 use crate::convert::{from_py, to_py};
 use crate::errors::{check, guard, internal, to_pyerr};
 use cardnet_core::json::canonical;
-use cardnet_core::rl::{self, AnyRl};
+use cardnet_core::rl::{self, AnyRl, LegalIds, Outputs};
 use cardnet_core::{GameError, Seat};
-use pyo3::buffer::{Element, PyBuffer};
+use numpy::{Element, IntoPyArray, PyArray1, PyArrayDyn, PyArrayMethods, PyReadwriteArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use serde_json::Value;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-/// Fills the writable, C-contiguous buffer `target` of exactly `len` items of `T` with `write`'s output.
-fn fill<T: Element + Copy + Default>(
+fn bad_array(py: Python<'_>, what: &str, reason: impl std::fmt::Display) -> PyErr {
+    to_pyerr(py, &GameError::BadOptions(format!("{what}: {reason}")))
+}
+
+/// Borrows `target`, a writable numpy array of `T` with `len` items, for writing in place.
+fn borrow_mut<'py, T: Element>(
+    py: Python<'py>,
+    target: &Bound<'py, PyAny>,
+    what: &str,
+    len: usize,
+) -> PyResult<PyReadwriteArray<'py, T, numpy::IxDyn>> {
+    let array = target
+        .cast::<PyArrayDyn<T>>()
+        .map_err(|_| bad_array(py, what, format!("must be a numpy array of {}", std::any::type_name::<T>())))?;
+    if !array.is_c_contiguous() {
+        return Err(bad_array(py, what, "must be C-contiguous"));
+    }
+    if array.len() != len {
+        return Err(bad_array(py, what, format!("holds {} items, expected {len}", array.len())));
+    }
+    array.try_readwrite().map_err(|e| bad_array(py, what, e))
+}
+
+/// Runs `write` on the data of `target` (a C-contiguous numpy array of `T`, `len` items), in place.
+fn fill<T: Element>(
     py: Python<'_>,
     target: &Bound<'_, PyAny>,
     what: &str,
     len: usize,
-    write: impl FnOnce(&mut [T]) -> Result<(), GameError>,
+    write: impl FnOnce(&mut [T]),
 ) -> PyResult<()> {
-    let bad = |reason: String| to_pyerr(py, &GameError::BadOptions(format!("{what}: {reason}")));
-    let buffer = PyBuffer::<T>::get(target).map_err(|e| bad(format!("not a buffer of the right type ({e})")))?;
-    let writable = buffer.as_mut_slice(py).ok_or_else(|| bad("must be writable and C-contiguous".into()))?.len();
-    if writable != len {
-        return Err(bad(format!("holds {writable} items, expected {len}")));
+    let mut array = borrow_mut::<T>(py, target, what, len)?;
+    write(array.as_slice_mut().map_err(|e| bad_array(py, what, e))?);
+    Ok(())
+}
+
+/// Writes the mask of the ascending legal `ids` into `out` (1 = legal).
+fn mask_from_ids<T: From<bool> + Copy>(ids: &[i32], out: &mut [T]) {
+    out.fill(T::from(false));
+    for &id in ids {
+        if let Some(slot) = out.get_mut(id as usize) {
+            *slot = T::from(true);
+        }
     }
-    let mut scratch = vec![T::default(); len];
-    check(py, write(&mut scratch))?;
-    // One memcpy through the buffer protocol (a cell-by-cell store costs several times more).
-    buffer.copy_from_slice(py, &scratch)
 }
 
-/// Copies `data` into the writable, C-contiguous buffer `target` of the same length.
-fn put<T: Element + Copy + Default>(py: Python<'_>, target: &Bound<'_, PyAny>, what: &str, data: &[T]) -> PyResult<()> {
-    fill::<T>(py, target, what, data.len(), |buf| {
-        buf.copy_from_slice(data);
-        Ok(())
-    })
+/// Writes `seat`'s mask into `target`, a numpy array of uint8, int8 or bool.
+fn fill_mask(py: Python<'_>, state: &dyn AnyRl, seat: Seat, target: &Bound<'_, PyAny>) -> PyResult<()> {
+    let mut ids = Vec::new();
+    state.append_legal_ids(seat, &mut ids);
+    fill_mask_ids(py, state.action_space_size(), &ids, target)
 }
 
-/// Reads a C-contiguous buffer of `T`.
-fn read<T: Element + Copy>(py: Python<'_>, source: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<T>> {
-    let bad = |reason: String| to_pyerr(py, &GameError::BadOptions(format!("{what}: {reason}")));
-    let buffer = PyBuffer::<T>::get(source).map_err(|e| bad(format!("not a buffer of the right type ({e})")))?;
-    buffer.to_vec(py).map_err(|e| bad(e.to_string()))
+/// Writes the mask of `ids` into `target` (`len` items of uint8, int8 or bool).
+fn fill_mask_ids(py: Python<'_>, len: usize, ids: &[i32], target: &Bound<'_, PyAny>) -> PyResult<()> {
+    if target.cast::<PyArrayDyn<u8>>().is_ok() {
+        fill::<u8>(py, target, "mask", len, |out| mask_from_ids(ids, out))
+    } else if target.cast::<PyArrayDyn<i8>>().is_ok() {
+        fill::<i8>(py, target, "mask", len, |out| mask_from_ids(ids, out))
+    } else {
+        fill::<bool>(py, target, "mask (uint8, int8 or bool)", len, |out| mask_from_ids(ids, out))
+    }
 }
 
 fn seat_of(py: Python<'_>, state: &dyn AnyRl, seat: i64) -> PyResult<Seat> {
@@ -165,15 +195,11 @@ impl RlState {
         })
     }
 
-    /// Writes `seat`'s legal-action mask into `out` (uint8, `action_space_size` long; 1 = legal).
+    /// Writes `seat`'s legal-action mask into `out` (uint8, int8 or bool, `action_space_size` long).
     fn legal_action_mask_into(&self, py: Python<'_>, seat: i64, out: &Bound<'_, PyAny>) -> PyResult<()> {
         guard(py, || {
             let state = self.usable(py)?;
-            let seat = seat_of(py, state, seat)?;
-            fill::<u8>(py, out, "mask", state.action_space_size(), |buf| {
-                state.write_legal_mask(seat, buf);
-                Ok(())
-            })
+            fill_mask(py, state, seat_of(py, state, seat)?, out)
         })
     }
 
@@ -182,10 +208,7 @@ impl RlState {
         guard(py, || {
             let state = self.usable(py)?;
             let seat = seat_of(py, state, seat)?;
-            fill::<f32>(py, out, "observation", state.observation_len(), |buf| {
-                state.write_observation(seat, buf);
-                Ok(())
-            })
+            fill::<f32>(py, out, "observation", state.observation_len(), |buf| state.write_observation(seat, buf))
         })
     }
 
@@ -194,11 +217,59 @@ impl RlState {
         guard(py, || {
             let state = self.usable(py)?;
             let seat = seat_of(py, state, seat)?;
-            fill::<f32>(py, out, "information state", state.infostate_len(), |buf| {
-                state.write_infostate(seat, buf);
-                Ok(())
-            })
+            fill::<f32>(py, out, "information state", state.infostate_len(), |buf| state.write_infostate(seat, buf))
         })
+    }
+
+    /// `seat`'s observation (new float32 array) and its legal-action mask (new int8 array; all zeros when
+    /// `masked` is false or the seat is not to act), built in one call: numpy allocates both arrays and the
+    /// core writes into their memory.
+    fn observe<'py>(&self, py: Python<'py>, seat: i64, masked: bool) -> PyResult<Observed<'py>> {
+        guard(py, || {
+            let state = self.usable(py)?;
+            let seat = seat_of(py, state, seat)?;
+            let obs = PyArray1::<f32>::zeros(py, state.observation_len(), false);
+            let mask = PyArray1::<i8>::zeros(py, state.action_space_size(), false);
+            let mut ids = Vec::new();
+            if masked {
+                state.append_legal_ids(seat, &mut ids);
+            }
+            // SAFETY: both arrays were created just above, are contiguous and no other reference to them
+            // exists yet, so these are the only views of their memory while they live.
+            let (obs_data, mask_data) = unsafe { (obs.as_slice_mut(), mask.as_slice_mut()) };
+            let contiguous = |e| bad_array(py, "observe", e);
+            state.write_observation(seat, obs_data.map_err(contiguous)?);
+            mask_from_ids(&ids, mask_data.map_err(contiguous)?);
+            Ok((obs, mask))
+        })
+    }
+
+    /// Writes `seat`'s observation into `obs` (float32) and its mask into `mask` (uint8, int8 or bool;
+    /// all zeros unless `masked` and the seat is to act) in one call: `observe` into arrays kept by the
+    /// caller.
+    fn observe_into(
+        &self,
+        py: Python<'_>,
+        seat: i64,
+        masked: bool,
+        obs: &Bound<'_, PyAny>,
+        mask: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        guard(py, || {
+            let state = self.usable(py)?;
+            let seat = seat_of(py, state, seat)?;
+            fill::<f32>(py, obs, "observation", state.observation_len(), |buf| state.write_observation(seat, buf))?;
+            if masked {
+                fill_mask(py, state, seat, mask)
+            } else {
+                fill_mask_ids(py, state.action_space_size(), &[], mask)
+            }
+        })
+    }
+
+    /// The lowest seat to act, or -1 once the game is over.
+    fn first_to_act(&self, py: Python<'_>) -> PyResult<i64> {
+        Ok(self.usable(py)?.first_to_act().map_or(-1, |s| s as i64))
     }
 
     /// `seat`'s information state as text: its view, then each batch of events it received.
@@ -221,6 +292,13 @@ impl RlState {
                 Err(internal(py, "internal error in cardnet-core while applying an action".into()))
             }
         }
+    }
+
+    /// Applies action `id` for `seat` and returns the lowest seat to act next, or -1 once the game is over
+    /// (`apply_action_id` and `first_to_act` in one call). An illegal id raises and changes nothing.
+    fn step(&mut self, py: Python<'_>, seat: i64, id: i64) -> PyResult<i64> {
+        self.apply_action_id(py, seat, id)?;
+        Ok(self.inner.first_to_act().map_or(-1, |s| s as i64))
     }
 
     /// The action id of a move of `seat` (a dict as `Game.legal_moves` gives); `InvalidMove` if malformed.
@@ -377,73 +455,67 @@ impl VecEnv {
         self.inner.episodes_finished()
     }
 
-    /// Writes each game's seat to act (int64 `[N]`), observation (float32 `[N, obs]`) and mask (uint8
-    /// `[N, actions]`).
-    fn observe(
+    /// Writes each game's seat to act (int64 `[N]`) and, when given, its observation (float32 `[N, obs]`)
+    /// and dense mask (uint8 `[N, actions]`). With `legal_ids`, returns the legal ids as sparse rows
+    /// `(offsets int64 [N + 1], ids int32)`: game `i`'s ids are `ids[offsets[i]:offsets[i + 1]]`.
+    #[pyo3(signature = (obs, mask, seats, legal_ids = false))]
+    fn observe<'py>(
         &self,
-        py: Python<'_>,
-        obs: &Bound<'_, PyAny>,
-        mask: &Bound<'_, PyAny>,
-        seats: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
+        py: Python<'py>,
+        obs: Option<&Bound<'py, PyAny>>,
+        mask: Option<&Bound<'py, PyAny>>,
+        seats: &Bound<'py, PyAny>,
+        legal_ids: bool,
+    ) -> PyResult<Option<SparseIds<'py>>> {
+        let mut buffers = Buffers::borrow(py, &self.inner, obs, mask, seats)?;
+        let mut legal = legal_ids.then(LegalIds::default);
         guard(py, || {
-            let env = &self.inner;
-            let n = env.num_envs();
-            let mut mask_buf = vec![0u8; n * env.action_space_size()];
-            let mut seat_buf = vec![0i64; n];
-            fill::<f32>(py, obs, "obs", n * env.observation_len(), |o| env.observe(o, &mut mask_buf, &mut seat_buf))?;
-            put(py, mask, "mask", &mask_buf)?;
-            put(py, seats, "seats", &seat_buf)
-        })
+            let mut out = buffers.outputs(py, legal.as_mut())?;
+            check(py, self.inner.observe(&mut out))
+        })?;
+        Ok(legal.map(|l| sparse(py, l)))
     }
 
-    /// Applies `actions` (int64 `[N]`) for each game's seat to act, then writes the next observations and
-    /// masks, `rewards` (float32 `[N, players]`, each seat's return where a game just ended) and `dones`
-    /// (uint8 `[N]`). A finished game restarts at once. An illegal action raises and changes nothing.
+    /// Applies `actions` (int64 `[N]`) for each game's seat to act, writes `rewards` (float32 `[N, players]`,
+    /// each seat's return where a game just ended) and `dones` (uint8 `[N]`), then what `observe` writes
+    /// (`obs` and `mask` may be None: not computed). A finished game restarts at once. An illegal action
+    /// raises and changes nothing.
     #[allow(clippy::too_many_arguments)]
-    fn step(
+    #[pyo3(signature = (actions, obs, mask, rewards, dones, seats, legal_ids = false))]
+    fn step<'py>(
         &mut self,
-        py: Python<'_>,
-        actions: &Bound<'_, PyAny>,
-        obs: &Bound<'_, PyAny>,
-        mask: &Bound<'_, PyAny>,
-        rewards: &Bound<'_, PyAny>,
-        dones: &Bound<'_, PyAny>,
-        seats: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        let actions = read::<i64>(py, actions, "actions")?;
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+        obs: Option<&Bound<'py, PyAny>>,
+        mask: Option<&Bound<'py, PyAny>>,
+        rewards: &Bound<'py, PyAny>,
+        dones: &Bound<'py, PyAny>,
+        seats: &Bound<'py, PyAny>,
+        legal_ids: bool,
+    ) -> PyResult<Option<SparseIds<'py>>> {
+        let (n, p) = (self.inner.num_envs(), self.inner.players());
+        let actions = actions
+            .cast::<PyArrayDyn<i64>>()
+            .map_err(|_| bad_array(py, "actions", "must be a numpy array of int64"))?
+            .try_readonly()
+            .map_err(|e| bad_array(py, "actions", e))?;
+        let actions = actions.as_slice().map_err(|e| bad_array(py, "actions", e))?;
+        let mut rewards = borrow_mut::<f32>(py, rewards, "rewards (float32)", n * p)?;
+        let mut dones = borrow_mut::<u8>(py, dones, "dones (uint8)", n)?;
+        let mut buffers = Buffers::borrow(py, &self.inner, obs, mask, seats)?;
+        let mut legal = legal_ids.then(LegalIds::default);
+        let rewards = rewards.as_slice_mut().map_err(|e| bad_array(py, "rewards", e))?;
+        let dones = dones.as_slice_mut().map_err(|e| bad_array(py, "dones", e))?;
+        let mut out = buffers.outputs(py, legal.as_mut())?;
         let env = &mut self.inner;
-        let n = env.num_envs();
-        let (o, a, p) = (env.observation_len(), env.action_space_size(), env.players());
-        let (mut obs_buf, mut mask_buf) = (vec![0f32; n * o], vec![0u8; n * a]);
-        let (mut reward_buf, mut done_buf, mut seat_buf) = (vec![0f32; n * p], vec![0u8; n], vec![0i64; n]);
-        // Check every output buffer before stepping, so a bad buffer never leaves the games half-stepped.
-        let checks = [
-            ("obs (float32)", writable_len::<f32>(py, obs), n * o),
-            ("mask (uint8)", writable_len::<u8>(py, mask), n * a),
-            ("rewards (float32)", writable_len::<f32>(py, rewards), n * p),
-            ("dones (uint8)", writable_len::<u8>(py, dones), n),
-            ("seats (int64)", writable_len::<i64>(py, seats), n),
-        ];
-        if let Some((what, _, len)) = checks.iter().find(|(_, got, len)| *got != Some(*len)) {
-            let reason = format!("{what} must be a writable C-contiguous array of {len} items");
-            return Err(to_pyerr(py, &GameError::BadOptions(reason)));
-        }
-        // The games step without the GIL: other Python threads run meanwhile.
-        let stepped = py.detach(|| {
-            catch_unwind(AssertUnwindSafe(|| {
-                env.step(&actions, &mut obs_buf, &mut mask_buf, &mut reward_buf, &mut done_buf, &mut seat_buf)
-            }))
-        });
+        // Batches step without the GIL (other Python threads run meanwhile); one game is not worth the switch.
+        let mut run = || catch_unwind(AssertUnwindSafe(|| env.step(actions, rewards, dones, &mut out)));
+        let stepped = if n > 1 { py.detach(run) } else { run() };
         match stepped {
             Ok(result) => check(py, result)?,
             Err(_) => return Err(internal(py, "internal error in cardnet-core while stepping".into())),
         }
-        put(py, obs, "obs", &obs_buf)?;
-        put(py, mask, "mask", &mask_buf)?;
-        put(py, rewards, "rewards", &reward_buf)?;
-        put(py, dones, "dones", &done_buf)?;
-        put(py, seats, "seats", &seat_buf)
+        Ok(legal.map(|l| sparse(py, l)))
     }
 
     fn __repr__(&self) -> String {
@@ -451,7 +523,47 @@ impl VecEnv {
     }
 }
 
-/// The item count of `target` when it is a writable C-contiguous buffer of `T`.
-fn writable_len<T: Element>(py: Python<'_>, target: &Bound<'_, PyAny>) -> Option<usize> {
-    PyBuffer::<T>::get(target).ok().and_then(|b| b.as_mut_slice(py).map(<[_]>::len))
+/// An observation and its mask as new numpy arrays.
+type Observed<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>);
+
+/// Sparse legal ids as numpy arrays: `(offsets, ids)`.
+type SparseIds<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i32>>);
+
+/// Hands the rows to numpy without copying them.
+fn sparse(py: Python<'_>, legal: LegalIds) -> SparseIds<'_> {
+    (legal.offsets.into_pyarray(py), legal.ids.into_pyarray(py))
+}
+
+/// The output arrays of one `VecEnv` call, borrowed for writing (checked before anything is stepped).
+struct Buffers<'py> {
+    obs: Option<PyReadwriteArray<'py, f32, numpy::IxDyn>>,
+    mask: Option<PyReadwriteArray<'py, u8, numpy::IxDyn>>,
+    seats: PyReadwriteArray<'py, i64, numpy::IxDyn>,
+}
+
+impl<'py> Buffers<'py> {
+    fn borrow(
+        py: Python<'py>,
+        env: &rl::VecEnv,
+        obs: Option<&Bound<'py, PyAny>>,
+        mask: Option<&Bound<'py, PyAny>>,
+        seats: &Bound<'py, PyAny>,
+    ) -> PyResult<Self> {
+        let n = env.num_envs();
+        Ok(Buffers {
+            obs: obs.map(|o| borrow_mut::<f32>(py, o, "obs (float32)", n * env.observation_len())).transpose()?,
+            mask: mask.map(|m| borrow_mut::<u8>(py, m, "mask (uint8)", n * env.action_space_size())).transpose()?,
+            seats: borrow_mut::<i64>(py, seats, "seats (int64)", n)?,
+        })
+    }
+
+    fn outputs<'a>(&'a mut self, py: Python<'_>, legal: Option<&'a mut LegalIds>) -> PyResult<Outputs<'a>> {
+        let contiguous = |e| bad_array(py, "output", e);
+        Ok(Outputs {
+            obs: self.obs.as_mut().map(|a| a.as_slice_mut()).transpose().map_err(contiguous)?,
+            mask: self.mask.as_mut().map(|a| a.as_slice_mut()).transpose().map_err(contiguous)?,
+            legal,
+            seats: self.seats.as_slice_mut().map_err(contiguous)?,
+        })
+    }
 }

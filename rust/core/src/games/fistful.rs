@@ -1373,3 +1373,78 @@ impl Fistful {
         [self.hand[seat], self.discard[seat], self.played_mask(seat), self.pending[seat].map_or(0, bit)]
     }
 }
+
+/// What one seat may know of a match, as numbers: the RL encoder reads it instead of the JSON view. It
+/// holds the seat's own hand, discards and pick, and the public table; nothing of the other seat's hidden
+/// cards.
+#[derive(Clone, Copy, Debug)]
+pub struct FistfulSight {
+    /// Position of the phase in `setup_discard, pick, green8_retrieve, round_end_discard, match_over`.
+    pub phase: usize,
+    pub to_act: SeatSet,
+    pub own_colour_pink: bool,
+    pub target_stars: u8,
+    pub stars: [u8; 2],
+    pub gold: [i32; 2],
+    pub pot: i32,
+    pub round: u8,
+    pub duel: u8,
+    pub duels_in_round: u8,
+    /// The seat's own hand, discard pile (card bit masks, bits 1..=9) and pending pick.
+    pub hand: u16,
+    pub discard: u16,
+    pub pick: Option<u8>,
+    pub hand_sizes: [u8; 2],
+    pub discard_sizes: [u8; 2],
+    pub picked: [bool; 2],
+    /// Per seat: cards played this round, the card the +1 rule bars, the cards played in each earlier round.
+    pub played: [u16; 2],
+    pub barred: [Option<u8>; 2],
+    pub earlier: [[u16; LAST_ROUND + 1]; 2],
+    /// Rounds before the current one that the history shows (`1..earlier_rounds`).
+    pub earlier_rounds: usize,
+    pub last_duel: Option<[u8; 2]>,
+    pub six_played: bool,
+    pub green7_played_at: Option<u8>,
+    pub green8_played: bool,
+    /// The Green 8's retrieval of this round: (seat, card).
+    pub retrieved: Option<(Seat, u8)>,
+}
+
+impl Fistful {
+    /// `seat`'s sight of the match (see [`FistfulSight`]); the same facts as `view(Some(seat))`.
+    pub fn sight(&self, seat: Seat) -> FistfulSight {
+        let green = self.green_seat();
+        let retrieved = match self.log_retrieved[green][usize::from(self.round).min(LAST_ROUND)] {
+            0 => None,
+            card => Some((green, card)),
+        };
+        FistfulSight {
+            phase: self.phase as usize,
+            to_act: self.to_act,
+            own_colour_pink: self.colour(seat) == Colour::Pink,
+            target_stars: self.target,
+            stars: self.stars,
+            gold: self.gold,
+            pot: self.pot,
+            round: self.round,
+            duel: self.duel,
+            duels_in_round: Self::duels_in(self.round),
+            hand: self.hand[seat],
+            discard: self.discard[seat],
+            pick: self.pending[seat],
+            hand_sizes: [count(self.hand[0]) as u8, count(self.hand[1]) as u8],
+            discard_sizes: [count(self.discard[0]) as u8, count(self.discard[1]) as u8],
+            picked: [self.pending[0].is_some(), self.pending[1].is_some()],
+            played: [self.played_mask(0), self.played_mask(1)],
+            barred: [self.barred(0), self.barred(1)],
+            earlier: self.log_played,
+            earlier_rounds: usize::from(self.round).min(LAST_ROUND + 1),
+            last_duel: self.last_duel.map(|d| d.cards),
+            six_played: self.six_played,
+            green7_played_at: self.green7_at,
+            green8_played: self.green8_used,
+            retrieved,
+        }
+    }
+}

@@ -366,6 +366,36 @@ struct Candidates {
 }
 
 impl Candidates {
+    /// Calls `visit` with every multiset of `left` more cards over candidates `i..` that fits the budget
+    /// (`copies` is indexed by card type and holds the choice so far).
+    fn visit(
+        &self,
+        i: usize,
+        left: usize,
+        budget: usize,
+        copies: &mut [u8; TYPES],
+        visit: &mut dyn FnMut(&[u8; TYPES]),
+    ) {
+        if left == 0 {
+            visit(copies);
+            return;
+        }
+        if i == self.len {
+            return;
+        }
+        let t = usize::from(self.types[i]);
+        let cost = usize::from(self.costs[i]);
+        for c in 0..=usize::from(self.caps[i]).min(left) {
+            let spend = c * cost;
+            if spend > budget {
+                break;
+            }
+            copies[t] = c as u8;
+            self.visit(i + 1, left - c, budget - spend, copies, visit);
+        }
+        copies[t] = 0;
+    }
+
     fn new(counts: &[u8; TYPES], present: u16, v: usize, k: usize, matchsticks: u32) -> Candidates {
         let mask = present & REACH_LE[v][(matchsticks as usize).min(MAX_CARD_COST)];
         let mut c = Candidates { len: 0, types: [0; TYPES], caps: [0; TYPES], costs: [0; TYPES], budget: 0 };
@@ -1836,6 +1866,35 @@ impl Matchstick {
     /// Test accessor: the matchsticks of `seat`.
     pub fn matchsticks_of(&self, seat: Seat) -> u32 {
         self.matchsticks[seat]
+    }
+
+    /// Calls `visit(value index, copies per card type)` once for every legal play of `seat`, in no
+    /// particular order: the plays `legal_move` lists, without ranking or building each one.
+    pub fn for_each_legal_play(&self, seat: Seat, mut visit: impl FnMut(usize, &[u8; TYPES])) {
+        if self.legal_count(seat) == 0 || !matches!(self.legal.turn, Turn::Lead | Turn::Follow) {
+            return;
+        }
+        let values = usize::from(self.values);
+        for k in self.play_sizes() {
+            for v in 0..values {
+                if self.legal.plays[v][k] == 0 {
+                    continue;
+                }
+                let cand = Candidates::new(&self.type_counts[seat], self.present[seat], v, k, self.matchsticks[seat]);
+                let mut copies = [0u8; TYPES];
+                cand.visit(0, k, cand.budget, &mut copies, &mut |c| visit(v, c));
+            }
+        }
+    }
+
+    /// Whether `seat` may pass now (it follows a play on the table).
+    pub fn may_pass(&self, seat: Seat) -> bool {
+        self.legal_count(seat) > 0 && self.legal.turn == Turn::Follow
+    }
+
+    /// Whether `seat`'s only move is to discard a matchstick.
+    pub fn must_discard(&self, seat: Seat) -> bool {
+        self.legal_count(seat) > 0 && self.legal.turn == Turn::Discard
     }
 
     /// Test accessor: (cards in hands, on the table, removed, set aside) as masks; for conservation checks.

@@ -108,13 +108,20 @@ impl RlGame for Cherki {
         enc.one_hot("top_discard", top.map(|t| face(t.0)), FACES);
         enc.one_hot("top_discard_seat", top.map(|t| rel(t.1)), players);
         enc.flag("top_discard_takeable", top.is_some_and(|t| t.2));
-        for r in 0..players {
-            let mine = self.discard_log().filter(|d| rel(d.1) == r).map(|d| face(d.0));
-            enc.counts("discarded", mine, FACES, 0.25);
+        // One pass over the discard log, counted per (relative seat, face); quarters add up exactly.
+        let mut discarded = [[0u8; FACES]; 6];
+        let mut taken = [[0u8; FACES]; 6];
+        for (card, seat, taker) in self.discard_log() {
+            discarded[rel(seat)][face(card)] += 1;
+            if let Some(t) = taker {
+                taken[rel(t)][face(card)] += 1;
+            }
         }
-        for r in 0..players {
-            let taken = self.discard_log().filter(|d| d.2.map(rel) == Some(r)).map(|d| face(d.0));
-            enc.counts("taken", taken, FACES, 0.25);
+        for row in &discarded[..players] {
+            enc.vector("discarded", row.iter().map(|&c| f64::from(c)), FACES, 4.0);
+        }
+        for row in &taken[..players] {
+            enc.vector("taken", row.iter().map(|&c| f64::from(c)), FACES, 4.0);
         }
         let column = |f: &dyn Fn(usize) -> f64| {
             let mut out = [0.0; 6];

@@ -104,6 +104,54 @@ impl RlGame for Fistful {
         enc.one_hot("retrieved_card", uint(retrieved, "card").and_then(|c| c.checked_sub(1)), CARDS);
     }
 
+    fn encode(&self, seat: Seat, enc: &mut Encoder<'_>) {
+        let sight = self.sight(seat);
+        let rel = |s: usize| relative(s, seat, 2);
+        let slots = |mask: u16| (1..=CARDS).filter(move |&c| mask & (1 << c) != 0).map(|c| c - 1);
+        let card = |c: Option<u8>| c.and_then(|c| usize::from(c).checked_sub(1));
+        let pair = |values: [f64; 2]| {
+            let mut out = [0.0; 2];
+            for (s, v) in values.into_iter().enumerate() {
+                out[rel(s)] = v;
+            }
+            out
+        };
+        enc.counts("hand", slots(sight.hand), CARDS, 1.0);
+        enc.counts("discard", slots(sight.discard), CARDS, 1.0);
+        enc.one_hot("pick", card(sight.pick), CARDS);
+        enc.one_hot("phase", Some(sight.phase), PHASES.len());
+        enc.counts("to_act", sight.to_act.iter().map(rel), 2, 1.0);
+        enc.flag("own_colour_pink", sight.own_colour_pink);
+        enc.scalar("target_stars", f64::from(sight.target_stars), 3.0);
+        enc.vector("stars", pair(sight.stars.map(f64::from)), 2, 3.0);
+        enc.vector("gold", pair(sight.gold.map(f64::from)), 2, 30.0);
+        enc.scalar("pot", f64::from(sight.pot), 10.0);
+        enc.scalar("round", f64::from(sight.round), ROUNDS as f64);
+        enc.scalar("duel", f64::from(sight.duel), ROUNDS as f64);
+        enc.scalar("duels_in_round", f64::from(sight.duels_in_round), ROUNDS as f64);
+        enc.vector("hand_sizes", pair(sight.hand_sizes.map(f64::from)), 2, CARDS as f64);
+        enc.vector("discard_sizes", pair(sight.discard_sizes.map(f64::from)), 2, CARDS as f64);
+        enc.vector("picked", pair(sight.picked.map(|p| f64::from(u8::from(p)))), 2, 1.0);
+        for s in [seat, 1 - seat] {
+            enc.counts("played", slots(sight.played[s]), CARDS, 1.0);
+        }
+        for s in [seat, 1 - seat] {
+            enc.one_hot("barred", card(sight.barred[s]), CARDS);
+        }
+        for s in [seat, 1 - seat] {
+            let earlier = (1..sight.earlier_rounds).flat_map(|r| slots(sight.earlier[s][r]));
+            enc.counts("played_earlier", earlier, CARDS, 1.0 / ROUNDS as f32);
+        }
+        for s in [seat, 1 - seat] {
+            enc.one_hot("last_duel", card(sight.last_duel.map(|d| d[s])), CARDS);
+        }
+        enc.flag("six_played", sight.six_played);
+        enc.scalar("green7_played_at", sight.green7_played_at.map_or(0.0, f64::from), ROUNDS as f64);
+        enc.flag("green8_played", sight.green8_played);
+        enc.one_hot("retrieved_seat", sight.retrieved.map(|r| rel(r.0)), 2);
+        enc.one_hot("retrieved_card", card(sight.retrieved.map(|r| r.1)), CARDS);
+    }
+
     /// Two setup discards, then per round `r` (1..=6, `7 − r` planned duels) two picks per duel, one
     /// Green 8 retrieval, and two round-end discards when a Pink 7 ended the round in its last duel; the
     /// sixth round ends the match, so it has no round-end discard.

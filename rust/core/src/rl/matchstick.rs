@@ -28,6 +28,8 @@ const MAX_PLAY: usize = 5;
 struct Layout {
     /// Per value: the card types that can show it, the multisets over them, and the block's first id.
     blocks: Vec<(Vec<usize>, Multisets, usize)>,
+    /// Per value and card type: the type's position among the block's types (`u8::MAX`: not in it).
+    positions: Vec<[u8; CardType::COUNT]>,
     total: usize,
 }
 
@@ -44,6 +46,7 @@ impl Layout {
         let values = if expansion > 0 { Shown::COUNT } else { Shown::BASE_COUNT };
         let mut next = 2;
         let mut blocks = Vec::with_capacity(values);
+        let mut positions = Vec::with_capacity(values);
         for v in 0..values {
             let types: Vec<usize> = (0..CardType::COUNT)
                 .filter(|&t| {
@@ -53,9 +56,14 @@ impl Layout {
             let sets = Multisets::new(types.iter().map(|&t| copies_of(t, expansion)).collect(), MAX_PLAY);
             let first = next;
             next += sets.total();
+            let mut at = [u8::MAX; CardType::COUNT];
+            for (i, &t) in types.iter().enumerate() {
+                at[t] = i as u8;
+            }
+            positions.push(at);
             blocks.push((types, sets, first));
         }
-        Layout { blocks, total: next }
+        Layout { blocks, positions, total: next }
     }
 
     fn get(setup: &Setup) -> &'static Layout {
@@ -88,11 +96,14 @@ impl RlGame for Matchstick {
             MatchstickMove::Pass => Some(0),
             MatchstickMove::DiscardMatchstick => Some(1),
             MatchstickMove::Play(play) => {
-                let (types, sets, first) = Layout::get(setup).blocks.get(play.value.index())?;
+                let layout = Layout::get(setup);
+                let v = play.value.index();
+                let (_, sets, first) = layout.blocks.get(v)?;
+                let positions = &layout.positions[v];
                 let mut copies = [0u8; CardType::COUNT];
                 for &id in play.ids() {
-                    let at = types.iter().position(|&t| t == usize::from(id >> 2))?;
-                    copies[at] += 1;
+                    let at = *positions.get(usize::from(id >> 2))?;
+                    *copies.get_mut(usize::from(at))? += 1;
                 }
                 sets.rank(&copies).map(|r| first + r)
             }
@@ -134,6 +145,29 @@ impl RlGame for Matchstick {
         enc.scalar("set_aside", num(public, "set_aside"), CARD_SLOTS as f64);
     }
 
+    fn push_legal_ids(&self, seat: Seat, out: &mut Vec<i32>) {
+        if self.must_discard(seat) {
+            out.push(1);
+            return;
+        }
+        if self.may_pass(seat) {
+            out.push(0);
+        }
+        let layout = Layout::get(self.setup());
+        self.for_each_legal_play(seat, |v, copies| {
+            let (_, sets, first) = &layout.blocks[v];
+            let mut block = [0u8; CardType::COUNT];
+            for (t, &n) in copies.iter().enumerate() {
+                if n > 0 {
+                    block[usize::from(layout.positions[v][t])] = n;
+                }
+            }
+            if let Some(rank) = sets.rank(&block) {
+                out.push((first + rank) as i32);
+            }
+        });
+    }
+
     fn action_move(&self, seat: Seat, id: usize) -> Option<MatchstickMove> {
         let mv = match id {
             0 => MatchstickMove::Pass,
@@ -159,15 +193,21 @@ impl RlGame for Matchstick {
                 MatchstickMove::Play(PlayMove::new(Shown::ALL[v], &cards)?)
             }
         };
-        // The engine's own representative, so that the move equals the listed one exactly.
-        self.index_of(seat, &mv).and_then(|i| self.legal_move(seat, i))
+        // Built from the lowest card ids of each type, as the engine lists it: legal iff it has an index.
+        self.index_of(seat, &mv).map(|_| mv)
     }
 
     fn encode(&self, seat: Seat, enc: &mut Encoder<'_>) {
         let players = self.setup().players;
         let rel = |s: usize| relative(s, seat, players);
         let (hands, pile, removed, set_aside) = self.card_masks();
-        let bits = |mask: u64| (0..CARD_SLOTS).filter(move |&i| mask & (1u64 << i) != 0);
+        let bits = |mut mask: u64| {
+            std::iter::from_fn(move || {
+                let i = mask.trailing_zeros() as usize;
+                mask &= mask.wrapping_sub(1);
+                (i < CARD_SLOTS).then_some(i)
+            })
+        };
         enc.counts("hand", bits(hands[seat]), CARD_SLOTS, 1.0);
         let top = self.table_top();
         enc.counts("table_cards", bits(top.map_or(0, |t| t.2)), CARD_SLOTS, 1.0);

@@ -25,7 +25,7 @@ pub mod ten;
 mod vector;
 
 pub use encode::{Block, Encoder};
-pub use vector::VecEnv;
+pub use vector::{LegalIds, Outputs, VecEnv};
 
 use crate::error::GameError;
 use crate::game::{Game, Seat, Setup};
@@ -73,6 +73,17 @@ pub trait RlGame: Game {
             .find(|mv| Self::action_id(setup, mv) == Some(id))
     }
 
+    /// Appends the action ids legal for `seat` to `out` in any order, repeats allowed (the caller sorts
+    /// and dedups). The default maps every legal move; a game with large legal sets enumerates the ids.
+    fn push_legal_ids(&self, seat: Seat, out: &mut Vec<i32>) {
+        let setup = self.setup();
+        for i in 0..self.legal_count(seat) {
+            if let Some(id) = self.legal_move(seat, i).and_then(|mv| Self::action_id(setup, &mv)) {
+                out.push(id as i32);
+            }
+        }
+    }
+
     /// Bounds of the per-seat return ([`crate::game::Outcome::rewards`], the same for every game).
     fn reward_bounds(_setup: &Setup) -> (f64, f64) {
         (0.0, 1.0)
@@ -81,14 +92,28 @@ pub trait RlGame: Game {
 
 /// The action ids legal for `seat`, ascending and without repeats.
 pub fn legal_action_ids<G: RlGame>(game: &G, seat: Seat) -> Vec<usize> {
-    let setup = game.setup();
-    let mut ids: Vec<usize> = (0..game.legal_count(seat))
-        .filter_map(|i| game.legal_move(seat, i))
-        .filter_map(|mv| G::action_id(setup, &mv))
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    ids
+    let mut ids = Vec::new();
+    append_legal_ids(game, seat, &mut ids);
+    ids.into_iter().map(|id| id as usize).collect()
+}
+
+/// Appends the action ids legal for `seat` to `out`, ascending and without repeats (the sparse form of
+/// the mask: as many entries as legal ids, whatever the size of the action space).
+pub fn append_legal_ids<G: RlGame>(game: &G, seat: Seat, out: &mut Vec<i32>) {
+    let start = out.len();
+    game.push_legal_ids(seat, out);
+    let added = &mut out[start..];
+    if added.windows(2).any(|w| w[0] >= w[1]) {
+        added.sort_unstable();
+        let mut kept = start;
+        for i in start..out.len() {
+            if kept == start || out[i] != out[kept - 1] {
+                out[kept] = out[i];
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
 }
 
 /// Writes `seat`'s legal-action mask (1 = legal) into `out`, which is `action_space_size` long.
@@ -106,8 +131,7 @@ pub fn write_legal_mask<G: RlGame>(game: &G, seat: Seat, out: &mut [u8]) {
 
 /// The first legal move of `seat` whose id is `id` (the engine's representative), or `None`.
 pub fn action_id_to_move<G: RlGame>(game: &G, seat: Seat, id: usize) -> Option<G::Move> {
-    let setup = game.setup();
-    (0..game.legal_count(seat)).filter_map(|i| game.legal_move(seat, i)).find(|mv| G::action_id(setup, mv) == Some(id))
+    game.action_move(seat, id)
 }
 
 /// Applies the move of action `id` for `seat`; an id that is not legal changes nothing.
@@ -236,6 +260,8 @@ pub trait AnyRl: Send + Sync {
     fn card_table(&self) -> Vec<Value>;
     /// Seats to act, ascending.
     fn to_act(&self) -> Vec<Seat>;
+    /// The lowest seat to act (`None` once over), without building a list.
+    fn first_to_act(&self) -> Option<Seat>;
     /// Whether the game is over.
     fn is_over(&self) -> bool;
     /// Per-seat returns in `reward_bounds` once over, zeros before.
@@ -248,6 +274,10 @@ pub trait AnyRl: Send + Sync {
     fn legal_action_ids(&self, seat: Seat) -> Vec<usize>;
     /// Writes the legal mask of `seat` (`action_space_size` bytes).
     fn write_legal_mask(&self, seat: Seat, out: &mut [u8]);
+    /// Appends the legal action ids of `seat`, ascending, to `out`.
+    fn append_legal_ids(&self, seat: Seat, out: &mut Vec<i32>);
+    /// Writes each seat's return (`players` values; zeros before the end).
+    fn write_returns(&self, out: &mut [f32]);
     /// Applies action `id` for `seat` (errors change nothing).
     fn apply_action_id(&mut self, seat: Seat, id: usize) -> Result<(), GameError>;
     /// The id of a JSON move of `seat` (parsed strictly; legality not required).
@@ -270,6 +300,8 @@ pub trait AnyRl: Send + Sync {
     fn to_json(&self) -> Result<Value, GameError>;
     /// An independent copy.
     fn clone_box(&self) -> Box<dyn AnyRl>;
+    /// A new game of the same setup dealt from `seed` (with event logs as this one has them).
+    fn redeal(&self, seed: u64) -> Result<Box<dyn AnyRl>, GameError>;
     /// A copy re-dealing what `observer` cannot know; only `observer`'s log and actions are kept.
     fn determinize(&self, observer: Option<Seat>, seed: u64) -> Box<dyn AnyRl>;
 }
@@ -305,6 +337,9 @@ impl<G: RlGame> AnyRl for RlState<G> {
     fn to_act(&self) -> Vec<Seat> {
         self.game.to_act().iter().collect()
     }
+    fn first_to_act(&self) -> Option<Seat> {
+        self.game.to_act().first()
+    }
     fn is_over(&self) -> bool {
         self.game.is_over()
     }
@@ -323,6 +358,17 @@ impl<G: RlGame> AnyRl for RlState<G> {
     }
     fn write_legal_mask(&self, seat: Seat, out: &mut [u8]) {
         write_legal_mask(&self.game, seat, out)
+    }
+    fn append_legal_ids(&self, seat: Seat, out: &mut Vec<i32>) {
+        append_legal_ids(&self.game, seat, out)
+    }
+    fn write_returns(&self, out: &mut [f32]) {
+        out.fill(0.0);
+        if let Some(outcome) = self.game.outcome() {
+            for (slot, r) in out.iter_mut().zip(outcome.rewards(self.game.setup().players)) {
+                *slot = r as f32;
+            }
+        }
     }
     fn apply_action_id(&mut self, seat: Seat, id: usize) -> Result<(), GameError> {
         apply_action_id(&mut self.game, seat, id)?;
@@ -382,6 +428,19 @@ impl<G: RlGame> AnyRl for RlState<G> {
     }
     fn clone_box(&self) -> Box<dyn AnyRl> {
         Box::new(self.clone())
+    }
+    fn redeal(&self, seed: u64) -> Result<Box<dyn AnyRl>, GameError> {
+        let setup = self.game.setup();
+        let game = G::new(&Setup { players: setup.players, seed, options: setup.options.clone() })?;
+        let players = setup.players;
+        Ok(Box::new(RlState {
+            game,
+            logs: self.logs.as_ref().map(|_| vec![Vec::new(); players]),
+            history: Vec::new(),
+            obs_len: self.obs_len,
+            actions: self.actions,
+            determinized: false,
+        }))
     }
     fn determinize(&self, observer: Option<Seat>, seed: u64) -> Box<dyn AnyRl> {
         let mut rng = Rng::new(seed);

@@ -18,6 +18,8 @@ use crate::game::{Game, Seat, Setup};
 use crate::games::ten::cards::{TenData, TenKind, TOTAL_CARDS};
 use crate::games::ten::{CardSet, Prize, Ten, TenMove};
 use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 const PHASES: [&str; 8] = ["draw", "prize", "buy", "auction", "solo_offer", "pay", "final_buy", "over"];
@@ -67,6 +69,28 @@ impl Layout {
     fn pay_card(&self) -> usize {
         self.decline() + 4
     }
+}
+
+/// The score of a collection, remembered per thread: it depends on the collection alone, changes only
+/// when a card joins or leaves it, and costs a search over wild placements, which every observation of
+/// every seat would otherwise repeat. The memory is emptied when it grows past `SCORE_MEMORY` entries.
+fn cached_score(collection: CardSet, compute: impl FnOnce() -> u16) -> u16 {
+    const SCORE_MEMORY: usize = 1 << 16;
+    thread_local! {
+        static SCORES: RefCell<HashMap<CardSet, u16>> = RefCell::new(HashMap::new());
+    }
+    SCORES.with(|memory| {
+        if let Some(&score) = memory.borrow().get(&collection) {
+            return score;
+        }
+        let score = compute();
+        let mut memory = memory.borrow_mut();
+        if memory.len() >= SCORE_MEMORY {
+            memory.clear();
+        }
+        memory.insert(collection, score);
+        score
+    })
 }
 
 impl RlGame for Ten {
@@ -158,19 +182,18 @@ impl RlGame for Ten {
         let players = self.setup().players;
         let rel = |s: usize| relative(s, seat, players);
         let table = self.public_table();
-        let slots = |ids: &[u8]| ids.iter().map(|&c| usize::from(c)).collect::<Vec<_>>();
-        let set = |cards: CardSet| cards.iter().map(usize::from).collect::<Vec<_>>();
+        let set = |cards: CardSet| cards.iter().map(usize::from);
         let phase = PHASES.iter().position(|&p| p == table.phase.name());
         enc.one_hot("phase", phase, PHASES.len());
         enc.one_hot("active", Some(rel(table.active)), players);
         enc.counts("to_act", self.to_act().iter().map(rel), players, 1.0);
         enc.scalar("turn", f64::from(self.turn()), 100.0);
         enc.scalar("draw_pile", table.draw_pile as f64, TOTAL_CARDS as f64);
-        enc.counts("tableau", slots(table.tableau), TOTAL_CARDS, 1.0);
+        enc.counts("tableau", table.tableau.iter().map(|&c| usize::from(c)), TOTAL_CARDS, 1.0);
         enc.scalar("tableau_numbers", f64::from(table.numbers), 10.0);
         enc.scalar("tableau_currency", f64::from(table.currency), 10.0);
         enc.counts("market", set(table.market), TOTAL_CARDS, 1.0);
-        enc.counts("discard", slots(table.discard), TOTAL_CARDS, 1.0);
+        enc.counts("discard", table.discard.iter().map(|&c| usize::from(c)), TOTAL_CARDS, 1.0);
         let column = |f: &dyn Fn(usize) -> f64| {
             let mut out = [0.0; 5];
             for s in 0..players {
@@ -178,7 +201,7 @@ impl RlGame for Ten {
             }
             out
         };
-        let scores = self.scores();
+        let scores: Vec<u16> = (0..players).map(|s| cached_score(table.seats[s].2, || self.score(s))).collect();
         enc.vector("tokens", column(&|s| f64::from(table.seats[s].0)), players, 10.0);
         enc.vector("bust_tokens", column(&|s| f64::from(table.seats[s].1)), players, 5.0);
         enc.vector("score", column(&|s| f64::from(scores[s])), players, 40.0);
@@ -201,26 +224,14 @@ impl RlGame for Ten {
         enc.scalar("payment_owed", pay.map_or(0.0, |p| f64::from(p.owed)), 20.0);
         enc.scalar("payment_tokens", pay.map_or(0.0, |p| f64::from(p.tokens)), 10.0);
         enc.scalar("payment_bust_tokens", pay.map_or(0.0, |p| f64::from(p.bust_tokens)), 5.0);
-        enc.counts("payment_cards", pay.map(|p| set(p.cards)).unwrap_or_default(), TOTAL_CARDS, 1.0);
+        enc.counts("payment_cards", pay.map(|p| p.cards).unwrap_or_default().iter().map(usize::from), TOTAL_CARDS, 1.0);
         enc.one_hot("final_round_next", table.final_next.map(rel), players);
         enc.scalar("solo_target", table.solo_target.map_or(0.0, f64::from), 40.0);
     }
 
-    /// The pile only shrinks: at most `D` draws (the deck), each wild among them (`W`) auctioned with at
-    /// most `B` rising bids and one pass per seat, or offered (solo), then paid in at most `B` pieces.
-    /// A turn draws a card before it may stop unless the pile is empty, so turns ≤ `D + 1`, plus one final
-    /// buy per seat; each has at most a stop, a prize, a buy or skip and a payment of at most 9 pieces.
+    /// The sum of [`length_budget`]'s terms; the derivation is there and in `docs/RL.md`.
     fn max_game_length(setup: &Setup) -> usize {
-        let layout = Layout::get();
-        let deck: Vec<TenKind> = layout
-            .data
-            .and_then(|d| {
-                d.deck_for(setup.players as u8).ok().map(|ids| ids.iter().filter_map(|&i| d.kind(i)).collect())
-            })
-            .unwrap_or_default();
-        let wilds = deck.iter().filter(|k| k.is_wild()).count();
-        let players = setup.players;
-        deck.len() + wilds * (2 * layout.max_bid + players + 1) + (deck.len() + 1 + players) * (3 + 9)
+        length_budget(setup).iter().map(|t| t.1).sum()
     }
 
     fn card_table(setup: &Setup) -> Vec<Value> {
@@ -241,4 +252,64 @@ impl RlGame for Ten {
             })
             .collect()
     }
+}
+
+/// The term of [`length_budget`] a move counts against.
+pub fn length_term(mv: &TenMove) -> &'static str {
+    match mv {
+        TenMove::Draw => "draw",
+        TenMove::Stop | TenMove::PayBust => "stop_or_pay_bust",
+        TenMove::Prize(_) => "prize",
+        TenMove::Buy(_) | TenMove::SkipBuy => "buy_or_skip",
+        TenMove::PassBid | TenMove::Bid(_) | TenMove::AcceptWild | TenMove::DeclineWild => "auction_or_offer",
+        TenMove::PayCard(_) => "pay_card",
+        TenMove::PayToken => "pay_token",
+    }
+}
+
+/// The most moves of each kind one game of this setup can have, from the rules. Nothing in TEN is
+/// unbounded: bids are not (every seat bids or passes exactly once per auction), and payments are bounded
+/// by what can ever be paid. With `D` cards in the deck, `W` wilds, `C` currency cards worth `V` in all,
+/// `N = D − W − C` number cards and `P` seats:
+///
+/// - `draw` ≤ `D`: each draw takes a card from the pile, which only shrinks.
+/// - Turns `T` ≤ `N + C + 1`: a turn ends by a bust (after drawing a number or currency card) or by a
+///   stop, allowed only with such a card in the tableau (cleared every turn) or when the pile is empty,
+///   which makes that turn the last.
+/// - `stop_or_pay_bust` ≤ `T`: each turn ends by one stop or one bust, a bust gives at most one bust token,
+///   and bust tokens come from nowhere else; each `pay_bust` spends one.
+/// - `prize` ≤ `T` (one per stop) and `buy_or_skip` ≤ `T + P` (one after each NUMBERS prize, one per seat
+///   in the final round).
+/// - `auction_or_offer` ≤ `W × P` (each seat bids or passes exactly once per auction); solo: `W` offers.
+/// - `pay_card` ≤ `N + W`: a card paid goes to the discard pile, which gives nothing back, and only number
+///   cards and wilds ever enter a collection.
+/// - `pay_token` ≤ `start_tokens × P + max(1, P − 1) × V`: tokens come from the start and from gains; a
+///   tableau's currency (each currency card is in one tableau) is gained by every other seat after a
+///   NUMBERS prize or a number bust, or by the active seat after a CURRENCY prize.
+pub fn length_budget(setup: &Setup) -> Vec<(&'static str, usize)> {
+    let Some(data) = Layout::get().data else { return Vec::new() };
+    let players = setup.players;
+    let deck: Vec<TenKind> =
+        data.deck_for(players as u8).map(|ids| ids.iter().filter_map(|&i| data.kind(i)).collect()).unwrap_or_default();
+    let wilds = deck.iter().filter(|k| k.is_wild()).count();
+    let currency: Vec<usize> = deck
+        .iter()
+        .filter_map(|k| match k {
+            TenKind::Currency { value } => Some(usize::from(*value)),
+            _ => None,
+        })
+        .collect();
+    let numbers = deck.len() - wilds - currency.len();
+    let turns = numbers + currency.len() + 1;
+    let auctions = if players == 1 { wilds } else { wilds * players };
+    let gains = players.saturating_sub(1).max(1) * currency.iter().sum::<usize>();
+    vec![
+        ("draw", deck.len()),
+        ("stop_or_pay_bust", turns),
+        ("prize", turns),
+        ("buy_or_skip", turns + players),
+        ("auction_or_offer", auctions),
+        ("pay_card", numbers + wilds),
+        ("pay_token", usize::from(data.start_tokens) * players + gains),
+    ]
 }

@@ -701,6 +701,11 @@ impl Ten {
         (0..self.players()).map(|s| self.score_of(s)).collect()
     }
 
+    /// The score of `seat` by the exact optimizer (one entry of [`Ten::scores`]).
+    pub fn score(&self, seat: Seat) -> u16 {
+        self.score_of(seat)
+    }
+
     fn score_of(&self, seat: Seat) -> u16 {
         let mut tally = Tally::new();
         for id in self.seats[seat].collection.iter() {
