@@ -38,7 +38,7 @@ use std::sync::Arc;
 
 use crate::error::GameError;
 use crate::game::{Fields, Game, GameInfo, OptionKind, OptionSpec, Outcome, OutcomeKind, Seat, SeatSet, Setup};
-use crate::json::{write_string, write_u64};
+use crate::json::{bool_str, write_list, write_opt, write_string, write_u64};
 use crate::rng::Rng;
 use crate::segments::{self, segments_from_str, segments_to_str, CardType, Segments, Value};
 use serde_json::{json, Value as Json};
@@ -1983,32 +1983,6 @@ impl TablePlay {
         write_string(out, self.value.name());
         out.push('}');
     }
-}
-
-fn bool_str(b: bool) -> &'static str {
-    if b {
-        "true"
-    } else {
-        "false"
-    }
-}
-
-fn write_opt(out: &mut String, n: Option<u64>) {
-    match n {
-        Some(n) => write_u64(out, n),
-        None => out.push_str("null"),
-    }
-}
-
-fn write_list(out: &mut String, items: impl Iterator<Item = u64>) {
-    out.push('[');
-    for (i, n) in items.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        write_u64(out, n);
-    }
-    out.push(']');
 }
 
 /// The card ids of `mask` in increasing order, as `mask_json` lists them.
