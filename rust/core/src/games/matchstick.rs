@@ -1404,6 +1404,42 @@ impl Game for Matchstick {
         }
     }
 
+    fn write_move(&self, mv: &MatchstickMove, out: &mut String) {
+        match mv {
+            MatchstickMove::Pass => out.push_str("{\"type\":\"pass\"}"),
+            MatchstickMove::DiscardMatchstick => out.push_str("{\"type\":\"discard_matchstick\"}"),
+            MatchstickMove::Play(p) => {
+                let n = usize::from(p.count);
+                out.push('{');
+                if let Some(add) = p.add {
+                    out.push_str("\"add\":[");
+                    for (i, &segments) in add[..n].iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        write_string(out, &segments_to_str(segments));
+                    }
+                    out.push_str("],");
+                }
+                out.push_str("\"cards\":");
+                write_list(out, p.ids().iter().map(|&id| u64::from(id)));
+                if let Some(rotated) = p.rotated {
+                    out.push_str(",\"rotated\":[");
+                    for (i, &r) in rotated[..n].iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        out.push_str(bool_str(r));
+                    }
+                    out.push(']');
+                }
+                out.push_str(",\"type\":\"play\",\"value\":");
+                write_string(out, p.value.name());
+                out.push('}');
+            }
+        }
+    }
+
     fn move_from_json(&self, _seat: Seat, value: &Json) -> Result<MatchstickMove, GameError> {
         let kind = Fields::new(value, &["type", "value", "cards", "rotated", "add"])?.kind()?;
         match kind {
@@ -1513,6 +1549,10 @@ impl Game for Matchstick {
 
     fn write_private_view(&self, seat: Option<Seat>, out: &mut String) {
         self.write_private(seat, out);
+    }
+
+    fn events_are_public(&self) -> bool {
+        true
     }
 
     fn events(&self, _seat: Option<Seat>) -> Vec<Json> {
