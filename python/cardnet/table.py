@@ -62,7 +62,8 @@ class StateFragments:
     """Everything the host sends about one state, as canonical JSON text from the core.
 
     The Rust core returns it from one call (``Game.play`` after a move, ``Game.fan_out`` otherwise): the public
-    view is encoded once and hashed from the same bytes, and Python only splices the fragments into lines.
+    view is encoded once and hashed from the same bytes. The host then takes every seat's whole line from one
+    more native call (``fan.lines``); Python splices single lines (a snapshot) from the fragments.
     """
 
     key: tuple[int, int, int]  # (id of the game object, game_no, state_id) the fragments describe
