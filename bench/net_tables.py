@@ -163,16 +163,20 @@ def drive(tables: list[Table], seconds: float, grace: float, seed: int) -> tuple
 
 
 def open_tables(count: int, game: str, players: int, spectators: int, tmp: Path, seed: int) -> list[Table]:
-    """Starts ``count`` hosts and seats every client."""
+    """Starts ``count`` hosts, then seats every client.
+
+    Every host is up before the first client joins: a seated client is not read until play starts, and starting
+    50 interpreters on a loaded machine can take longer than the host's idle timeout (30 s without a line).
+    """
     tables: list[Table] = []
+    ports: list[int] = []
     extra = ("--max-spectators", str(spectators)) if spectators else ()
     for i in range(count):
-        port = free_port()
-        host = start_host(game, players, port, tmp / f"t{i}.journal", seed + i, *extra)
-        table = Table(i, host)
-        tables.append(table)
+        ports.append(free_port())
+        tables.append(Table(i, start_host(game, players, ports[i], tmp / f"t{i}.journal", seed + i, *extra)))
+    for table, port in zip(tables, ports):
         table.spectators = [connect(port, f"watch{k}", role="spectator") for k in range(spectators)]
-        table.players = [connect(port, f"t{i}s{k}") for k in range(players)]
+        table.players = [connect(port, f"t{table.index}s{k}") for k in range(players)]
     for table in tables:
         table.rss_start = rss_kib(table.host.pid)
     return tables

@@ -7,6 +7,7 @@ import random
 import pytest
 
 import cardnet
+from cardnet import protocol as P
 
 
 @pytest.mark.parametrize(("name", "players"), [("matchstick", 4), ("fistful", 2), ("cherki", 3), ("ten", 2)])
@@ -57,3 +58,58 @@ def test_refused_play_changes_nothing() -> None:
     with pytest.raises(cardnet.IllegalMove):
         game.play(seat, 0, [7])
     assert game.to_json() == before
+
+
+@pytest.mark.parametrize(("name", "players"), [("matchstick", 4), ("fistful", 2), ("cherki", 3), ("ten", 2)])
+def test_native_state_lines_are_the_spliced_lines(name: str, players: int) -> None:
+    """``FanOut.lines`` (every seat's line of a move in one call) writes exactly ``StateMessage.splice``'s bytes."""
+    game = cardnet.new_game(name, players=players, seed=5)
+    observers: list[int | None] = [*range(players), None]
+    rnd = random.Random(8)
+    for turn in range(40):
+        decision = game.decision()
+        if decision is None:
+            break
+        seat, count = decision
+        fan = game.play(seat, rnd.randrange(count), observers)
+        to_act = game.to_act()
+        legal = {s: (n, text) for s, n, text in fan.legal}
+        wanted = [o for o in range(players + 1) if rnd.random() < 0.8]
+        decisions: list[tuple[int, int, int | None, str | None] | None] = []
+        for at in wanted:
+            if at in legal:
+                n, text = legal[at]
+                decisions.append((16 * turn + at, n, rnd.choice([None, 0, 1500]), rnd.choice([text, None])))
+            else:
+                decisions.append(None)
+        ack = {"decision_id": 16 * turn + seat, "ref": rnd.choice([None, 7, "r-1"])}
+        mover = (wanted.index(seat), P.ack_json(ack)) if seat in wanted else None
+        for kind in ("update", "snapshot"):
+            lines = fan.lines(kind, turn // 7, turn + 1, to_act, wanted, decisions, mover, P.MAX_HOST_LINE)
+            shared = P.StateMessage.shared_part(
+                kind, game_no=turn // 7, state_id=turn + 1, state_hash=fan.state_hash, to_act=to_act,
+                over=fan.over, outcome=fan.outcome_json,
+            )
+            for i, (at, line) in enumerate(zip(wanted, lines)):
+                parts = decisions[i]
+                decision_msg = None if parts is None else P.Decision(
+                    parts[0], None if parts[3] is None else P.Raw(parts[3]), parts[1], parts[2]
+                )
+                expected = P.StateMessage.splice(
+                    kind, shared, view=fan.seats[at][1], decision=decision_msg, events=fan.seats[at][2],
+                    ack=ack if mover is not None and mover[0] == i else None,
+                )
+                assert line == expected, (name, turn, kind, at)
+
+
+def test_native_state_lines_refuse_what_splice_refuses() -> None:
+    game = cardnet.new_game("matchstick", players=4, seed=1)
+    fan = game.fan_out([0, 1, 2, 3, None])
+    # Over the limit: that seat's line is None (it gets a snapshot instead, as when splice raises).
+    assert fan.lines("update", 0, 1, [0], [0, 4], [None, None], None, 10) == [None, None]
+    with pytest.raises(ValueError):
+        fan.lines("chat", 0, 1, [0], [0], [None], None, P.MAX_HOST_LINE)
+    with pytest.raises(ValueError):
+        fan.lines("update", 0, 1, [0], [0, 9], [None, None], None, P.MAX_HOST_LINE)
+    with pytest.raises(ValueError):
+        fan.lines("update", 0, 1, [0], [0], [], None, P.MAX_HOST_LINE)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import struct
 import zlib
@@ -11,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardnet.protocol import Encodable
+from cardnet.protocol import Encodable, Raw, canonical
 from cardnet.journal import (
     MAGIC,
     Journal,
@@ -189,3 +190,28 @@ def test_a_journalled_name_that_is_not_unicode_is_refused_on_resume() -> None:
     seat = {"kind": "seat", "seat": 0, "name": "\udc00evil", "token_hash": "0" * 64}
     with pytest.raises(ValueError, match="record 2: the seat's name is not valid Unicode"):
         Table.from_records([table, seat], fake_engine(), clock=lambda: 0.0)
+
+
+@given(
+    game_no=st.integers(0, 2**40),
+    seat=st.integers(0, 7),
+    state_id=st.integers(0, 2**40),
+    move=st.sampled_from(['{"type":"pass"}', '{"cards":[1,2],"type":"discard"}', "3"]),
+    extra=st.sampled_from([None, "game", "n"]),
+)
+@settings(max_examples=60, deadline=None)
+def test_the_move_record_fast_path_writes_the_canonical_bytes(
+    game_no: int, seat: int, state_id: int, move: str, extra: str | None
+) -> None:
+    """Move records skip the generic encoder; any record of another shape (here one key more, a kind other than
+    "move" or a move that is not already canonical text) still goes through it, with the same bytes."""
+    record: dict[str, Encodable] = {"kind": "move", "game_no": game_no, "seat": seat, "state_id": state_id}
+    record["move"] = Raw(move)
+    if extra == "game":
+        record["kind"] = "game"
+    elif extra == "n":
+        record["n"] = 1
+    payload = canonical(record).encode("ascii")
+    assert encode_record(record) == struct.pack(">II", len(payload), zlib.crc32(payload)) + payload
+    record["move"] = json.loads(move)
+    assert encode_record(record)[8:] == canonical(record).encode("ascii")

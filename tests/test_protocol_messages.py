@@ -291,3 +291,61 @@ def test_a_seats_message_from_a_host_that_counts_no_spectators_still_parses() ->
 
 def test_unknown_host_messages_are_left_for_newer_peers() -> None:
     assert P.parse_host_message({"type": "fairness_commitment", "hash": "00"}) is None
+
+
+def _full_parse(line: bytes) -> object:
+    try:
+        return P.parse_client_message(P.decode_line(line))
+    except ProtocolError as exc:
+        return exc.code
+
+
+MOVE_LINES = [
+    b'{"decision_id":17,"index":3,"type":"move"}',
+    b'{"decision_id":0,"index":-0,"ref":null,"type":"move"}',
+    b'{"decision_id":999999999999999,"index":-999999999999999,"ref":-12,"type":"move"}',
+    b'{"decision_id":17,"index":3,"ref":"a b-:~!","type":"move"}',
+    b'{"decision_id":17,"index":3,"ref":"' + b"x" * 64 + b'","type":"move"}',
+    b'{"decision_id":17,"index":3,"ref":"","type":"move"}',
+]
+NOT_FAST = [
+    b'{"decision_id":17,"index":3,"ref":"' + b"x" * 65 + b'","type":"move"}',  # ref too long: bad_message
+    b'{"decision_id":9007199254740992,"index":3,"type":"move"}',  # past 2**53-1: bad_json
+    b'{"decision_id":-1,"index":3,"type":"move"}',  # out of range: bad_message
+    b'{"decision_id":01,"index":3,"type":"move"}',  # not JSON
+    b'{"decision_id":1,"index":3.0,"type":"move"}',  # a float: bad_json
+    b'{"decision_id":1,"index":3,"ref":true,"type":"move"}',  # bad_message
+    b'{"decision_id":1,"index":3,"ref":"\\u00e9","type":"move"}',  # valid, escaped: the full path takes it
+    b'{"decision_id":1,"index":3,"type":"move"}\r',
+    b'{"decision_id":1, "index":3,"type":"move"}',
+    b'{"index":3,"decision_id":1,"type":"move"}',
+    b'{"decision_id":1,"index":3,"type":"move","x":1}',
+    b'{"decision_id":1,"index":3,"type":"move"}{}',
+    b'{"decision_id":1,"index":3,"index":4,"type":"move"}',  # duplicate key: bad_json
+]
+
+
+@pytest.mark.parametrize("line", MOVE_LINES)
+def test_the_move_line_fast_path_agrees_with_the_full_parse(line: bytes) -> None:
+    assert P.parse_move_line(line) == _full_parse(line)
+
+
+@pytest.mark.parametrize("line", NOT_FAST)
+def test_every_other_line_takes_the_full_path(line: bytes) -> None:
+    assert P.parse_move_line(line) is None
+
+
+@given(
+    decision_id=st.integers(-(2**54), 2**54),
+    index=st.integers(-(2**54), 2**54),
+    ref=st.none() | st.integers(-(2**54), 2**54) | st.text(max_size=70),
+)
+@settings(max_examples=300, deadline=None)
+def test_the_fast_path_never_disagrees(decision_id: int, index: int, ref: int | str | None) -> None:
+    """Whatever the fast path accepts, the full path makes the same move of; what it passes on is not its call."""
+    for wire in ({"type": "move", "decision_id": decision_id, "index": index},
+                 {"type": "move", "decision_id": decision_id, "index": index, "ref": ref}):
+        line = json.dumps(wire, sort_keys=True, separators=(",", ":")).encode()
+        fast = P.parse_move_line(line)
+        if fast is not None:
+            assert fast == _full_parse(line)

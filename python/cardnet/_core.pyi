@@ -99,6 +99,17 @@ class FanOut:
     def seats(self) -> list[tuple[int | None, str, str]]: ...
     @property
     def move_json(self) -> str | None: ...
+    def lines(
+        self,
+        kind: str,
+        game_no: int,
+        state_id: int,
+        to_act: list[int],
+        wanted: list[int],
+        decisions: list[tuple[int, int, int | None, str | None] | None],
+        ack: tuple[int, str] | None,
+        limit: int,
+    ) -> list[bytes | None]: ...
 
 @final
 class RlState:

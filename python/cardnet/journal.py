@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from .protocol import Encodable, canonical
+from .protocol import Encodable, Raw, canonical
 
 MAGIC: Final = b"cardnet-journal1"
 _HEADER: Final = struct.Struct(">II")
@@ -141,9 +141,21 @@ class JournalContents:
     torn: TornTail | None
 
 
+def _move_payload(record: Mapping[str, Encodable]) -> str | None:
+    """The canonical JSON of a move record as :meth:`~cardnet.table.Table.apply_move` makes it (the move already
+    canonical text from the core), written without the generic encoder: one such record per accepted move."""
+    if len(record) != 5 or record.get("kind") != "move":
+        return None
+    get = record.get
+    game_no, seat, state_id, move = get("game_no"), get("seat"), get("state_id"), get("move")
+    if not (type(game_no) is type(seat) is type(state_id) is int and isinstance(move, Raw)):
+        return None
+    return f'{{"game_no":{game_no},"kind":"move","move":{move.text},"seat":{seat},"state_id":{state_id}}}'
+
+
 def encode_record(record: Mapping[str, Encodable]) -> bytes:
     """The bytes of one record: header (length, CRC-32) and canonical JSON payload."""
-    payload = canonical(record).encode("ascii")
+    payload = (_move_payload(record) or canonical(record)).encode("ascii")
     if len(payload) > MAX_RECORD:
         raise ValueError(f"journal record of {len(payload)} bytes is too large")
     return _HEADER.pack(len(payload), zlib.crc32(payload)) + payload

@@ -37,12 +37,33 @@ class GameLike(Protocol):
     def clone(self) -> GameLike: ...
 
 
+#: One seat's decision as ``FanOut.lines`` takes it: (id, count, deadline_ms, legal list or None when paged).
+DecisionParts = tuple[int, int, Union[int, None], Union[str, None]]
+
+
+class FanOutLike(Protocol):
+    """The slice of the core's ``FanOut`` the host uses beyond the fragments themselves."""
+
+    def lines(
+        self,
+        kind: str,
+        game_no: int,
+        state_id: int,
+        to_act: list[int],
+        wanted: list[int],
+        decisions: list[DecisionParts | None],
+        ack: tuple[int, str] | None,
+        limit: int,
+    ) -> list[bytes | None]: ...
+
+
 @dataclass(frozen=True)
 class StateFragments:
     """Everything the host sends about one state, as canonical JSON text from the core.
 
     The Rust core returns it from one call (``Game.play`` after a move, ``Game.fan_out`` otherwise): the public
-    view is encoded once and hashed from the same bytes, and Python only splices the fragments into lines.
+    view is encoded once and hashed from the same bytes. The host then takes every seat's whole line from one
+    more native call (``fan.lines``); Python splices single lines (a snapshot) from the fragments.
     """
 
     key: tuple[int, int, int]  # (id of the game object, game_no, state_id) the fragments describe
@@ -54,6 +75,33 @@ class StateFragments:
     #: acting seat -> (legal count, legal moves)
     legal: dict[int, tuple[int, str]]
     outcome_json: str | None
+    #: The core's ``FanOut`` for observers ``[0, .., players - 1, None]`` (None for a game object without one):
+    #: it builds every seat's state line of a move in one call (``FanOut.lines``).
+    fan: FanOutLike | None = None
+
+
+class _FanColumn(Mapping[Union[int, None], str]):
+    """Views or events of a core ``FanOut``, turned into a dict only when looked up (a snapshot, a test): the
+    per-move path takes whole lines from the fan-out instead."""
+
+    def __init__(self, fan: Any, column: int) -> None:
+        self._fan = fan
+        self._column = column
+        self._by_observer: dict[int | None, str] | None = None
+
+    def _table(self) -> dict[int | None, str]:
+        if self._by_observer is None:
+            self._by_observer = {entry[0]: entry[self._column] for entry in self._fan.seats}
+        return self._by_observer
+
+    def __getitem__(self, observer: int | None) -> str:
+        return self._table()[observer]
+
+    def __iter__(self) -> Iterator[int | None]:
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
 
 
 def _fragments_of(key: tuple[int, int, int], fan: Any) -> StateFragments:
@@ -61,10 +109,11 @@ def _fragments_of(key: tuple[int, int, int], fan: Any) -> StateFragments:
     return StateFragments(
         key,
         fan.state_hash,
-        {observer: view for observer, view, _ in fan.seats},
-        {observer: events for observer, _, events in fan.seats},
+        _FanColumn(fan, 1),
+        _FanColumn(fan, 2),
         {seat: (count, legal) for seat, count, legal in fan.legal},
         fan.outcome_json,
+        fan,
     )
 
 

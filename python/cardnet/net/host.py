@@ -365,6 +365,18 @@ class Host:
         backlog alone exceeds the budget is not reading at all and is disconnected. A dropped update's ack
         is not lost: the snapshot carries it.
         """
+        if (
+            conn.fd >= 0
+            and not conn.busy
+            and not conn.outbox
+            and conn.closing is None
+            and not (conn.needs_snapshot and kind == "state")
+            and len(data) <= self.opts.outbox_bytes
+            and self.opts.outbox_messages > 0
+        ):
+            # The usual case, tested first: nothing queued, within budget, so the line goes straight out.
+            self._write_direct(conn, data)
+            return
         if conn.closing is not None:
             return
         if kind == "state" and conn.needs_snapshot:
@@ -389,15 +401,22 @@ class Host:
                     conn.scope.cancel()
                 return
         if conn.fd >= 0 and not conn.busy and not conn.outbox:
-            data = self._write_now(conn, data)
-            if not data:
-                return
-            # The kernel took only the start: the rest must go out next, whole, whatever the message was (its
-            # ack went with its first bytes), so it is kept like a control message.
-            kind, ack = "ctl", None
+            self._write_direct(conn, data)
+            return
         conn.outbox.append((kind, data, ack))
         conn.outbox_size += len(data)
         conn.wake.set()
+
+    @classmethod
+    def _write_direct(cls, conn: Connection, data: bytes) -> None:
+        """Write to an idle connection with nothing queued; what the kernel does not take goes to the outbox."""
+        rest = cls._write_now(conn, data)
+        if rest:
+            # The kernel took only the start: the rest must go out next, whole, whatever the message was (its
+            # ack went with its first bytes), so it is kept like a control message.
+            conn.outbox.append(("ctl", rest, None))
+            conn.outbox_size += len(rest)
+            conn.wake.set()
 
     @staticmethod
     def _write_now(conn: Connection, data: bytes) -> bytes:

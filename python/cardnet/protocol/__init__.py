@@ -63,8 +63,10 @@ from .messages import (
     StateMessage,
     TableInfo,
     Welcome,
+    ack_json,
     parse_client_message,
     parse_host_message,
+    parse_move_line,
     seat_entry,
 )
 
@@ -113,8 +115,10 @@ __all__ = [
     "decode_line",
     "encode",
     "is_unicode",
+    "ack_json",
     "parse_client_message",
     "parse_host_message",
+    "parse_move_line",
     "seat_entry",
     "state_hash_of",
     "token_hash",

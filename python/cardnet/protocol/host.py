@@ -20,10 +20,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Union
 
-from ..table import OpenDecision, Table
+from ..table import DecisionParts, FanOutLike, OpenDecision, Table
 from .codec import (
     HOST_CAPABILITIES,
     LEGAL_INLINE_LIMIT,
+    MAX_HOST_LINE,
     SUPPORTED_VERSIONS,
     Encodable,
     JSONValue,
@@ -55,7 +56,9 @@ from .messages import (
     StateMessage,
     TableInfo,
     Welcome,
+    ack_json,
     parse_client_message,
+    parse_move_line,
     seat_entry,
 )
 
@@ -309,7 +312,7 @@ class HostSession:
             return self._fail(link, ProtocolError("rate_limited", "too many messages"))
         ref: int | str | None = None
         try:
-            msg = parse_client_message(decode_line(line))
+            msg = parse_move_line(line) or parse_client_message(decode_line(line))
             ref = getattr(msg, "ref", None)
             effects = self._dispatch(link, msg, now)
             if isinstance(msg, Move):
@@ -620,18 +623,50 @@ class HostSession:
                     spectators = True
                 elif link.seat is not None:
                     seats.add(link.seat)
+        order = sorted(seats)
         try:
-            shared: str | None = self.shared_part(kind)
+            fan = self.table.fragments().fan
+            shared: str | None = None if fan is not None else self.shared_part(kind)
         except Exception:
             log.exception("cannot build the %s of state %d; every seat gets a snapshot", kind, self.table.state_id)
-            shared = None
-        deliveries: list[Delivery] = []
-        for seat in sorted(seats):
-            seat_ack = ack if seat == ack_seat else None
-            deliveries.append(Delivery(seat, self._state_or_none(seat, kind, seat_ack, shared), seat_ack))
+            fan = shared = None
+        if fan is not None:
+            lines = self._lines_of(fan, kind, order, spectators, ack_seat, ack)
+        else:
+            lines = [self._state_or_none(seat, kind, ack if seat == ack_seat else None, shared) for seat in order]
+            if spectators:
+                lines.append(self._state_or_none(None, kind, None, shared))
+        deliveries = [Delivery(seat, line, ack if seat == ack_seat else None) for seat, line in zip(order, lines)]
         if spectators:
-            deliveries.append(Delivery(None, self._state_or_none(None, kind, None, shared), None))
+            deliveries.append(Delivery(None, lines[-1], None))
         return Commit(tuple(records), tuple(deliveries), self.table.game.is_over())
+
+    def _lines_of(
+        self, fan: FanOutLike, kind: str, seats: list[int], spectators: bool, ack_seat: int | None, ack: Ack | None
+    ) -> list[bytes | None]:
+        """Every seat's line (then the spectators') from the core's fan-out in one native call; all None when it
+        fails (:meth:`_state_or_none`)."""
+        table = self.table
+        limit = self.opts.legal_inline_limit
+        decisions: list[DecisionParts | None] = []
+        for seat in seats:
+            d = table.decisions.get(seat)
+            if d is None:
+                decisions.append(None)
+                continue
+            deadline_ms = None if d.deadline is None else max(0, int((d.deadline - table.clock()) * 1000))
+            decisions.append((d.id, d.count, deadline_ms, d.legal_json if len(d.legal_json) <= limit else None))
+        # The fan-out's observers are [0, .., players - 1, None]: a seat is its own position, spectators last.
+        wanted = [*seats, len(table.seats)] if spectators else seats
+        if spectators:
+            decisions.append(None)
+        mover = None if ack is None or ack_seat not in seats else (seats.index(ack_seat), ack_json(ack))
+        to_act = sorted(table.decisions) if table.started else []
+        try:
+            return fan.lines(kind, table.game_no, table.state_id, to_act, wanted, decisions, mover, MAX_HOST_LINE)
+        except Exception:
+            log.exception("cannot build the %s lines of state %d; every seat gets a snapshot", kind, table.state_id)
+            return [None] * len(wanted)
 
     def _state_or_none(self, seat: int | None, kind: str, ack: Ack | None, shared: str | None) -> bytes | None:
         """The seat's state line, or None when building it failed.

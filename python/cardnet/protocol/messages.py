@@ -8,6 +8,7 @@ so a view is encoded once, not once per message; :meth:`StateMessage.wire` is th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Union
@@ -186,6 +187,28 @@ ClientMessage = Union[Hello, Move, Chat, SnapshotRequest, LegalRequest, Rematch,
 
 def _ref(f: Fields) -> Ref:
     return f.ref()
+
+
+# The usual move line, canonical as every cardnet peer writes it: an index answer with an optional integer or plain
+# string ref. Integers of at most 15 digits stay inside +-(2**53-1), and a plain string (printable ASCII without a
+# quote or backslash) decodes to itself, so a match means exactly what decode_line + parse_client_message make of
+# it; anything else, valid or not, takes that full path.
+_INT = rb"(-?(?:0|[1-9][0-9]{0,14}))"
+_MOVE_LINE = re.compile(
+    rb'\{"decision_id":(0|[1-9][0-9]{0,14}),"index":' + _INT
+    + rb'(?:,"ref":(?:null|' + _INT + rb'|"([ !#-\[\]-~]{0,64})"))?,"type":"move"\}'
+)
+
+
+def parse_move_line(line: bytes) -> Move | None:
+    """The move of a line in the usual canonical index form, without the JSON decoder; None for any other line
+    (then :func:`~.codec.decode_line` and :func:`parse_client_message` decide)."""
+    match = _MOVE_LINE.fullmatch(line)
+    if match is None:
+        return None
+    decision_id, index, int_ref, str_ref = match.groups()
+    ref: Ref = int(int_ref) if int_ref is not None else None if str_ref is None else str_ref.decode("ascii")
+    return Move(int(decision_id), None, int(index), ref)
 
 
 def parse_client_message(obj: Mapping[str, JSONValue]) -> ClientMessage:
@@ -434,7 +457,7 @@ class HostError:
         )
 
 
-def _ack_text(ack: Mapping[str, Encodable]) -> str:
+def ack_json(ack: Mapping[str, Encodable]) -> str:
     """Canonical JSON of an ack; the usual ``{decision_id, ref}`` with integer or absent ref without the encoder."""
     decision_id, ref = ack.get("decision_id"), ack.get("ref")
     if len(ack) == 2 and type(decision_id) is int and "ref" in ack and (ref is None or type(ref) is int):
@@ -589,7 +612,7 @@ class StateMessage:
         """One seat's line of :meth:`line`, around the :meth:`shared_part` of its state (built for ``kind``)."""
         parts: list[str] = ["{"]
         if ack is not None:
-            parts += ['"ack":', _ack_text(ack), ","]
+            parts += ['"ack":', ack_json(ack), ","]
         if decision is None:
             parts.append('"decision":null')
         else:

@@ -393,6 +393,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The move as canonical-ready JSON (`{"type": ..., ...}`).
     fn move_to_json(&self, mv: &Self::Move) -> Value;
 
+    /// Appends the canonical JSON of [`Game::move_to_json`] to `out`. Games write it directly where the
+    /// network host's per-move cost matters (every acting seat's legal list goes out after every move); the
+    /// bytes must equal `canonical(&move_to_json(mv))`.
+    fn write_move(&self, mv: &Self::Move, out: &mut String) {
+        write_canonical(out, &self.move_to_json(mv));
+    }
+
     /// Parses a move sent by `seat`. Wrong types, unknown keys and unknown names are `InvalidMove`;
     /// legality is not checked here.
     fn move_from_json(&self, seat: Seat, value: &Value) -> Result<Self::Move, GameError>;
@@ -425,6 +432,12 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// The events caused by the last applied move, as `seat` may learn them (`None` = spectator).
     fn events(&self, seat: Option<Seat>) -> Vec<Value>;
+
+    /// Whether [`Game::events`] is the same for every observer (no event hides anything), so that the host's
+    /// fan-out encodes the events once rather than once per observer.
+    fn events_are_public(&self) -> bool {
+        false
+    }
 
     /// A full state consistent with everything `observer` may know (`None`: only public knowledge),
     /// with every unknown shuffled from `rng`: other hands, face-down discards, pending picks, the stock

@@ -28,8 +28,7 @@ pub fn write_canonical(out: &mut String, value: &Value) {
             if let Some(u) = n.as_u64() {
                 write_u64(out, u);
             } else if let Some(i) = n.as_i64() {
-                out.push('-');
-                write_u64(out, i.unsigned_abs());
+                write_i64(out, i);
             } else {
                 let _ = write!(out, "{n}");
             }
@@ -74,6 +73,43 @@ pub fn write_u64(out: &mut String, mut n: u64) {
     }
     // The slice holds ASCII digits only.
     out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or("0"));
+}
+
+/// Appends a signed integer.
+pub fn write_i64(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    write_u64(out, n.unsigned_abs());
+}
+
+/// `true` or `false`.
+pub fn bool_str(b: bool) -> &'static str {
+    if b {
+        "true"
+    } else {
+        "false"
+    }
+}
+
+/// Appends an optional unsigned integer (`null` for none).
+pub fn write_opt(out: &mut String, n: Option<u64>) {
+    match n {
+        Some(n) => write_u64(out, n),
+        None => out.push_str("null"),
+    }
+}
+
+/// Appends a JSON array of unsigned integers.
+pub fn write_list(out: &mut String, items: impl Iterator<Item = u64>) {
+    out.push('[');
+    for (i, n) in items.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_u64(out, n);
+    }
+    out.push(']');
 }
 
 /// Appends `s` as a canonical JSON string (quoted, escaped, pure ASCII).

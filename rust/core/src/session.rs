@@ -243,7 +243,7 @@ impl<G: Game> AnyGame for Session<G> {
             if out.len() > 1 {
                 out.push(',');
             }
-            write_canonical(&mut out, &self.game.move_to_json(&mv));
+            self.game.write_move(&mv, &mut out);
         }
         out.push(']');
         out
@@ -254,12 +254,14 @@ impl<G: Game> AnyGame for Session<G> {
         let to_act: Vec<Seat> = self.game.to_act().iter().collect();
         let outcome = self.game.outcome().map(|o| canonical(&o.to_json()));
         let legal = to_act.iter().map(|&seat| (seat, self.game.legal_count(seat), self.legal_json(seat))).collect();
+        let shared_events = self.game.events_are_public().then(|| self.events_json(None));
         let seats = observers
             .iter()
             .map(|&seat| {
                 let mut view = String::with_capacity(public.len() + 256);
                 self.write_view(&mut view, seat, &public);
-                (seat, view, self.events_json(seat))
+                let events = shared_events.clone().unwrap_or_else(|| self.events_json(seat));
+                (seat, view, events)
             })
             .collect();
         FanOut { state_hash, to_act, outcome, legal, seats }
@@ -273,8 +275,12 @@ impl<G: Game> AnyGame for Session<G> {
             MoveInput::Index(index) => {
                 Session::apply_index(self, seat, index)?;
                 // The move just pushed is the listed move of that index.
-                let listed = self.history.last().map(|(_, m)| self.game.move_to_json(m)).unwrap_or(Value::Null);
-                Ok(canonical(&listed))
+                let mut listed = String::with_capacity(64);
+                match self.history.last() {
+                    Some((_, m)) => self.game.write_move(m, &mut listed),
+                    None => listed.push_str("null"),
+                }
+                Ok(listed)
             }
         }
     }

@@ -62,7 +62,7 @@ fn matchstick_direct_bytes_match_values() {
 
 #[test]
 fn fistful_direct_bytes_match_values() {
-    play("fistful", 2, 3);
+    play("fistful", 2, 20);
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 use cardnet_core::game::{Game, OutcomeKind};
 use cardnet_core::games::matchstick::{Matchstick, MatchstickMove};
+use cardnet_core::json::canonical;
 use cardnet_core::rng::Rng;
 use cardnet_core::segments::{min_cost, CardType, Value};
 use cardnet_core::session::Session;
@@ -816,4 +817,23 @@ fn from_view_refuses_garbage_and_tampered_views_as_corrupt_state() {
     let mut tampered = view;
     tampered["private"]["hand"][0]["id"] = json!(200);
     assert_eq!(corrupt(Some(0), &tampered), "corrupt_state");
+}
+
+#[test]
+fn written_moves_are_the_canonical_json_of_every_detail() {
+    let game = new_game(4, 2, false, 1);
+    let moves = [
+        json!({"type": "pass"}),
+        json!({"type": "discard_matchstick"}),
+        json!({"type": "play", "value": "7", "cards": [3, 9]}),
+        json!({"type": "play", "value": "F", "cards": [5], "rotated": [true]}),
+        json!({"type": "play", "value": "8", "cards": [2, 8], "add": ["g", "ade"]}),
+        json!({"type": "play", "value": "8", "cards": [2, 8], "rotated": [false, true], "add": ["", "ade"]}),
+    ];
+    for mv in moves {
+        let typed = game.move_from_json(0, &mv).expect("a well-formed move");
+        let mut written = String::new();
+        game.write_move(&typed, &mut written);
+        assert_eq!(written, canonical(&game.move_to_json(&typed)), "{mv}");
+    }
 }

@@ -5,13 +5,15 @@
 
 use crate::convert::{from_py, map_to_py, to_py};
 use crate::errors::{check, guard, internal, to_pyerr};
+use crate::lines::{state_line, DecisionLine, Shared};
 use cardnet_core::ai::Player;
 use cardnet_core::json::{canonical, parse};
 use cardnet_core::session::{AnyGame, FanOut as CoreFanOut, MoveInput};
 use cardnet_core::{GameError, Outcome, Seat};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 use serde_json::Value;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -429,6 +431,9 @@ impl Game {
     }
 }
 
+/// One seat's decision as `FanOut.lines` takes it: (id, count, deadline_ms, legal list or None when paged).
+type DecisionParts = (u64, u64, Option<u64>, Option<String>);
+
 /// A move as `Game.play` received it.
 enum Given {
     Index(usize),
@@ -471,6 +476,60 @@ impl FanOut {
 
 #[pymethods]
 impl FanOut {
+    /// The `kind` (`update` or `snapshot`) state lines of the observers at positions `wanted` of `seats`,
+    /// each newline-terminated bytes (the bytes of `StateMessage.splice`), in one call for every seat of a
+    /// move. `decisions[i]` is `(id, count, deadline_ms, legal_json or None when paged)` for `wanted[i]`, or
+    /// None; `ack` is `(i, ack_json)` for the mover's line. A line longer than `limit` bytes (newline
+    /// excluded) comes back as None, like a seat whose line cannot be built.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (kind, game_no, state_id, to_act, wanted, decisions, ack, limit))]
+    fn lines<'py>(
+        &self,
+        py: Python<'py>,
+        kind: &str,
+        game_no: u64,
+        state_id: u64,
+        to_act: Vec<u64>,
+        wanted: Vec<usize>,
+        decisions: Vec<Option<DecisionParts>>,
+        ack: Option<(usize, String)>,
+        limit: usize,
+    ) -> PyResult<Vec<Option<Bound<'py, PyBytes>>>> {
+        if kind != "update" && kind != "snapshot" {
+            return Err(PyValueError::new_err(format!("a state line is an update or a snapshot, not {kind:?}")));
+        }
+        if decisions.len() != wanted.len() {
+            return Err(PyValueError::new_err("one decision entry is needed per wanted observer"));
+        }
+        let shared = Shared {
+            kind,
+            game_no,
+            state_id,
+            state_hash: &self.state_hash,
+            to_act: &to_act,
+            over: self.over,
+            outcome: self.outcome_json.as_deref(),
+        };
+        let mut head = String::with_capacity(256);
+        shared.write(&mut head);
+        let mut out = Vec::with_capacity(wanted.len());
+        for (i, (&at, decision)) in wanted.iter().zip(&decisions).enumerate() {
+            let Some((_, view, events)) = self.seats.get(at) else {
+                return Err(PyValueError::new_err(format!("no observer at position {at}")));
+            };
+            let decision = decision.as_ref().map(|(id, count, deadline_ms, legal)| DecisionLine {
+                id: *id,
+                count: *count,
+                deadline_ms: *deadline_ms,
+                legal: legal.as_deref(),
+            });
+            let ack = ack.as_ref().filter(|(to, _)| *to == i).map(|(_, text)| text.as_str());
+            let line = state_line(&head, kind == "update", ack, decision.as_ref(), events, view);
+            out.push((line.len() <= limit + 1).then(|| PyBytes::new(py, line.as_bytes())));
+        }
+        Ok(out)
+    }
+
     fn __repr__(&self) -> String {
         format!("<cardnet.FanOut hash={} to_act={:?} seats={}>", &self.state_hash[..12], self.to_act, self.seats.len())
     }

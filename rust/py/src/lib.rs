@@ -4,6 +4,7 @@
 mod convert;
 mod errors;
 mod game;
+mod lines;
 mod rl;
 mod segments;
 

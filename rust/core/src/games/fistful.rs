@@ -31,6 +31,8 @@ use crate::game::{Fields, Game, GameInfo, OptionKind, OptionSpec, Outcome, Outco
 use crate::rng::Rng;
 use serde_json::{json, Value};
 
+mod wire;
+
 /// The id of the Dynamite card (Revolver cards are ids 1–8, equal to their value).
 pub const DYNAMITE: u8 = 9;
 /// Every card of one deck as a mask (bits 1..=9).
@@ -1172,6 +1174,14 @@ impl Game for Fistful {
             "last_duel": self.last_duel.as_ref().map(Self::duel_json),
             "history": self.history_json(),
         })
+    }
+
+    fn write_public_view(&self, out: &mut String) {
+        self.write_public(out);
+    }
+
+    fn write_private_view(&self, seat: Option<Seat>, out: &mut String) {
+        self.write_private(seat, out);
     }
 
     fn events(&self, seat: Option<Seat>) -> Vec<Value> {

@@ -38,7 +38,7 @@ use std::sync::Arc;
 
 use crate::error::GameError;
 use crate::game::{Fields, Game, GameInfo, OptionKind, OptionSpec, Outcome, OutcomeKind, Seat, SeatSet, Setup};
-use crate::json::{write_string, write_u64};
+use crate::json::{bool_str, write_list, write_opt, write_string, write_u64};
 use crate::rng::Rng;
 use crate::segments::{self, segments_from_str, segments_to_str, CardType, Segments, Value};
 use serde_json::{json, Value as Json};
@@ -1434,6 +1434,42 @@ impl Game for Matchstick {
         }
     }
 
+    fn write_move(&self, mv: &MatchstickMove, out: &mut String) {
+        match mv {
+            MatchstickMove::Pass => out.push_str("{\"type\":\"pass\"}"),
+            MatchstickMove::DiscardMatchstick => out.push_str("{\"type\":\"discard_matchstick\"}"),
+            MatchstickMove::Play(p) => {
+                let n = usize::from(p.count);
+                out.push('{');
+                if let Some(add) = p.add {
+                    out.push_str("\"add\":[");
+                    for (i, &segments) in add[..n].iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        write_string(out, &segments_to_str(segments));
+                    }
+                    out.push_str("],");
+                }
+                out.push_str("\"cards\":");
+                write_list(out, p.ids().iter().map(|&id| u64::from(id)));
+                if let Some(rotated) = p.rotated {
+                    out.push_str(",\"rotated\":[");
+                    for (i, &r) in rotated[..n].iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        out.push_str(bool_str(r));
+                    }
+                    out.push(']');
+                }
+                out.push_str(",\"type\":\"play\",\"value\":");
+                write_string(out, p.value.name());
+                out.push('}');
+            }
+        }
+    }
+
     fn move_from_json(&self, _seat: Seat, value: &Json) -> Result<MatchstickMove, GameError> {
         let kind = Fields::new(value, &["type", "value", "cards", "rotated", "add"])?.kind()?;
         match kind {
@@ -1543,6 +1579,10 @@ impl Game for Matchstick {
 
     fn write_private_view(&self, seat: Option<Seat>, out: &mut String) {
         self.write_private(seat, out);
+    }
+
+    fn events_are_public(&self) -> bool {
+        true
     }
 
     fn events(&self, _seat: Option<Seat>) -> Vec<Json> {
@@ -2042,32 +2082,6 @@ impl TablePlay {
         write_string(out, self.value.name());
         out.push('}');
     }
-}
-
-fn bool_str(b: bool) -> &'static str {
-    if b {
-        "true"
-    } else {
-        "false"
-    }
-}
-
-fn write_opt(out: &mut String, n: Option<u64>) {
-    match n {
-        Some(n) => write_u64(out, n),
-        None => out.push_str("null"),
-    }
-}
-
-fn write_list(out: &mut String, items: impl Iterator<Item = u64>) {
-    out.push('[');
-    for (i, n) in items.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        write_u64(out, n);
-    }
-    out.push(']');
 }
 
 /// The card ids of `mask` in increasing order, as `mask_json` lists them.

@@ -1,0 +1,166 @@
+//! Fistful's views written straight as canonical JSON (keys in sorted order, no `serde_json::Value`): the
+//! network host sends and hashes these bytes on every move. They must equal `canonical(&public_view())` and
+//! `canonical(&private_view(seat))`, which `tests/direct_json.rs` checks along random games.
+
+use super::{cards_of, count, Duel, Fistful, Step, LAST_ROUND, SPECIAL_GOLD, TIE_POT};
+use crate::game::Seat;
+use crate::json::{bool_str, write_i64, write_list, write_opt, write_string, write_u64};
+
+/// Appends the cards of `mask` as a JSON array, in increasing order.
+fn write_cards(out: &mut String, mask: u16) {
+    write_list(out, cards_of(mask).map(u64::from));
+}
+
+/// Appends `[a,b]` from one value per seat.
+fn write_pair(out: &mut String, mut each: impl FnMut(&mut String, usize)) {
+    out.push('[');
+    each(out, 0);
+    out.push(',');
+    each(out, 1);
+    out.push(']');
+}
+
+fn write_step(out: &mut String, step: &Step) {
+    // (gold or card key, its value, seat, step name); keys in sorted order: card/gold/pot, seat, step.
+    let (amount, seat, name) = match *step {
+        Step::Tie => (Some(("pot", i64::from(TIE_POT))), None, "tie"),
+        Step::Win { seat, gold } => (Some(("gold", i64::from(gold))), Some(seat), "base"),
+        Step::Pink8 { seat } => (Some(("gold", i64::from(SPECIAL_GOLD))), Some(seat), "pink8"),
+        Step::Green7 { seat } => (Some(("gold", 1)), Some(seat), "green7_bonus"),
+        Step::Six { seat, gold } => (Some(("gold", i64::from(gold))), Some(seat), "six_takes_pot"),
+        Step::Green8 { seat, card } => (Some(("card", i64::from(card))), Some(seat), "green8_retrieve"),
+        Step::Pink7 { seat } => (None, Some(seat), "pink7_end"),
+    };
+    out.push('{');
+    if let Some((key, value)) = amount {
+        write_string(out, key);
+        out.push(':');
+        write_i64(out, value);
+        out.push(',');
+    }
+    if let Some(seat) = seat {
+        out.push_str("\"seat\":");
+        write_u64(out, u64::from(seat));
+        out.push(',');
+    }
+    out.push_str("\"step\":");
+    write_string(out, name);
+    out.push('}');
+}
+
+fn write_duel(out: &mut String, duel: &Duel) {
+    out.push_str("{\"cards\":");
+    write_list(out, duel.cards.iter().map(|&c| u64::from(c)));
+    out.push_str(",\"duel\":");
+    write_u64(out, u64::from(duel.number));
+    out.push_str(",\"gold\":");
+    write_pair(out, |out, s| write_i64(out, i64::from(duel.gold[s])));
+    out.push_str(",\"pot\":");
+    write_i64(out, i64::from(duel.pot));
+    out.push_str(",\"round\":");
+    write_u64(out, u64::from(duel.round));
+    out.push_str(",\"steps\":[");
+    for (i, step) in duel.steps.iter().flatten().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_step(out, step);
+    }
+    out.push_str("]}");
+}
+
+impl Fistful {
+    /// The Green 8's retrieved card of round `round`, as [`Fistful::retrieved_in`] gives it.
+    fn write_retrieved(&self, out: &mut String, round: usize) {
+        let green = self.green_seat();
+        match self.log_retrieved[green][round.min(LAST_ROUND)] {
+            0 => out.push_str("null"),
+            card => {
+                out.push_str("{\"card\":");
+                write_u64(out, u64::from(card));
+                out.push_str(",\"seat\":");
+                write_u64(out, green as u64);
+                out.push('}');
+            }
+        }
+    }
+
+    /// Canonical JSON of `public_view()`.
+    pub(super) fn write_public(&self, out: &mut String) {
+        out.push_str("{\"barred\":");
+        write_pair(out, |out, s| write_opt(out, self.barred(s).map(u64::from)));
+        out.push_str(",\"colours\":");
+        write_pair(out, |out, s| write_string(out, self.colour(s).name()));
+        out.push_str(",\"discard_sizes\":");
+        write_pair(out, |out, s| write_u64(out, count(self.discard[s]) as u64));
+        out.push_str(",\"duel\":");
+        write_u64(out, u64::from(self.duel));
+        out.push_str(",\"duels_in_round\":");
+        write_u64(out, u64::from(Self::duels_in(self.round)));
+        out.push_str(",\"gold\":");
+        write_pair(out, |out, s| write_i64(out, i64::from(self.gold[s])));
+        out.push_str(",\"green7_played_at\":");
+        write_opt(out, self.green7_at.map(u64::from));
+        out.push_str(",\"green8_played\":");
+        out.push_str(bool_str(self.green8_used));
+        out.push_str(",\"hand_sizes\":");
+        write_pair(out, |out, s| write_u64(out, count(self.hand[s]) as u64));
+        out.push_str(",\"history\":[");
+        for r in 1..usize::from(self.round).min(LAST_ROUND + 1) {
+            if r > 1 {
+                out.push(',');
+            }
+            out.push_str("{\"played\":");
+            write_pair(out, |out, s| write_cards(out, self.log_played[s][r]));
+            out.push_str(",\"retrieved\":");
+            self.write_retrieved(out, r);
+            out.push_str(",\"round\":");
+            write_u64(out, r as u64);
+            out.push('}');
+        }
+        out.push_str("],\"last_duel\":");
+        match &self.last_duel {
+            Some(duel) => write_duel(out, duel),
+            None => out.push_str("null"),
+        }
+        out.push_str(",\"length\":");
+        write_string(out, if self.target == 3 { "long" } else { "short" });
+        out.push_str(",\"phase\":");
+        write_string(out, self.phase.name());
+        out.push_str(",\"picked\":");
+        write_pair(out, |out, s| out.push_str(bool_str(self.pending[s].is_some())));
+        out.push_str(",\"played\":");
+        let played = usize::from(self.played_len);
+        write_pair(out, |out, s| write_list(out, self.played[s][..played].iter().map(|&c| u64::from(c))));
+        out.push_str(",\"pot\":");
+        write_i64(out, i64::from(self.pot));
+        out.push_str(",\"retrieved\":");
+        self.write_retrieved(out, usize::from(self.round));
+        out.push_str(",\"round\":");
+        write_u64(out, u64::from(self.round));
+        out.push_str(",\"six_played\":");
+        out.push_str(bool_str(self.six_played));
+        out.push_str(",\"stars\":");
+        write_pair(out, |out, s| write_u64(out, u64::from(self.stars[s])));
+        out.push_str(",\"target_stars\":");
+        write_u64(out, u64::from(self.target));
+        out.push_str(",\"to_act\":");
+        write_list(out, self.to_act.iter().map(|s| s as u64));
+        out.push('}');
+    }
+
+    /// Canonical JSON of `private_view(seat)`.
+    pub(super) fn write_private(&self, seat: Option<Seat>, out: &mut String) {
+        let s = match seat {
+            Some(s) if s < 2 => s,
+            _ => return out.push_str("null"),
+        };
+        out.push_str("{\"discard\":");
+        write_cards(out, self.discard[s]);
+        out.push_str(",\"hand\":");
+        write_cards(out, self.hand[s]);
+        out.push_str(",\"pick\":");
+        write_opt(out, self.pending[s].map(u64::from));
+        out.push('}');
+    }
+}
