@@ -1,6 +1,6 @@
 """How strong the built-in players are, per game, measured with rotated ``cardnet arena`` matches.
 
-For every game at its default player count: ``heuristic`` against ``random`` players, then each ISMCTS
+For every game at its default player count: ``heuristic`` against ``random`` players, then each search
 level (``normal``, ``hard``) against ``heuristic`` players (``easy``). One player is the hero, every other
 seat the opponent; the seats rotate, so the hero plays every seat equally. Each row gives the hero's win
 share and mean reward with 95 % intervals, the hero's Elo over the others (two players: head to head; more: a
@@ -97,10 +97,10 @@ def main() -> int:
     """Runs the matches and prints the table (or JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games of heuristic vs random (default 200)")
-    parser.add_argument("--search-games", type=int, default=12, help="games per ISMCTS match (default 12)")
+    parser.add_argument("--search-games", type=int, default=12, help="games per search-level match (default 12)")
     parser.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     parser.add_argument("--game", action="append", help="only this game (repeatable; default every game)")
-    parser.add_argument("--level", action="append", help="only these ISMCTS levels (default normal and hard)")
+    parser.add_argument("--level", action="append", help="only these search levels (default normal and hard)")
     parser.add_argument("--json", action="store_true", help="one JSON document instead of the table")
     args = parser.parse_args()
     games = args.game or list(cardnet.GAMES)

@@ -1,9 +1,10 @@
 """The built-in players, run by the core: ``random``, ``heuristic``, ``ismcts`` and ``ismcts:N``.
 
-People pick a difficulty instead: ``easy`` (the heuristic), ``normal`` and ``hard`` (ISMCTS with a
-growing budget). Wherever a player name is taken (``cardnet.simulate``, ``cardnet arena``), a level is one
-too. ``LEVELS`` is the one list of levels the package uses. The players see a game only as the seat they play may see it: the search works on
-determinized copies, never on other seats' hidden cards.
+People pick a difficulty instead: ``easy`` (the heuristic), ``normal`` and ``hard`` (a search with a
+growing budget: ISMCTS, or in Cherki and TEN a flat Monte Carlo search over a few candidate moves).
+Wherever a player name is taken (``cardnet.simulate``, ``cardnet arena``), a level is one too. ``LEVELS``
+is the one list of levels the package uses. The players see a game only as the seat they play may see it:
+the search works on determinized copies, never on other seats' hidden cards.
 """
 
 from __future__ import annotations

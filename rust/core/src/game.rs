@@ -457,6 +457,39 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The built-in heuristic player's choice for `seat`, as a legal-move index (a quick, game-specific
     /// rule of thumb; the ISMCTS player searches instead).
     fn heuristic_index(&self, seat: Seat, rng: &mut Rng) -> usize;
+
+    /// How the search levels (`normal`, `hard`) play this game: see [`Search`].
+    const SEARCH: Search = Search::Tree;
+
+    /// The move the search levels start from and keep unless their playouts find another clearly better
+    /// (a legal-move index for `seat`): the heuristic's by default; a game may give the search a rule
+    /// of thumb that is too slow for every playout step.
+    fn search_default_index(&self, seat: Seat, rng: &mut Rng) -> usize {
+        self.heuristic_index(seat, rng)
+    }
+
+    /// The legal-move indices a [`Search::Flat`] search compares for `seat` (the default move is always
+    /// compared too): every legal move by default. A game leaves out moves equivalent to a listed one and
+    /// moves it knows to be unsound, so the playouts are shared among fewer moves.
+    fn search_candidates(&self, seat: Seat) -> Vec<usize> {
+        (0..self.legal_count(seat)).collect()
+    }
+}
+
+/// The search behind the `normal` and `hard` levels ([`Game::SEARCH`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Search {
+    /// Information-set MCTS over a tree of both sides' moves (`ai::ismcts`).
+    Tree,
+    /// Flat Monte Carlo over the searching seat's candidate moves, each played on the same sampled states
+    /// with the same playout seeds (`ai::flat`); for games where one decision moves the odds so little that
+    /// a tree spreads its playouts too thin to tell the moves apart. A playout counts as `playout_cost`
+    /// iterations of a level's budget, so a game whose playouts are long keeps within the levels' think
+    /// time.
+    Flat {
+        /// Iterations of the budget one playout uses up (at least 1).
+        playout_cost: u32,
+    },
 }
 
 /// Reads a JSON object's fields strictly: unknown keys are errors (shared by every game's `move_from_json`).

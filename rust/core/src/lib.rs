@@ -19,6 +19,6 @@ pub mod session;
 pub mod simulate;
 
 pub use error::GameError;
-pub use game::{Game, GameInfo, Outcome, OutcomeKind, Seat, SeatSet, Setup};
+pub use game::{Game, GameInfo, Outcome, OutcomeKind, Search, Seat, SeatSet, Setup};
 pub use registry::{infos, load_game, new_game};
 pub use session::AnyGame;

@@ -5,13 +5,15 @@
 //! since the same move can sit at different indices in different samples), expands one untried move, plays
 //! the rest with the game's heuristic player (random rollouts give almost no signal in Cherki, where
 //! random play draws nine deals in ten) and backs up the rewards (the win alone where the game has scores;
-//! see [`search_rewards`]). Selection uses UCB1 with availability counts: a child's
+//! see [`super::play_out`]). Selection uses UCB1 with availability counts: a child's
 //! exploration term counts only the iterations in which its move was legal. Simultaneous moves are searched
 //! in seat order; the root sample already hides the opponent's pending pick, so the root choice stays fair.
-//! The heuristic player's move seeds the root, and the search departs from it only for a move whose mean
-//! reward is clearly better, so a small budget never plays worse than the rule of thumb by sampling noise.
+//! The game's default move ([`Game::search_default_index`], the heuristic's unless the game says
+//! otherwise) seeds the root, and the search departs from it only for a move whose mean reward is clearly
+//! better, so a small budget never plays worse than the rule of thumb by sampling noise.
 
-use crate::game::{Game, Outcome, OutcomeKind, Seat};
+use super::play_out;
+use crate::game::{Game, Seat};
 use crate::rng::Rng;
 
 /// Exploration constant of UCB1 for rewards in 0..=1.
@@ -37,7 +39,7 @@ pub fn search<G: Game>(game: &G, seat: Seat, iterations: u32, rng: &mut Rng) -> 
         return 0;
     }
     let players = game.setup().players;
-    let heuristic = game.heuristic_index(seat, rng);
+    let heuristic = game.search_default_index(seat, rng);
     let Some(heuristic_move) = game.legal_move(seat, heuristic) else { return 0 };
     // The heuristic's move is the root's first child, so it is always among the candidates compared.
     let mut nodes: Vec<Node<G::Move>> = vec![
@@ -92,16 +94,7 @@ pub fn search<G: Game>(game: &G, seat: Seat, iterations: u32, rng: &mut Rng) -> 
             path.push(best);
             node = best;
         }
-        while let Some(actor) = state.to_act().first() {
-            let index = state.heuristic_index(actor, rng);
-            if state.apply_index(actor, index).is_err() {
-                break;
-            }
-        }
-        let rewards = match state.outcome() {
-            Some(outcome) => search_rewards(&outcome, players),
-            None => vec![0.5; players],
-        };
+        let rewards = play_out(&mut state, players, rng);
         for &id in &path {
             let n = &mut nodes[id];
             n.visits += 1;
@@ -121,27 +114,6 @@ pub fn search<G: Game>(game: &G, seat: Seat, iterations: u32, rng: &mut Rng) -> 
     match default {
         Some(d) if d != best && !clearly_better(&nodes[best], &nodes[d]) => heuristic,
         _ => game.index_of(seat, mv).unwrap_or(heuristic),
-    }
-}
-
-/// What a finished playout is worth to each seat in the search: [`Outcome::rewards`] for rankings, draws
-/// and solo games, and otherwise the win alone (`1/k` to each of `k` winners, 0 to the rest). The score
-/// share of `Outcome::rewards` made the search trade wins for a better losing score: in TEN (seed 1,
-/// 12 rotated games against heuristic players) `normal` won 1 game with it and 5 without it.
-fn search_rewards(outcome: &Outcome, players: usize) -> Vec<f64> {
-    match outcome.kind {
-        OutcomeKind::Ranking | OutcomeKind::Draw => outcome.rewards(players),
-        _ if players == 1 => outcome.rewards(players),
-        _ => {
-            let mut r = vec![0.0; players];
-            let share = 1.0 / outcome.winners.len().max(1) as f64;
-            for &w in &outcome.winners {
-                if let Some(x) = r.get_mut(w) {
-                    *x = share;
-                }
-            }
-            r
-        }
     }
 }
 

@@ -35,9 +35,11 @@
 //!   (which is then above 0, since settlements sum to zero).
 
 use crate::error::GameError;
-use crate::game::{Fields, Game, GameInfo, OptionKind, OptionSpec, Outcome, OutcomeKind, Seat, SeatSet, Setup};
+use crate::game::{Fields, Game, GameInfo, OptionKind, OptionSpec, Outcome, OutcomeKind, Search, Seat, SeatSet, Setup};
 use crate::rng::Rng;
 use serde_json::{json, Value};
+
+mod counting;
 
 /// Cards in the deck.
 pub const DECK_SIZE: usize = 120;
@@ -207,6 +209,14 @@ pub fn ready_pair_kind(cards: &[u8]) -> Option<usize> {
         hand |= 1u128 << card;
     }
     ready_kind(&kind_counts(hand))
+}
+
+/// The binomial coefficient `n` choose `k` (small arguments: at most 12 and 8 here).
+fn choose(n: usize, k: usize) -> u64 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1u64, |acc, i| acc * (n - i) as u64 / (i as u64 + 1))
 }
 
 fn bits(mut set: u128) -> impl Iterator<Item = u8> {
@@ -835,30 +845,38 @@ impl Cherki {
             let fits = |need: &[u8; KINDS]| {
                 (0..KINDS).all(|k| need[k] >= known_counts[k] && (need[k] - known_counts[k]) as usize <= avail[k])
             };
-            let mut feasible = 0usize;
+            // A shape is as likely as the number of ways to deal its missing cards from the pool, so a
+            // triple of a rank (twelve copies) is far likelier than one of an honour (four).
+            let ways = |need: &[u8; KINDS]| -> u64 {
+                (0..KINDS).map(|k| choose(avail[k], (need[k] - known_counts[k]) as usize)).product()
+            };
+            let mut total = 0u64;
             for a in 0..KINDS {
                 for b in a..KINDS {
                     for p in 0..KINDS {
-                        if fits(&need_of(a, b, p)) {
-                            feasible += 1;
+                        let need = need_of(a, b, p);
+                        if fits(&need) {
+                            total += ways(&need);
                         }
                     }
                 }
             }
-            if feasible == 0 {
+            if total == 0 {
                 return None;
             }
-            let mut pick = rng.index(feasible);
+            let mut pick = rng.below(total);
             let mut chosen = None;
             'search: for a in 0..KINDS {
                 for b in a..KINDS {
                     for p in 0..KINDS {
-                        if fits(&need_of(a, b, p)) {
-                            if pick == 0 {
-                                chosen = Some((need_of(a, b, p), p));
+                        let need = need_of(a, b, p);
+                        if fits(&need) {
+                            let w = ways(&need);
+                            if pick < w {
+                                chosen = Some((need, p));
                                 break 'search;
                             }
-                            pick -= 1;
+                            pick -= w;
                         }
                     }
                 }
@@ -1702,6 +1720,19 @@ impl Game for Cherki {
             "results": results,
             "rng": self.rng.state_hex(),
         })
+    }
+
+    /// A single deal turns on the draw, so a tree search spreads its playouts too thin: the search levels
+    /// compare a few candidate moves on the same sampled deals instead.
+    const SEARCH: Search = Search::Flat { playout_cost: 1 };
+
+    /// The card-counting player's move ([`Cherki::counting_index`]).
+    fn search_default_index(&self, seat: Seat, _rng: &mut Rng) -> usize {
+        self.counting_index(seat)
+    }
+
+    fn search_candidates(&self, seat: Seat) -> Vec<usize> {
+        self.counting_candidates(seat)
     }
 
     fn heuristic_index(&self, seat: Seat, _rng: &mut Rng) -> usize {
