@@ -420,15 +420,7 @@ def test_whole_fistful_match_then_rematch() -> None:
             await d.until(lambda: st.table is not None, "the table")
             ts = st.table
             assert ts is not None
-            for _ in range(80):
-                await d.until(lambda: ts.my_turn or ts.over, "my turn or the end")
-                if ts.over:
-                    break
-                decision = ts.decision_id
-                await d.press("l")
-                if ts.choices:
-                    await d.press(ENTER)
-                await d.until(lambda: ts.decision_id != decision or ts.over, "the move")
+            await d.play_to_the_end()
             assert ts.over and "Game over." in d.screen() and "win" in d.screen()
             # The standings in player words: each seat with its stars.
             assert "1. " in d.screen() and "2. " in d.screen() and "star" in d.screen()

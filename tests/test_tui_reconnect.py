@@ -248,15 +248,7 @@ def test_end_screen_shows_who_asked_for_a_rematch_and_whom_it_waits_for(
             await d.until(lambda: st.table is not None and st.table.game_no == 0, "the table")
             ts = st.table
             assert ts is not None
-            for _ in range(80):
-                await d.until(lambda: ts.my_turn or ts.over, "my turn or the end")
-                if ts.over:
-                    break
-                decision = ts.decision_id
-                await d.press("l")
-                if ts.choices:
-                    await d.press(ENTER)
-                await d.until(lambda: ts.decision_id != decision or ts.over, "the move")
+            await d.play_to_the_end()
             await d.until(lambda: bool(ts.rematch_votes), "bob's vote")
             assert "Rematch asked by bob; waiting for You." in d.screen()
             await d.press("r")

@@ -44,6 +44,20 @@ class Driver:
         """Waits until the host asks this seat for a move."""
         await self.until(lambda: self.state.table is not None and self.state.table.my_turn, "my turn")
 
+    async def play_to_the_end(self) -> None:
+        """Plays this seat's moves (the first of the listed legal moves, by `l` and Enter) until the game ends."""
+        ts = self.state.table
+        assert ts is not None
+        for _ in range(80):
+            await self.until(lambda: ts.my_turn or ts.over, "my turn or the end")
+            if ts.over:
+                return
+            decision = ts.decision_id
+            await self.press("l")
+            if ts.choices:
+                await self.press("\r")
+            await self.until(lambda: ts.decision_id != decision or ts.over, "the move")
+
     def screen(self, width: int = 80, height: int = 21) -> str:
         """The main area's text as drawn at ``width`` x ``height``."""
         ts = self.state.table
