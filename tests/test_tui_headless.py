@@ -552,6 +552,20 @@ def test_cherki_draw_then_discard_the_card_under_the_cursor() -> None:
     run(scenario())
 
 
+def test_the_note_of_a_forced_move_goes_when_the_next_decision_comes() -> None:
+    async def scenario() -> None:
+        # Seed 3: seat 0 opens the deal with nothing to take, so its only move is to draw.
+        async with running(StartRequest(game="cherki", seed=3, player="heuristic")) as d:
+            st = d.state
+            await d.until(lambda: st.table is not None and any("You draw" in line for line in st.table.log), "the draw")
+            ts = st.table
+            assert ts is not None
+            await d.until(lambda: ts.my_turn and ts.view["public"]["phase"] == "drawn", "the discard decision")
+            assert not st.message.startswith("Your only move"), st.message
+
+    run(scenario())
+
+
 def test_lobby_lists_a_table_found_by_lan_discovery_and_joins_it(tmp_path: Path) -> None:
     from discohelpers import unique
 

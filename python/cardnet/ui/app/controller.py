@@ -30,6 +30,9 @@ CHAT_ERRORS = {
     "chat_disabled": "this table has no chat",
 }
 
+#: How the status line begins when the client played a seat's only legal move for it.
+FORCED_NOTE = "Your only move: "
+
 
 @dataclass
 class StartRequest:
@@ -396,6 +399,9 @@ class Controller:
                 if text:
                     ts.add_log(text)
         if decision_changed:
+            if self.state.message.startswith(FORCED_NOTE):
+                # The forced move is in the log now; the note would misstate this new decision.
+                self.state.message = ""
             ts.selected.clear()
             ts.choices = []
             count = len(hand_cards(ts))
@@ -424,7 +430,7 @@ class Controller:
         """A decision with one legal move is answered for the player, as line mode does."""
         if ts.my_turn and len(ts.legal) == 1 and ts.decision_id is not None:
             text = ts.renderer.move_text(ts.legal[0])
-            self.state.message = f"Your only move: {text}"
+            self.state.message = f"{FORCED_NOTE}{text}"
             await self._send(ts, Choice(text, index=0))
 
     async def _send(self, ts: TableState, choice: Choice) -> None:
