@@ -1094,6 +1094,11 @@ impl Game for Cherki {
         }
     }
 
+    /// Without building the outcome (the RL step asks after every move).
+    fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if self.phase != Phase::Over {
             return None;

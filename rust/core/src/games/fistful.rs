@@ -951,6 +951,11 @@ impl Game for Fistful {
         self.to_act
     }
 
+    /// Without building the outcome (the RL step asks after every move).
+    fn is_over(&self) -> bool {
+        self.end.is_some()
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.end?;
         let scores = vec![i64::from(self.stars[0]), i64::from(self.stars[1])];

@@ -1249,6 +1249,11 @@ impl Game for Matchstick {
         }
     }
 
+    /// Without building the outcome (the RL step asks after every move).
+    fn is_over(&self) -> bool {
+        self.legal.turn == Turn::Over
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if self.legal.turn != Turn::Over {
             return None;

@@ -1279,6 +1279,11 @@ impl Game for Ten {
         self.actor().map_or(SeatSet::EMPTY, SeatSet::single)
     }
 
+    /// Without building the outcome (the RL step asks after every move).
+    fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if self.phase != Phase::Over {
             return None;
