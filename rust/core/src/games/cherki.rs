@@ -668,6 +668,23 @@ impl Cherki {
         }
     }
 
+    /// The hand of `seat` as a card mask (bit `c` = card id `c`).
+    pub fn hand_mask(&self, seat: Seat) -> u128 {
+        self.hands.get(seat).copied().unwrap_or(0)
+    }
+
+    /// The discards `seat` may make now as card masks: plain ones, and those that come with the call (both
+    /// empty unless `seat` is to discard). These are the moves `legal_move` lists then, without building them.
+    pub fn discard_options(&self, seat: Seat) -> (u128, u128) {
+        if !self.acting(seat) || self.phase != Phase::Drawn {
+            (0, 0)
+        } else if self.called[seat] {
+            (bit(self.drawn), 0)
+        } else {
+            (self.discardable(seat), self.callable_discards(seat))
+        }
+    }
+
     /// The hand of `seat` as card ids in increasing order.
     pub fn hand(&self, seat: Seat) -> Vec<u8> {
         self.hands.get(seat).map_or_else(Vec::new, |&h| hand_list(h))
