@@ -1947,6 +1947,11 @@ impl Matchstick {
         (self.hands, self.pile, self.removed, self.set_aside)
     }
 
+    /// Copies of G and of H in the deck (the `expansion` option: 0, 2 or 4), without an option lookup.
+    pub fn expansion(&self) -> u8 {
+        self.expansion
+    }
+
     /// Test accessor: the revolution flag.
     pub fn revolution(&self) -> bool {
         self.revolution

@@ -112,6 +112,21 @@ impl<'a> Encoder<'a> {
         }
     }
 
+    /// `n` slots with a 1.0 at each set bit of a bit set given as 64-bit words, lowest first (the same as
+    /// [`Encoder::counts`] of its members with weight 1).
+    #[inline]
+    pub fn bits(&mut self, name: &str, words: impl IntoIterator<Item = u64>, n: usize) {
+        let slots = self.block(name, n);
+        for (w, mut word) in words.into_iter().enumerate() {
+            while word != 0 {
+                if let Some(slot) = slots.get_mut(64 * w + word.trailing_zeros() as usize) {
+                    *slot = 1.0;
+                }
+                word &= word - 1;
+            }
+        }
+    }
+
     /// `n` slots, each index in `items` adding `weight` (a set when weight is 1 and items are distinct,
     /// counts otherwise). Indices out of range are ignored.
     #[inline]
