@@ -108,9 +108,7 @@ impl VecEnv {
         Self::check_len("the reward buffer", rewards.len(), n * self.players)?;
         Self::check_len("the done buffer", dones.len(), n)?;
         self.check_outputs(out)?;
-        self.games.step(actions, rewards, dones)?;
-        self.games.observe(out);
-        Ok(())
+        self.games.step(actions, rewards, dones, out)
     }
 }
 
@@ -121,7 +119,32 @@ pub(super) trait Batch: Send + Sync {
     fn finished(&self) -> u64;
     fn env(&self, i: usize) -> &dyn AnyRl;
     fn observe(&self, out: &mut Outputs<'_>);
-    fn step(&mut self, actions: &[i64], rewards: &mut [f32], dones: &mut [u8]) -> Result<(), GameError>;
+    /// Applies the actions, then observes as [`Batch::observe`]; each game is observed right after its move
+    /// (while its state is in cache).
+    fn step(
+        &mut self,
+        actions: &[i64],
+        rewards: &mut [f32],
+        dones: &mut [u8],
+        out: &mut Outputs<'_>,
+    ) -> Result<(), GameError>;
+}
+
+/// Writes game `i`'s seat and what `out` asks for into row `i` (the legal ids are appended: rows go in order).
+#[inline]
+fn observe_one<G: RlGame>(i: usize, game: &G, out: &mut Outputs<'_>, obs_len: usize, actions: usize) {
+    let seat = game.to_act().first().unwrap_or(0);
+    out.seats[i] = seat as i64;
+    if let Some(obs) = out.obs.as_deref_mut() {
+        game.encode(seat, &mut Encoder::writing(&mut obs[i * obs_len..(i + 1) * obs_len]));
+    }
+    if let Some(mask) = out.mask.as_deref_mut() {
+        write_legal_mask(game, seat, &mut mask[i * actions..(i + 1) * actions]);
+    }
+    if let Some(legal) = out.legal.as_deref_mut() {
+        append_legal_ids(game, seat, &mut legal.ids);
+        legal.offsets.push(legal.ids.len() as i64);
+    }
 }
 
 /// The setup of the next game of the stream of `seed` (the same as `setup` but its seed).
@@ -176,29 +199,21 @@ impl<G: RlGame> Batch for Games<G> {
     }
 
     fn observe(&self, out: &mut Outputs<'_>) {
-        let obs_len = self.states[0].obs_len;
-        let actions = self.states[0].actions;
         if let Some(legal) = out.legal.as_deref_mut() {
             legal.clear();
         }
         for (i, state) in self.states.iter().enumerate() {
-            let game = &state.game;
-            let seat = Self::seat(game);
-            out.seats[i] = seat as i64;
-            if let Some(obs) = out.obs.as_deref_mut() {
-                game.encode(seat, &mut Encoder::writing(&mut obs[i * obs_len..(i + 1) * obs_len]));
-            }
-            if let Some(mask) = out.mask.as_deref_mut() {
-                write_legal_mask(game, seat, &mut mask[i * actions..(i + 1) * actions]);
-            }
-            if let Some(legal) = out.legal.as_deref_mut() {
-                append_legal_ids(game, seat, &mut legal.ids);
-                legal.offsets.push(legal.ids.len() as i64);
-            }
+            observe_one(i, &state.game, out, state.obs_len, state.actions);
         }
     }
 
-    fn step(&mut self, actions: &[i64], rewards: &mut [f32], dones: &mut [u8]) -> Result<(), GameError> {
+    fn step(
+        &mut self,
+        actions: &[i64],
+        rewards: &mut [f32],
+        dones: &mut [u8],
+        out: &mut Outputs<'_>,
+    ) -> Result<(), GameError> {
         // Every move is resolved (which checks it) before any is applied, and applied without a second check.
         self.moves.clear();
         for (i, (state, &id)) in self.states.iter().zip(actions).enumerate() {
@@ -216,6 +231,9 @@ impl<G: RlGame> Batch for Games<G> {
         rewards.fill(0.0);
         dones.fill(0);
         let players = rewards.len() / self.states.len();
+        if let Some(legal) = out.legal.as_deref_mut() {
+            legal.clear();
+        }
         let mut moves = std::mem::take(&mut self.moves);
         for (i, mv) in moves.drain(..).enumerate() {
             let state = &mut self.states[i];
@@ -229,6 +247,7 @@ impl<G: RlGame> Batch for Games<G> {
                 let setup = next_setup(self.seed, &mut self.dealt, state.game.setup());
                 state.restart(G::new(&setup)?);
             }
+            observe_one(i, &state.game, out, state.obs_len, state.actions);
         }
         self.moves = moves;
         Ok(())
