@@ -85,6 +85,11 @@ impl CardSet {
         self.0 == [0; 3]
     }
 
+    /// The set as three 64-bit words, lowest ids first (bit `b` of word `w` = id `64 w + b`).
+    pub fn words(self) -> [u64; 3] {
+        self.0
+    }
+
     /// The ids in increasing order.
     pub fn iter(self) -> impl Iterator<Item = u8> {
         (0..3usize).flat_map(move |w| {
