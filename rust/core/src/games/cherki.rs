@@ -720,6 +720,11 @@ impl Cherki {
         self.dealer as usize
     }
 
+    /// The deals of the game (the `deals` option), without an option lookup.
+    pub fn deals(&self) -> usize {
+        usize::from(self.deals)
+    }
+
     /// The number of the current deal, from 1.
     pub fn deal_number(&self) -> usize {
         self.deal as usize

@@ -132,15 +132,13 @@ impl RlGame for Cherki {
         enc.one_hot("top_discard", top.map(|t| face(t.0)), FACES);
         enc.one_hot("top_discard_seat", top.map(|t| rel(t.1)), players);
         enc.flag("top_discard_takeable", top.is_some_and(|t| t.2));
-        let discarded = enc.blocks("discarded", players, FACES);
-        for (card, by, _) in self.discard_log() {
-            if let Some(slot) = discarded.get_mut(rel(by) * FACES + face(card)) {
+        // Per seat the faces it discarded, then per seat the faces it took: one pass over the log.
+        let rows = enc.blocks(&[("discarded", players, FACES), ("taken", players, FACES)]);
+        for (card, by, taker) in self.discard_log() {
+            if let Some(slot) = rows.get_mut(rel(by) * FACES + face(card)) {
                 *slot += 0.25;
             }
-        }
-        let taken = enc.blocks("taken", players, FACES);
-        for (card, _, taker) in self.discard_log() {
-            if let Some(slot) = taker.and_then(|t| taken.get_mut(rel(t) * FACES + face(card))) {
+            if let Some(slot) = taker.and_then(|t| rows.get_mut((players + rel(t)) * FACES + face(card))) {
                 *slot += 0.25;
             }
         }
@@ -165,8 +163,7 @@ impl RlGame for Cherki {
         };
         enc.one_hot("phase", Some(phase), PHASES.len());
         enc.scalar("stock", self.stock().len() as f64, DECK_SIZE as f64);
-        let deals = self.setup().int_option("deals").max(1) as f64;
-        enc.scalar("deal", self.deal_number() as f64, deals);
+        enc.scalar("deal", self.deal_number() as f64, self.deals().max(1) as f64);
     }
 
     fn push_legal_ids(&self, seat: Seat, out: &mut Vec<i32>) {

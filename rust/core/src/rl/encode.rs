@@ -64,13 +64,15 @@ impl<'a> Encoder<'a> {
         self.out.get_mut(start..start + len).unwrap_or_default()
     }
 
-    /// Opens `count` blocks of `len` floats, each named `name` (one per seat, say), and returns their slots
-    /// side by side: block `b`'s are `b * len..(b + 1) * len`.
+    /// Opens a run of blocks, `count` blocks of `len` floats named `name` for each `(name, count, len)` (one
+    /// per seat, say), and returns all their slots side by side, in order.
     #[inline]
-    pub fn blocks(&mut self, name: &str, count: usize, len: usize) -> &mut [f32] {
+    pub fn blocks(&mut self, run: &[(&str, usize, usize)]) -> &mut [f32] {
         let start = self.pos;
-        for _ in 0..count {
-            self.block(name, len);
+        for &(name, count, len) in run {
+            for _ in 0..count {
+                self.block(name, len);
+            }
         }
         self.out.get_mut(start..self.pos).unwrap_or_default()
     }
