@@ -84,6 +84,9 @@ impl Phase {
     }
 }
 
+/// Builds a move from the mask of the cards it names (see [`Fistful::choice`]).
+pub type MoveOfCards = fn(u16) -> FistfulMove;
+
 /// A move of A Fistful of Gold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FistfulMove {
@@ -1429,7 +1432,7 @@ pub struct FistfulSight {
 impl Fistful {
     /// `seat`'s legal moves without listing them: `(cards, k, make)`, every legal move being `make(mask)`
     /// for a `k`-card subset `mask` of `cards` (card `c` = bit `c`); `None` when `seat` is not to act.
-    pub fn choice(&self, seat: Seat) -> Option<(u16, usize, fn(u16) -> FistfulMove)> {
+    pub fn choice(&self, seat: Seat) -> Option<(u16, usize, MoveOfCards)> {
         if seat > 1 || !self.to_act.contains(seat) {
             return None;
         }
