@@ -676,12 +676,22 @@ impl Cherki {
     /// The discards `seat` may make now as card masks: plain ones, and those that come with the call (both
     /// empty unless `seat` is to discard). These are the moves `legal_move` lists then, without building them.
     pub fn discard_options(&self, seat: Seat) -> (u128, u128) {
-        if !self.acting(seat) || self.phase != Phase::Drawn {
-            (0, 0)
-        } else if self.called[seat] {
-            (bit(self.drawn), 0)
+        let plain = self.plain_discards(seat);
+        if plain == 0 || self.called[seat] {
+            (plain, 0)
         } else {
-            (self.discardable(seat), self.callable_discards(seat))
+            (plain, self.callable_discards(seat))
+        }
+    }
+
+    /// The first mask of [`Cherki::discard_options`] alone (cheaper: no search for calls).
+    pub fn plain_discards(&self, seat: Seat) -> u128 {
+        if !self.acting(seat) || self.phase != Phase::Drawn {
+            0
+        } else if self.called[seat] {
+            bit(self.drawn)
+        } else {
+            self.discardable(seat)
         }
     }
 

@@ -17,6 +17,8 @@ use crate::games::cherki::{card_json, card_kind, kind_name, Cherki, CherkiMove, 
 use serde_json::Value;
 
 const FACES: usize = DECK_SIZE / 4;
+/// The most seats a Cherki game has.
+const MAX_SEATS: usize = 6;
 const DISCARD: usize = 3;
 const DISCARD_CALL: usize = DISCARD + FACES;
 const PHASES: [&str; 3] = ["start", "drawn", "over"];
@@ -132,14 +134,25 @@ impl RlGame for Cherki {
         enc.one_hot("top_discard", top.map(|t| face(t.0)), FACES);
         enc.one_hot("top_discard_seat", top.map(|t| rel(t.1)), players);
         enc.flag("top_discard_takeable", top.is_some_and(|t| t.2));
-        // Per seat the faces it discarded, then per seat the faces it took: one pass over the log.
-        let rows = enc.blocks(&[("discarded", players, FACES), ("taken", players, FACES)]);
+        // Per seat the faces it discarded, then per seat the faces it took, counted in one pass over the log
+        // (rows `seat` and `MAX_SEATS + seat`), then written as quarters: exact, as the reference's sums.
+        let mut counts = [[0u16; FACES]; 2 * MAX_SEATS];
         for (card, by, taker) in self.discard_log() {
-            if let Some(slot) = rows.get_mut(rel(by) * FACES + face(card)) {
-                *slot += 0.25;
+            if let Some(n) = counts.get_mut(by).and_then(|row| row.get_mut(face(card))) {
+                *n += 1;
             }
-            if let Some(slot) = taker.and_then(|t| rows.get_mut((players + rel(t)) * FACES + face(card))) {
-                *slot += 0.25;
+            if let Some(n) = taker.and_then(|t| counts.get_mut(MAX_SEATS + t)).and_then(|row| row.get_mut(face(card))) {
+                *n += 1;
+            }
+        }
+        let rows = enc.blocks(&[("discarded", players, FACES), ("taken", players, FACES)]);
+        for s in 0..players.min(MAX_SEATS) {
+            for (block, row) in [(rel(s), &counts[s]), (players + rel(s), &counts[MAX_SEATS + s])] {
+                if let Some(slots) = rows.get_mut(block * FACES..(block + 1) * FACES) {
+                    for (slot, &n) in slots.iter_mut().zip(row) {
+                        *slot = f32::from(n) * 0.25;
+                    }
+                }
             }
         }
         let column = |f: &dyn Fn(usize) -> f64| {
@@ -189,11 +202,10 @@ impl RlGame for Cherki {
             1 => CherkiMove::TakeDiscard,
             2 => CherkiMove::Call,
             _ => {
-                let (plain, callable) = self.discard_options(seat);
                 let (mask, call, f) = if id < DISCARD_CALL {
-                    (plain, false, id - DISCARD)
+                    (self.plain_discards(seat), false, id - DISCARD)
                 } else {
-                    (callable, true, id.checked_sub(DISCARD_CALL).filter(|&f| f < FACES)?)
+                    (self.discard_options(seat).1, true, id.checked_sub(DISCARD_CALL).filter(|&f| f < FACES)?)
                 };
                 let nibble = (mask >> (4 * f)) & 0xF;
                 return (nibble != 0)
