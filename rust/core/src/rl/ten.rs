@@ -20,6 +20,7 @@ use crate::games::ten::{CardSet, Phase, Prize, Ten, TenMove};
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 const PHASES: [&str; 8] = ["draw", "prize", "buy", "auction", "solo_offer", "pay", "final_buy", "over"];
@@ -78,13 +79,35 @@ impl Layout {
     }
 }
 
+/// A cheap hash of a card set's words for the memory below (a private table: no keys chosen by an
+/// adversary, so SipHash's defence is not needed, and it cost as much as the lookup itself).
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(26) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
+    }
+}
+
 /// The score of a collection, remembered per thread: it depends on the collection alone, changes only
 /// when a card joins or leaves it, and costs a search over wild placements, which every observation of
 /// every seat would otherwise repeat. The memory is emptied when it grows past `SCORE_MEMORY` entries.
 fn cached_score(collection: CardSet, compute: impl FnOnce() -> u16) -> u16 {
     const SCORE_MEMORY: usize = 1 << 16;
     thread_local! {
-        static SCORES: RefCell<HashMap<CardSet, u16>> = RefCell::new(HashMap::new());
+        static SCORES: RefCell<HashMap<CardSet, u16, BuildHasherDefault<WordHasher>>> = RefCell::new(HashMap::default());
     }
     SCORES.with(|memory| {
         if let Some(&score) = memory.borrow().get(&collection) {
