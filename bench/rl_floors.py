@@ -103,7 +103,8 @@ def load_floor_game() -> Any:
     )
 
     class FloorState(pyspiel.State):  # type: ignore[misc]
-        """Two players take turns for ``LENGTH`` moves; actions 0 and 1 do nothing."""
+        """Two players take turns for ``LENGTH`` moves; actions 0 and 1 do nothing. Like the cardnet
+        states, it answers ``is_chance_node`` and ``legal_actions`` in Python (no round trip through C++)."""
 
         def __init__(self, game: Any) -> None:
             super().__init__(game)
@@ -112,6 +113,12 @@ def load_floor_game() -> Any:
 
         def current_player(self) -> int:
             return self._player
+
+        def is_chance_node(self) -> bool:
+            return False
+
+        def legal_actions(self, player: int | None = None) -> list[int]:
+            return [0, 1] if player in (None, self._player) else []
 
         def _legal_actions(self, player: int) -> list[int]:
             return [0, 1]
