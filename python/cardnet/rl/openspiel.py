@@ -133,8 +133,8 @@ class CardnetState(pyspiel.State):  # type: ignore[misc]
         # The same game with event logs, made and brought up to date only for the information-state string.
         self._logged: _core.RlState | None = None
         self._radices: list[int] = game.radices
-        # Legal ids of the current state by player (tuples: a caller gets a list of its own).
-        self._legal: dict[int, tuple[int, ...]] = {}
+        # Legal ids of the current state by player, never handed out (a caller gets a copy of its own).
+        self._legal: dict[int, list[int]] = {}
         # The deal's digits chosen so far (least significant first) and their value.
         self._digits = 0
         self._deal = 0
@@ -174,20 +174,21 @@ class CardnetState(pyspiel.State):  # type: ignore[misc]
         outcomes at a chance node, else ``player``'s legal ids (the player to act's when omitted)."""
         if self._player == _CHANCE:
             return list(range(self._radices[self._digits]))
-        return list(self._legal_actions(self._player if player is None else player))
+        return self._legal_actions(self._player if player is None else player)[:]
 
-    def _legal_actions(self, player: int) -> tuple[int, ...]:
+    def _legal_actions(self, player: int) -> list[int]:
+        """OpenSpiel's hook (its C++ layer copies the list)."""
         ids = self._legal.get(player)
         if ids is None:
             ids = self._legal[player] = self._compute_legal(player)
         return ids
 
-    def _compute_legal(self, player: int) -> tuple[int, ...]:
+    def _compute_legal(self, player: int) -> list[int]:
         if self.core is None or player < 0:
-            return ()
+            return []
         if player != self._player and not (self._player == _SIMULTANEOUS and player in self.core.to_act()):
-            return ()
-        return tuple(self.core.legal_action_ids(player))
+            return []
+        return self.core.legal_action_ids(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The equally likely values of the deal's next digit."""
@@ -196,7 +197,11 @@ class CardnetState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         self._legal = {}
         if self.core is not None:
-            self._refresh(self.core.step(self._player, action))
+            following = self.core.step(self._player, action)
+            if following >= 0 and not self._simultaneous:
+                self._player = following  # what _refresh works out, without the call: this runs every move
+            else:
+                self._refresh(following)
             return
         self._deal += action * self._place
         self._place *= self._radices[self._digits]
