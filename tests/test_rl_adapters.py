@@ -136,6 +136,9 @@ def test_openspiel_python_answers_match_the_cpp_layer(game: str) -> None:
         assert state.legal_actions() == pyspiel.State.legal_actions(state)
         for p in players:
             assert state.legal_actions(p) == pyspiel.State.legal_actions(state, p)
+        # A clone made with the legal ids cached starts with no cache and answers alike.
+        twin = state.clone()
+        assert [twin.legal_actions(p) for p in players] == [state.legal_actions(p) for p in players]
         if state.is_terminal():
             break
         if state.is_chance_node():

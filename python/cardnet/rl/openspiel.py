@@ -84,6 +84,14 @@ def merged_layout(layout: list[tuple[str, int, int]]) -> list[tuple[str, int, in
     return merged
 
 
+class _LegalIds(dict[int, list[int]]):
+    """Legal ids of one state by player, never handed out (a caller gets a copy of its own). OpenSpiel
+    clones a state by deep-copying its attributes: a clone starts with an empty cache instead."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _LegalIds:
+        return _LegalIds()
+
+
 class CardnetObserver:
     """OpenSpiel observer: the observation tensor, or with perfect recall the information-state tensor."""
 
@@ -133,8 +141,7 @@ class CardnetState(pyspiel.State):  # type: ignore[misc]
         # The same game with event logs, made and brought up to date only for the information-state string.
         self._logged: _core.RlState | None = None
         self._radices: list[int] = game.radices
-        # Legal ids of the current state by player, never handed out (a caller gets a copy of its own).
-        self._legal: dict[int, list[int]] = {}
+        self._legal = _LegalIds()
         # The deal's digits chosen so far (least significant first) and their value.
         self._digits = 0
         self._deal = 0
@@ -195,7 +202,7 @@ class CardnetState(pyspiel.State):  # type: ignore[misc]
         return list(_equally_likely(self._radices[self._digits]))
 
     def _apply_action(self, action: int) -> None:
-        self._legal = {}
+        self._legal.clear()
         if self.core is not None:
             following = self.core.step(self._player, action)
             if following >= 0 and not self._simultaneous:
@@ -223,7 +230,7 @@ class CardnetState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_actions(self, actions: list[int]) -> None:
         assert self.core is not None
-        self._legal = {}
+        self._legal.clear()
         following = -1
         for seat in self.core.to_act():
             following = self.core.step(seat, actions[seat])
