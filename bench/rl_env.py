@@ -374,7 +374,7 @@ def main() -> None:
     baselines = {"openspiel_dou_dizhu": dou_dizhu(overhead), "rlcard_doudizhu": rlcard_doudizhu(overhead)}
     floor_loops = floors(overhead)
     ready = {k: v for k, v in {**baselines, **floor_loops}.items() if not isinstance(v, str)}
-    best_baselines = dict.fromkeys(ready, 0.0)
+    best_beside = dict.fromkeys(ready, 0.0)
     for game in args.games.split(","):
         # The baselines run again beside each game, so that the comparison is made under the same load.
         loops: dict[str, Loop] = {"native": native(game, overhead), **ready}
@@ -394,7 +394,7 @@ def main() -> None:
         rates = best_of_rounds(loops, args.seconds)
         here = {name: rates.pop(name) for name in ready}
         for name, rate in here.items():
-            best_baselines[name] = max(best_baselines[name], rate)
+            best_beside[name] = max(best_beside[name], rate)
         row: dict[str, Any] = {name: round(rate) for name, rate in rates.items()}
         dou = here.get("openspiel_dou_dizhu")
         if dou:
@@ -407,7 +407,7 @@ def main() -> None:
         if isinstance(spiel, str):
             row["openspiel"] = spiel
         report["games"][game] = row
-    best = {k: v if isinstance(v, str) else round(best_baselines[k]) for k, v in {**baselines, **floor_loops}.items()}
+    best = {k: v if isinstance(v, str) else round(best_beside[k]) for k, v in {**baselines, **floor_loops}.items()}
     report["floors"] = {k: best[k] for k in floor_loops}
     report["baselines"] = {k: best[k] for k in baselines}
     print(json.dumps(report, indent=1))
