@@ -4,6 +4,7 @@
 mod convert;
 mod errors;
 mod game;
+mod host_move;
 mod lines;
 mod rl;
 mod segments;
