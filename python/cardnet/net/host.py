@@ -45,6 +45,7 @@ from ..protocol.host import (
     Resync,
     Send,
 )
+from .._core import write_lines
 from ..table import Table
 from .lines import LineReader
 
@@ -327,15 +328,20 @@ class Host:
         self.quick_moves += 1
         mover = conn.link.seat
         assert mover is not None
-        # The mover's update first: its ack is the round trip that paces play.
-        data = lines[mover]
-        if data is not None:
-            self._queue(conn, "state", data, ack)
-        else:
-            self._deliver(conn, data, ack)
-        for other in self.conns.values():
+        # Lines for connections that can take them now go out in one native call, the mover's first (its ack is
+        # the round trip that paces play); the others are queued or replaced by a snapshot as _queue decides.
+        fds: list[int] = []
+        direct: list[bytes] = []
+        targets: list[Connection] = []
+        budget = self.opts.outbox_bytes if self.opts.outbox_messages > 0 else -1
+        mover_seen = False
+        for other in (conn, *self.conns.values()):
+            if other is conn:
+                if mover_seen:
+                    continue
+                mover_seen = True
             link = other.link
-            if other is conn or not link.ready:
+            if not link.ready:
                 continue
             seat = link.seat
             if link.spectator:
@@ -344,10 +350,22 @@ class Host:
                 continue
             else:
                 data = lines[seat]
-            if data is not None:
-                self._queue(other, "state", data, ack if seat == mover else None)
+            if (
+                data is not None
+                and other.fd >= 0
+                and not other.busy
+                and not other.outbox
+                and other.closing is None
+                and not other.needs_snapshot
+                and len(data) <= budget
+            ):
+                fds.append(other.fd)
+                direct.append(data)
+                targets.append(other)
             else:
                 self._deliver(other, data, ack if seat == mover else None)
+        for at, sent in write_lines(fds, direct):
+            self._keep_rest(targets[at], direct[at], sent)
         if game_over:
             self._game_finished()
         table = self.table
@@ -480,27 +498,33 @@ class Host:
         conn.outbox_size += len(data)
         conn.wake.set()
 
-    @staticmethod
-    def _write_direct(conn: Connection, data: bytes) -> None:
+    @classmethod
+    def _write_direct(cls, conn: Connection, data: bytes) -> None:
         """Write to an idle connection with nothing queued; what the kernel does not take goes to the outbox.
 
-        Only called with nothing queued and the writer idle, so bytes never overtake earlier ones. A broken
-        socket is left to the writer, which drops the connection as it would on its own failed write.
+        Only called with nothing queued and the writer idle, so bytes never overtake earlier ones.
         """
         try:
             sent = os.write(conn.fd, data)
         except BlockingIOError:
             sent = 0
         except OSError:
+            sent = -1
+        if sent != len(data):
+            cls._keep_rest(conn, data, sent)
+
+    @staticmethod
+    def _keep_rest(conn: Connection, data: bytes, sent: int) -> None:
+        """A direct write that the kernel took only ``sent`` bytes of (-1: it failed): the rest must go out next,
+        whole, whatever the message was (its ack went with its first bytes), so it is kept like a control message.
+        A broken socket is left to the writer, which drops the connection as it would on its own failed write.
+        """
+        if sent < 0:
             conn.fd = -1
             sent = 0
-        if sent < len(data):
-            # The kernel took only the start (or nothing): the rest must go out next, whole, whatever the message
-            # was (its ack went with its first bytes, or the outbox holds no ack for a message it must send
-            # anyway), so it is kept like a control message.
-            conn.outbox.append(("ctl", data[sent:], None))
-            conn.outbox_size += len(data) - sent
-            conn.wake.set()
+        conn.outbox.append(("ctl", data[sent:], None))
+        conn.outbox_size += len(data) - sent
+        conn.wake.set()
 
     async def _writer(self, conn: Connection, scope: trio.CancelScope) -> None:
         """Drain the outbox; a peer that does not read within the write timeout, or whose write fails in any
