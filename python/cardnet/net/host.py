@@ -45,7 +45,7 @@ from ..protocol.host import (
     Resync,
     Send,
 )
-from .._core import write_lines
+from .. import write_lines
 from ..table import Table
 from .lines import LineReader
 
