@@ -6,6 +6,8 @@ connection that holds the same seat), capabilities, strikes for malformed input,
 message a peer sends does to the table. Lines and the current time go in; each call returns the effects
 (:data:`Effect`) the I/O layer must carry out, in order: bytes to queue for a connection, journal records to
 write, a commit (records plus each seat's state message, released once durable), a connection to close.
+The most common line, a player's move in the canonical index form, also has a fast lane
+(:meth:`HostSession.quick_move`) that returns the same record and lines without effect objects.
 
 The trio layer (:mod:`cardnet.net.host`) owns the sockets, outboxes, the journal file, built-in players and
 timers; it never builds or parses a message itself.
