@@ -28,7 +28,9 @@ from nethelpers import running_host
 
 
 def _hello(name: str, role: str = "player") -> bytes:
-    return P.encode({"type": "hello", "protocol": 1, "name": name, "capabilities": ["index_moves", "rematch"], "role": role})[:-1]
+    hello: dict[str, P.Encodable] = {"type": "hello", "protocol": 1, "name": name, "role": role}
+    hello["capabilities"] = ["index_moves", "rematch"]
+    return P.encode(hello)[:-1]
 
 
 def _table_and_links(name: str, players: int, **options: Any) -> tuple[Table, HostSession, list[Link]]:

@@ -499,14 +499,17 @@ class Table:
         Returns None, changing nothing, when the line is not the canonical index form of a listed move of that
         decision, when the game object has no such call, when there is a turn timer (deadlines), or when the
         core refuses: the general path then makes the same move or reports the same error. Otherwise returns
-        (the move's journal payload, every observer's line as :meth:`Played` says, the line's ``ref``, whether
+        (the move's journal payload, every observer's line as :data:`Played` says, the line's ``ref``, whether
         the game is now over); the table's state is then exactly what :meth:`apply_move` leaves.
         """
         host_move = getattr(self.game, "host_move", None)
         if host_move is None or self.config.turn_timer is not None:
             return None
         decisions = self.decisions
-        held = [(d.seat, d.id, d.legal_json) for d in decisions.values() if d.seat != seat] if len(decisions) > 1 else []
+        # The other seats' open decisions (none when one seat acts at a time): kept while their moves stay the same.
+        held = []
+        if len(decisions) > 1:
+            held = [(d.seat, d.id, d.legal_json) for d in decisions.values() if d.seat != seat]
         try:
             done = host_move(
                 line, seat, decision.id, decision.count, held, self._decision_seq, SEAT_STRIDE,
