@@ -4,24 +4,42 @@ Prints one JSON document with, per game at its default player count:
   - vec_env[N]        decisions/s of ``cardnet.rl.VectorEnv.step`` at N = 1, 64, 1024 with observations and
                       the legal actions as sparse id rows (``legal="ids"``), the form a policy samples from;
   - vec_env_mask[N]   the same with dense masks (``legal="mask"``): Matchstick's mask is 17 287 bytes a game;
-  - native            decisions/s of the fast path ``decision()`` + ``apply_index`` (the reference);
-  - pettingzoo        decisions/s of the AEC env (``last()`` with its observation and mask, then ``step``),
-                      with ``pettingzoo_ratio`` = native / pettingzoo (the goal is at most 3), and the
-                      same with ``reuse_arrays=True`` (observation arrays rewritten in place);
+  - native            decisions/s of the fast path ``decision()`` + ``apply_index`` (the issue's reference);
+  - native_observe, native_observe_into, native_legal_ids
+                      the same work as an adapter, called on the core's ``RlState`` straight from Python:
+                      ``observe(seat, True)`` (new observation and mask arrays, PettingZoo's work),
+                      ``observe_into`` (arrays rewritten in place, PettingZoo's with ``reuse_arrays``) or
+                      ``legal_action_ids`` (OpenSpiel's work), each then ``step(seat, id)``;
+  - pettingzoo        decisions/s of the AEC env (``agent_iter``, ``last()`` with its observation and mask,
+                      then ``step``), and ``pettingzoo_reuse_arrays`` (observation arrays rewritten in place);
   - openspiel         decisions/s of the pyspiel game (``is_terminal``, ``is_chance_node``,
-                      ``current_player``, ``legal_actions``, ``apply_action``), with ``openspiel_ratio``;
-and ``baselines``: OpenSpiel ``dou_dizhu`` stepped from Python the same way, and RLCard ``doudizhu`` (each a
-string with the reason when the package is missing). The baselines run beside every game, taking turns with
-its loops; ``openspiel_dou_dizhu_beside`` is the rate the ``vec_env[N]_vs_dou_dizhu`` ratios divide by, and
-``baselines`` holds the best over all games.
+                      ``current_player``, ``legal_actions``, ``apply_action``; a simultaneous node counts one
+                      decision per seat that picks, as the native loops do);
+  - <adapter>_ratio   native / adapter (the issue's goal is at most 3), and <adapter>_same_work_ratio the
+                      same-work reference / adapter: what the adapter adds to the work it must do anyway;
+  - <framework>_floor_ratio
+                      native / the framework's floor (below): the ratio an adapter doing no game work at all
+                      would have, so the part of each ratio that is the framework's own;
+  - ns_per_decision   each adapter's nanoseconds per decision split into ``floor`` (the framework's floor),
+                      ``game_work`` (the same-work reference) and ``adapter`` (the rest: our glue code).
+The floors run beside every game: ``pettingzoo_floor``, a PettingZoo AEC env with no game (two agents take
+turns for 64 steps, a constant one-float observation and one-action mask) stepped by the very loop the
+adapter is, and ``openspiel_floor``, a pyspiel Python game registered as ours are (two players take turns
+for 64 moves with two legal actions, no chance node) stepped by the very loop the adapters are.
+``baselines``: OpenSpiel's C++ ``dou_dizhu`` stepped by that loop too, and RLCard ``doudizhu`` (``reset``,
+then ``step`` returning the next state with its legal actions, and ``is_over``), each a string with the
+reason when the package is missing. Floors and baselines take turns with each game's loops; the
+``*_beside`` figures are the rates of that game's run (the ratios divide by them), ``floors`` and
+``baselines`` hold the best over all games.
 
-Every figure counts the environment's own work only, dealing included (OpenSpiel's chance nodes are
-sampled and applied inside the clock, as the vectorized env deals inside its step): the random policy
-(drawing an action from the mask, the id list or the count) runs outside the clock, in every loop alike,
-and the clock's own cost (measured at the start) is taken off each timed interval. Each loop runs for
-about ``--seconds`` seconds in 5 rounds, the loops of one game taking turns, and its best round counts.
+Every figure counts the environment's own work only, dealing included (``new_game``, ``reset``, OpenSpiel's
+chance nodes sampled and applied are inside the clock, as the vectorized env deals inside its step): the
+random policy (drawing an action from the mask, the id list or the count) runs outside the clock, in every
+loop alike, and the clock's own cost (measured at the start) is taken off each timed interval. Each loop
+runs for about ``--seconds`` seconds in 5 rounds, the loops of one game taking turns, and its best round
+counts.
 
-    pip install '.[rl,rltest]' && python bench/rl_env.py [--seconds 1.0] [--games fistful,cherki]
+    pip install '.[rl,rltest,bench]' && python bench/rl_env.py [--seconds 1.0] [--games fistful,cherki]
 """
 
 from __future__ import annotations
@@ -36,8 +54,9 @@ from typing import Any
 import numpy as np
 
 import cardnet
-from cardnet.rl import VectorEnv
+from cardnet.rl import VectorEnv, new_state
 from cardnet.rl import pettingzoo as pz
+from rl_floors import FloorAEC, load_floor_game
 
 clock = time.perf_counter
 
@@ -114,7 +133,11 @@ def native(game: str, overhead: float) -> Loop:
     rng = random.Random(1)
 
     def run(meter: Meter) -> None:
-        g = cardnet.new_game(game, seed=rng.getrandbits(63))
+        seed = rng.getrandbits(63)
+        t = clock()
+        g = cardnet.new_game(game, seed=seed)
+        meter.spent += clock() - t
+        meter.intervals += 1
         while True:
             t = clock()
             d = g.decision()
@@ -131,29 +154,85 @@ def native(game: str, overhead: float) -> Loop:
     return measured(overhead, run)
 
 
-def pettingzoo(game: str, overhead: float, reuse_arrays: bool = False) -> Loop:
-    env = pz.env(game, seed=1, reuse_arrays=reuse_arrays)
+def same_work(game: str, overhead: float, work: str) -> Loop:
+    """An adapter's own work on the core's ``RlState`` from Python: ``observe`` (new arrays), ``observe_into``
+    (kept arrays) or ``legal_ids`` (the id list), then ``step``; dealing included."""
     rng = random.Random(1)
+    probe = new_state(game, log_events=False)
+    obs = np.zeros(probe.observation_len(), np.float32)
+    mask = np.zeros(probe.action_space_size(), np.int8)
 
     def run(meter: Meter) -> None:
-        env.reset()
-        for _ in env.agent_iter():
-            t = clock()
-            obs, _, term, trunc, _ = env.last()
-            meter.spent += clock() - t
-            if term or trunc:
-                env.step(None)
-                continue
-            assert obs is not None
-            legal = np.flatnonzero(obs["action_mask"])
+        seed = rng.getrandbits(63)
+        t = clock()
+        state = new_state(game, seed=seed, log_events=False)
+        seat = state.first_to_act()
+        meter.spent += clock() - t
+        meter.intervals += 1
+        while seat >= 0:
+            # One clocked call per branch, so that choosing the branch stays outside the clock.
+            if work == "observe":
+                t = clock()
+                observed = state.observe(seat, True)
+                meter.spent += clock() - t
+                legal = np.flatnonzero(observed[1])
+            elif work == "observe_into":
+                t = clock()
+                state.observe_into(seat, True, obs, mask)
+                meter.spent += clock() - t
+                legal = np.flatnonzero(mask)
+            else:
+                t = clock()
+                ids = state.legal_action_ids(seat)
+                meter.spent += clock() - t
+                legal = np.asarray(ids)
             pick = int(legal[rng.randrange(len(legal))])
             t = clock()
-            env.step(pick)
+            seat = state.step(seat, pick)
             meter.spent += clock() - t
             meter.intervals += 2
             meter.decisions += 1
 
     return measured(overhead, run)
+
+
+def aec_loop(env: Any, overhead: float) -> Loop:
+    """Random games of a PettingZoo AEC env: ``agent_iter``, ``last()``, ``step`` (``reset`` timed too)."""
+    rng = random.Random(1)
+
+    def run(meter: Meter) -> None:
+        t = clock()
+        env.reset()
+        agents = iter(env.agent_iter())
+        meter.spent += clock() - t
+        meter.intervals += 1
+        while True:
+            t = clock()
+            agent = next(agents, None)
+            if agent is not None:
+                obs, _, term, trunc, _ = env.last()
+                if term or trunc:
+                    env.step(None)
+                    agent = ""
+            meter.spent += clock() - t
+            meter.intervals += 1
+            if agent is None:
+                break
+            if not agent:
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            pick = int(legal[rng.randrange(len(legal))])
+            t = clock()
+            env.step(pick)
+            meter.spent += clock() - t
+            meter.intervals += 1
+            meter.decisions += 1
+
+    return measured(overhead, run)
+
+
+def pettingzoo(game: str, overhead: float, reuse_arrays: bool = False) -> Loop:
+    return aec_loop(pz.env(game, seed=1, reuse_arrays=reuse_arrays), overhead)
 
 
 def spiel_random_game(game: Any, rng: random.Random, meter: Meter) -> None:
@@ -192,68 +271,116 @@ def spiel_random_game(game: Any, rng: random.Random, meter: Meter) -> None:
             state.apply_action(picks[0])
         meter.spent += clock() - t
         meter.intervals += 3
-        meter.decisions += 1
+        meter.decisions += sum(1 for a in acts if a)
 
 
 def openspiel(game: str, overhead: float) -> Loop | str:
-    try:
+    def load() -> Any:
         from cardnet.rl.openspiel import load
-    except ImportError as e:
-        return f"not installed: {e}"
-    spiel_game = load(game)
-    rng = random.Random(1)
-    return measured(overhead, lambda meter: spiel_random_game(spiel_game, rng, meter))
+
+        return load(game)
+
+    return spiel_loop(load, overhead)
 
 
-def dou_dizhu(overhead: float) -> Loop | str:
+def spiel_loop(load: Callable[[], Any], overhead: float) -> Loop | str:
+    """Random games of the pyspiel game ``load()`` makes, or why pyspiel is missing."""
     try:
-        import pyspiel
+        game = load()
     except ImportError as e:
         return f"not installed: {e}"
-    game = pyspiel.load_game("dou_dizhu")
     rng = random.Random(1)
     return measured(overhead, lambda meter: spiel_random_game(game, rng, meter))
 
 
+def dou_dizhu(overhead: float) -> Loop | str:
+    def load() -> Any:
+        import pyspiel
+
+        return pyspiel.load_game("dou_dizhu")
+
+    return spiel_loop(load, overhead)
+
+
 def rlcard_doudizhu(overhead: float) -> Loop | str:
+    """RLCard's loop: ``reset`` and ``step`` hand back the next state (observation and legal actions) and
+    the player to act; ``is_over`` ends the game."""
     try:
         import rlcard
     except ImportError as e:
-        return f"not installed: {e}"
+        return f"not installed: {e} (pip install '.[bench]')"
     env = rlcard.make("doudizhu", config={"seed": 1})
     rng = random.Random(1)
 
     def run(meter: Meter) -> None:
-        _, player = env.reset()
-        while not env.is_over():
-            t = clock()
-            state = env.get_state(player)
-            meter.spent += clock() - t
+        t = clock()
+        state, _ = env.reset()
+        over = env.is_over()
+        meter.spent += clock() - t
+        meter.intervals += 1
+        while not over:
             pick = rng.choice(list(state["legal_actions"]))
             t = clock()
-            _, player = env.step(pick)
+            state, _ = env.step(pick)
+            over = env.is_over()
             meter.spent += clock() - t
-            meter.intervals += 2
+            meter.intervals += 1
             meter.decisions += 1
 
     return measured(overhead, run)
+
+
+def floors(overhead: float) -> dict[str, Loop | str]:
+    """The frameworks' own floors (``bench/rl_floors.py``), or why one is missing."""
+    return {"pettingzoo_floor": aec_loop(FloorAEC(), overhead), "openspiel_floor": spiel_loop(load_floor_game, overhead)}
+
+
+#: Each adapter with its same-work reference loop and its framework's floor.
+ADAPTERS = {
+    "pettingzoo": ("native_observe", "pettingzoo_floor"),
+    "pettingzoo_reuse_arrays": ("native_observe_into", "pettingzoo_floor"),
+    "openspiel": ("native_legal_ids", "openspiel_floor"),
+}
+
+
+def adapter_figures(rates: dict[str, float], beside: dict[str, float]) -> dict[str, Any]:
+    """Each adapter's ratios against the issue's reference, its same-work reference and its floor, and its
+    time per decision split into the framework's floor, the game's work and the adapter's own code."""
+    row: dict[str, Any] = {}
+    split: dict[str, dict[str, int]] = {}
+    for name, (work, floor) in ADAPTERS.items():
+        if name not in rates:
+            continue
+        row[f"{name}_ratio"] = round(rates["native"] / rates[name], 1)
+        row[f"{name}_same_work_ratio"] = round(rates[work] / rates[name], 1)
+        if floor in beside:
+            row[f"{floor}_ratio"] = round(rates["native"] / beside[floor], 1)
+            ns = {"floor": 1e9 / beside[floor], "game_work": 1e9 / rates[work]}
+            split[name] = {**{k: round(v) for k, v in ns.items()}, "adapter": round(1e9 / rates[name] - sum(ns.values()))}
+    row["ns_per_decision"] = {"native": round(1e9 / rates["native"]), **split}
+    return row
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--games", default="matchstick,fistful,cherki,ten")
+    parser.add_argument("--no-vec-env", action="store_true", help="only the adapters, references and baselines")
     args = parser.parse_args()
     if cardnet.build_info()["profile"] != "release":
         raise SystemExit("build the extension in release mode first (maturin develop --release)")
     overhead = clock_cost()
     report: dict[str, Any] = {"clock_cost_ns": round(overhead * 1e9), "games": {}}
     baselines = {"openspiel_dou_dizhu": dou_dizhu(overhead), "rlcard_doudizhu": rlcard_doudizhu(overhead)}
-    ready = {k: v for k, v in baselines.items() if not isinstance(v, str)}
-    best_baselines = dict.fromkeys(ready, 0.0)
+    floor_loops = floors(overhead)
+    ready = {k: v for k, v in {**baselines, **floor_loops}.items() if not isinstance(v, str)}
+    best_beside = dict.fromkeys(ready, 0.0)
     for game in args.games.split(","):
         # The baselines run again beside each game, so that the comparison is made under the same load.
         loops: dict[str, Loop] = {"native": native(game, overhead), **ready}
+        loops["native_observe"] = same_work(game, overhead, "observe")
+        loops["native_observe_into"] = same_work(game, overhead, "observe_into")
+        loops["native_legal_ids"] = same_work(game, overhead, "legal_ids")
         for legal, key in (("ids", "vec_env"), ("mask", "vec_env_mask")):
             for n in (1, 64, 1024):
                 loops[f"{key}[{n}]"] = vec_env(game, n, legal)
@@ -262,23 +389,27 @@ def main() -> None:
         spiel = openspiel(game, overhead)
         if not isinstance(spiel, str):
             loops["openspiel"] = spiel
+        if args.no_vec_env:
+            loops = {name: loop for name, loop in loops.items() if not name.startswith("vec_env")}
         rates = best_of_rounds(loops, args.seconds)
         here = {name: rates.pop(name) for name in ready}
         for name, rate in here.items():
-            best_baselines[name] = max(best_baselines[name], rate)
+            best_beside[name] = max(best_beside[name], rate)
         row: dict[str, Any] = {name: round(rate) for name, rate in rates.items()}
         dou = here.get("openspiel_dou_dizhu")
         if dou:
             row["openspiel_dou_dizhu_beside"] = round(dou)
             for n in (1, 64, 1024):
-                row[f"vec_env[{n}]_vs_dou_dizhu"] = round(rates[f"vec_env[{n}]"] / dou, 1)
-        for name in ("pettingzoo", "pettingzoo_reuse_arrays", "openspiel"):
-            if name in rates:
-                row[f"{name}_ratio"] = round(rates["native"] / rates[name], 1)
-            else:
-                row[name] = spiel
+                if f"vec_env[{n}]" in rates:
+                    row[f"vec_env[{n}]_vs_dou_dizhu"] = round(rates[f"vec_env[{n}]"] / dou, 1)
+        row.update({f"{name}_beside": round(here[name]) for name in floor_loops if name in here})
+        row.update(adapter_figures(rates, here))
+        if isinstance(spiel, str):
+            row["openspiel"] = spiel
         report["games"][game] = row
-    report["baselines"] = {k: v if isinstance(v, str) else round(best_baselines[k]) for k, v in baselines.items()}
+    best = {k: v if isinstance(v, str) else round(best_beside[k]) for k, v in {**baselines, **floor_loops}.items()}
+    report["floors"] = {k: best[k] for k in floor_loops}
+    report["baselines"] = {k: best[k] for k in baselines}
     print(json.dumps(report, indent=1))
 
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test
 
+from cardnet.rl import new_state
 from cardnet.rl import pettingzoo as pz
 from cardnet import derive
 from cardnet.rl.openspiel import deal_radices, load
@@ -115,3 +116,52 @@ def test_openspiel_deal_digits_pick_the_seed() -> None:
         state.apply_action(digit)
     assert not state.is_chance_node()
     assert state.core is not None and state.core.seed == derive(5, 7 + 3 * 32)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_openspiel_python_answers_match_the_cpp_layer(game: str) -> None:
+    """The answers the state gives from Python equal what OpenSpiel's C++ layer works out from the
+    overridden hooks, and the information-state string replayed on demand equals a game logged all along."""
+    import pyspiel
+
+    spiel_game = load(game, deals=8, players=PLAYERS[game])
+    state = spiel_game.new_initial_state()
+    rng = np.random.default_rng(3)
+    players = range(spiel_game.num_players())
+    logged = None
+    for step in range(spiel_game.max_game_length() + 3):
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        assert state.is_simultaneous_node() == pyspiel.State.is_simultaneous_node(state)
+        assert state.is_player_node() == pyspiel.State.is_player_node(state)
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        for p in players:
+            assert state.legal_actions(p) == pyspiel.State.legal_actions(state, p)
+        # A clone made with the legal ids cached starts with no cache and answers alike.
+        twin = state.clone()
+        assert [twin.legal_actions(p) for p in players] == [state.legal_actions(p) for p in players]
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            assert state.chance_outcomes() == pyspiel.State.chance_outcomes(state)
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            continue
+        if logged is None:
+            assert state.core is not None
+            logged = new_state(game, PLAYERS[game], state.core.seed)
+        # Asked at some steps only, so the logged copy also catches up over several moves at once.
+        if step % 3 == 0:
+            for p in players:
+                assert state.information_state_string(p) == logged.information_state_string(p)
+        if state.is_simultaneous_node():
+            picks = [int(rng.choice(state.legal_actions(p))) for p in players]
+            state.apply_actions(picks)
+            for p in players:
+                logged.apply_action_id(p, picks[p])
+        else:
+            seat = state.current_player()
+            pick = int(rng.choice(state.legal_actions()))
+            state.apply_action(pick)
+            logged.apply_action_id(seat, pick)
+    assert state.is_terminal() and logged is not None
+    for p in players:
+        assert state.information_state_string(p) == logged.information_state_string(p)

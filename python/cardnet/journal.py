@@ -155,7 +155,11 @@ def _move_payload(record: Mapping[str, Encodable]) -> str | None:
 
 def encode_record(record: Mapping[str, Encodable]) -> bytes:
     """The bytes of one record: header (length, CRC-32) and canonical JSON payload."""
-    payload = (_move_payload(record) or canonical(record)).encode("ascii")
+    return encode_payload((_move_payload(record) or canonical(record)).encode("ascii"))
+
+
+def encode_payload(payload: bytes) -> bytes:
+    """The bytes of one record whose canonical JSON payload is already encoded: the header, then the payload."""
     if len(payload) > MAX_RECORD:
         raise ValueError(f"journal record of {len(payload)} bytes is too large")
     return _HEADER.pack(len(payload), zlib.crc32(payload)) + payload
@@ -292,6 +296,11 @@ class Journal:
     def append(self, record: Mapping[str, Encodable]) -> None:
         """Append one record with a single write (durable against a killed process once this returns)."""
         self._write(encode_record(record))
+        self.records_written += 1
+
+    def append_payload(self, payload: bytes) -> None:
+        """Append one record given as its canonical JSON payload (the host's fast lane builds it natively)."""
+        self._write(encode_payload(payload))
         self.records_written += 1
 
     def fsync(self) -> None:

@@ -57,6 +57,12 @@ class FanOutLike(Protocol):
     ) -> list[bytes | None]: ...
 
 
+#: What :meth:`Table.play_line` returns: the move's journal payload, every observer's ``update`` line (seats
+#: ``0 .. players - 1``, then the spectators; the mover's carries its ack; None for a line too long to send),
+#: the line's ``ref`` and whether the game is over.
+Played = tuple[bytes, list[Union[bytes, None]], Union[int, str, None], bool]
+
+
 @dataclass(frozen=True)
 class StateFragments:
     """Everything the host sends about one state, as canonical JSON text from the core.
@@ -324,6 +330,9 @@ class Table:
         # ack (its connection, or the host, died first) asks again by repeating the move, and is told it landed.
         self.answered: dict[int, tuple[int, int]] = {}
         self._fragments: StateFragments | None = None
+        # The core's fan-out of the latest move on the fast lane (:meth:`play_line`), turned into fragments
+        # only when something asks for them (a snapshot): (the key it describes, the fan-out).
+        self._fan: tuple[tuple[int, int, int], Any] | None = None
         self._maybe_start()
 
     # -- seats ------------------------------------------------------------------------------------------------
@@ -385,7 +394,9 @@ class Table:
         key = self._key()
         if self._fragments is None or self._fragments.key != key:
             fan_out = getattr(self.game, "fan_out", None)
-            if callable(fan_out):
+            if self._fan is not None and self._fan[0] == key:
+                self._fragments = _fragments_of(key, self._fan[1])
+            elif callable(fan_out):
                 self._fragments = _fragments_of(key, fan_out(self._observers()))
             else:
                 self._fragments = _fragments_by_call(key, self.game, self._observers())
@@ -480,6 +491,49 @@ class Table:
             "move": move if isinstance(move, Raw) else _plain(move),
         }
         return Applied(seat, decision.id, move, record)
+
+    def play_line(self, line: bytes, seat: int, decision: OpenDecision, inline_limit: int, limit: int) -> Played | None:
+        """The fast lane of :meth:`apply_move`: play a peer's ``move`` line answering ``decision`` (checked open
+        for ``seat``) in one native call, which also builds every observer's ``update`` line.
+
+        Returns None, changing nothing, when the line is not the canonical index form of a listed move of that
+        decision, when the game object has no such call, when there is a turn timer (deadlines), or when the
+        core refuses: the general path then makes the same move or reports the same error. Otherwise returns
+        (the move's journal payload, every observer's line as :data:`Played` says, the line's ``ref``, whether
+        the game is now over); the table's state is then exactly what :meth:`apply_move` leaves.
+        """
+        host_move = getattr(self.game, "host_move", None)
+        if host_move is None or self.config.turn_timer is not None:
+            return None
+        decisions = self.decisions
+        # The other seats' open decisions (none when one seat acts at a time): kept while their moves stay the same.
+        held = []
+        if len(decisions) > 1:
+            held = [(d.seat, d.id, d.legal_json) for d in decisions.values() if d.seat != seat]
+        try:
+            done = host_move(
+                line, seat, decision.id, decision.count, held, self._decision_seq, SEAT_STRIDE,
+                self.game_no, self.state_id + 1, inline_limit, limit,
+            )  # fmt: skip
+        except Exception:
+            # The game is unchanged (or unusable after a core panic): the general path reports it.
+            return None
+        if done is None:
+            return None
+        fan, record, lines, after, ref = done
+        self.state_id += 1
+        self._fan = ((id(self.game), self.game_no, self.state_id), fan)
+        self.rematch_votes.clear()
+        self.answered[decision.id] = (seat, self.state_id)
+        fresh: dict[int, OpenDecision] = {}
+        for acting, decision_id, count, legal_json in after:
+            if legal_json is None:
+                fresh[acting] = decisions[acting]
+            else:
+                fresh[acting] = OpenDecision(decision_id, acting, legal_json, count, self.clock())
+                self._decision_seq[acting] += 1
+        self.decisions = fresh
+        return record, lines, ref, fan.over
 
     # -- rematch ----------------------------------------------------------------------------------------------
 

@@ -7,6 +7,12 @@ byte-bounded outbox, drained by its writer task. A committer releases acknowledg
 write (and, with ``fsync``, after a group-committed fsync); built-in players run in worker threads on clones;
 timers (turn timers, absent seats, keepalive) wake the session. Every message is built and parsed by the
 session, never here.
+
+Most lines are moves, so they have a fast lane: a welcomed player's move in the canonical index form for its
+own open decision (no turn timer, no group commit) is checked, played and turned into its journal record and
+every seat's ``update`` line in one native call (:meth:`HostSession.quick_move`), then journalled and written
+out here with no effect objects in between. The bytes are those of the general path (tests/test_fast_lane.py
+plays the same games both ways); any other line, or a move the fast lane does not take, goes the general way.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from ..protocol.host import (
     Resync,
     Send,
 )
+from .. import write_lines
 from ..table import Table
 from .lines import LineReader
 
@@ -105,6 +112,8 @@ class Host:
         self.opts = options or HostOptions()
         fsync = journal is not None and journal.fsync_enabled
         self.session = HostSession(table, self.opts, durable_tokens=fsync)
+        #: Moves may take the fast lane (:meth:`_quick_move`): not with group commit, whose acks wait for fsync.
+        self._fast_lane = self.opts.fast_lane and not fsync
         self.conns: dict[int, Connection] = {}
         self._pending: list[Commit] = []
         self._commit_wake = trio.Event()
@@ -115,6 +124,8 @@ class Host:
         self._nursery: trio.Nursery | None = None
         self.port: int | None = None
         self.finished_games = 0
+        #: Moves accepted on the fast lane (the rest of the lines took the general path).
+        self.quick_moves = 0
         self.game_over = trio.Event()
 
     @property
@@ -225,6 +236,7 @@ class Host:
         """Feed the connection's lines to the session until it is done with them."""
         link = conn.link
         reader = LineReader(conn.stream, MAX_PEER_LINE, conn.fd)
+        clock = trio.lowlevel.current_clock()  # clock.current_time() is trio.current_time(), a step shorter
         while link.closing is None:
             # One timeout scope serves line after line: a scope per line would cost more than the line's own
             # handling. Its deadline may lag the real one by up to DEADLINE_SLACK (moving a deadline costs too):
@@ -241,7 +253,14 @@ class Host:
                         return
                     if line is None:
                         return
-                    durable = self._apply(self.session.receive_line(link, line, trio.current_time()))
+                    now = clock.current_time()
+                    if self._fast_lane and self._quick_move(conn, line, now):
+                        # A move on the fast lane: the line was heard now, so the deadline is the idle timeout.
+                        deadline = now + self.opts.idle_timeout
+                        if deadline - armed > DEADLINE_SLACK:
+                            timeout.deadline = armed = deadline
+                        continue
+                    durable = self._apply(self.session.receive_line(link, line, now))
                     if durable is not None:
                         assert self.journal is not None
                         # The read timeout must not cut a welcome short while its token becomes durable.
@@ -285,12 +304,80 @@ class Host:
                 durable = effect
         return durable
 
-    def _journal(self, record: dict[str, Any]) -> None:
+    def _journal(self, record: dict[str, Any] | bytes) -> None:
+        """Append a record (or a record's ready payload) to the journal, if there is one."""
         if self.journal is not None:
             try:
-                self.journal.append(record)
+                if isinstance(record, bytes):
+                    self.journal.append_payload(record)
+                else:
+                    self.journal.append(record)
             except OSError as exc:
                 raise JournalFailure(f"cannot write the journal {self.journal.path}: {exc.strerror}") from exc
+
+    def _quick_move(self, conn: Connection, line: bytes, now: float) -> bool:
+        """The fast lane: a move the session accepts without its general path (:meth:`HostSession.quick_move`)
+        is journalled and handed out here as :meth:`_commit` and :meth:`_release` would; False, with nothing
+        done, for any other line."""
+        quick = self.session.quick_move(conn.link, line, now)
+        if quick is None:
+            return False
+        record, lines, ack, game_over = quick
+        if self.journal is not None:
+            self._journal(record)
+        self.quick_moves += 1
+        mover = conn.link.seat
+        assert mover is not None
+        # Lines for connections that can take them now go out in one native call, the mover's first (its ack is
+        # the round trip that paces play); the others are queued or replaced by a snapshot as _queue decides.
+        fds: list[int] = []
+        direct: list[bytes] = []
+        targets: list[Connection] = []
+        budget = self.opts.outbox_bytes if self.opts.outbox_messages > 0 else -1
+        mover_seen = False
+        for other in (conn, *self.conns.values()):
+            if other is conn:
+                if mover_seen:
+                    continue
+                mover_seen = True
+            link = other.link
+            if not link.ready:
+                continue
+            seat = link.seat
+            if link.spectator:
+                data = lines[-1]
+            elif seat is None:
+                continue
+            else:
+                data = lines[seat]
+            if (
+                data is not None
+                and other.fd >= 0
+                and not other.busy
+                and not other.outbox
+                and other.closing is None
+                and not other.needs_snapshot
+                and len(data) <= budget
+            ):
+                fds.append(other.fd)
+                direct.append(data)
+                targets.append(other)
+            else:
+                self._deliver(other, data, ack if seat == mover else None)
+        for at, sent in write_lines(fds, direct):
+            self._keep_rest(targets[at], direct[at], sent)
+        if game_over:
+            self._game_finished()
+        table = self.table
+        for seat in table.decisions:
+            if table.controlled_by_builtin(seat):
+                self._after_change()
+                return True
+        if self.session.gone_since:
+            # Without a turn timer (the fast lane has none), only absent seats and built-in players give the
+            # scheduler or a bot work.
+            self._after_change()
+        return True
 
     def _commit(self, commit: Commit) -> None:
         """Journal the records, and release every seat's message once durable."""
@@ -319,20 +406,24 @@ class Host:
                 later.append((conn, delivery))
             else:
                 # The mover's update goes out first: its ack is the round trip that paces play.
-                self._deliver(conn, delivery)
+                self._deliver(conn, delivery.data, delivery.ack)
         for conn, delivery in later:
-            self._deliver(conn, delivery)
+            self._deliver(conn, delivery.data, delivery.ack)
         if commit.game_over:
-            self.finished_games += 1
-            self.game_over.set()
-            self.game_over = trio.Event()
+            self._game_finished()
 
-    def _deliver(self, conn: Connection, delivery: Delivery) -> None:
-        if delivery.data is not None:
-            self._queue(conn, "state", delivery.data, delivery.ack)
+    def _game_finished(self) -> None:
+        self.finished_games += 1
+        self.game_over.set()
+        self.game_over = trio.Event()
+
+    def _deliver(self, conn: Connection, data: bytes | None, ack: Ack | None) -> None:
+        """Hand a connection its state line; None (the line could not be built) sends a snapshot instead."""
+        if data is not None:
+            self._queue(conn, "state", data, ack)
         else:
             conn.needs_snapshot = True
-            self._owe_ack(conn, delivery.ack)
+            self._owe_ack(conn, ack)
             conn.wake.set()
 
     async def _committer(self) -> None:
@@ -409,30 +500,31 @@ class Host:
 
     @classmethod
     def _write_direct(cls, conn: Connection, data: bytes) -> None:
-        """Write to an idle connection with nothing queued; what the kernel does not take goes to the outbox."""
-        rest = cls._write_now(conn, data)
-        if rest:
-            # The kernel took only the start: the rest must go out next, whole, whatever the message was (its
-            # ack went with its first bytes), so it is kept like a control message.
-            conn.outbox.append(("ctl", rest, None))
-            conn.outbox_size += len(rest)
-            conn.wake.set()
+        """Write to an idle connection with nothing queued; what the kernel does not take goes to the outbox.
 
-    @staticmethod
-    def _write_now(conn: Connection, data: bytes) -> bytes:
-        """Write what the socket takes without blocking; returns the rest (empty when all went out).
-
-        Only called with nothing queued and the writer idle, so bytes never overtake earlier ones. A broken
-        socket is left to the writer, which drops the connection as it would on its own failed write.
+        Only called with nothing queued and the writer idle, so bytes never overtake earlier ones.
         """
         try:
             sent = os.write(conn.fd, data)
         except BlockingIOError:
-            return data
+            sent = 0
         except OSError:
+            sent = -1
+        if sent != len(data):
+            cls._keep_rest(conn, data, sent)
+
+    @staticmethod
+    def _keep_rest(conn: Connection, data: bytes, sent: int) -> None:
+        """A direct write that the kernel took only ``sent`` bytes of (-1: it failed): the rest must go out next,
+        whole, whatever the message was (its ack went with its first bytes), so it is kept like a control message.
+        A broken socket is left to the writer, which drops the connection as it would on its own failed write.
+        """
+        if sent < 0:
             conn.fd = -1
-            return data
-        return data[sent:]
+            sent = 0
+        conn.outbox.append(("ctl", data[sent:], None))
+        conn.outbox_size += len(data) - sent
+        conn.wake.set()
 
     async def _writer(self, conn: Connection, scope: trio.CancelScope) -> None:
         """Drain the outbox; a peer that does not read within the write timeout, or whose write fails in any

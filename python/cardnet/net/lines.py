@@ -30,19 +30,17 @@ class LineReader:
 
         Raises ``ProtocolError("line_too_long")`` as soon as a line exceeds the limit.
         """
-        while (line := self.lines.next_line()) is None:
-            chunk = await self._receive()
+        lines, fd = self.lines, self.fd
+        while (line := lines.next_line()) is None:
+            if fd < 0:
+                chunk: bytes | bytearray = await self.stream.receive_some(CHUNK)
+            else:
+                await trio.lowlevel.wait_readable(fd)
+                try:
+                    chunk = os.read(fd, CHUNK)
+                except BlockingIOError:
+                    continue  # a spurious wake: wait again
             if not chunk:
                 return None
-            self.lines.feed(chunk)
+            lines.feed(chunk)
         return line
-
-    async def _receive(self) -> bytes | bytearray:
-        if self.fd < 0:
-            return await self.stream.receive_some(CHUNK)
-        while True:
-            await trio.lowlevel.wait_readable(self.fd)
-            try:
-                return os.read(self.fd, CHUNK)
-            except BlockingIOError:
-                continue  # a spurious wake: wait again

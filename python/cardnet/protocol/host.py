@@ -6,6 +6,8 @@ connection that holds the same seat), capabilities, strikes for malformed input,
 message a peer sends does to the table. Lines and the current time go in; each call returns the effects
 (:data:`Effect`) the I/O layer must carry out, in order: bytes to queue for a connection, journal records to
 write, a commit (records plus each seat's state message, released once durable), a connection to close.
+The most common line, a player's move in the canonical index form, also has a fast lane
+(:meth:`HostSession.quick_move`) that returns the same record and lines without effect objects.
 
 The trio layer (:mod:`cardnet.net.host`) owns the sockets, outboxes, the journal file, built-in players and
 timers; it never builds or parses a message itself.
@@ -18,7 +20,7 @@ import math
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Union
+from typing import NamedTuple, Union
 
 from ..table import DecisionParts, FanOutLike, OpenDecision, Table
 from .codec import (
@@ -96,6 +98,9 @@ class HostOptions:
     capabilities: tuple[str, ...] = HOST_CAPABILITIES
     #: A decision whose legal-move list is longer than this (bytes of JSON) is sent without it; the peer pages it.
     legal_inline_limit: int = LEGAL_INLINE_LIMIT
+    #: Accepted moves in the canonical index form take the fast lane (:meth:`HostSession.quick_move`), which
+    #: sends the same bytes as the general path; False sends every line through the general path.
+    fast_lane: bool = True
 
 
 class Bucket:
@@ -107,6 +112,13 @@ class Bucket:
     def refund(self) -> None:
         """Give back a token (an accepted move: play paced by the table is never a flood)."""
         self.tokens = min(self.burst, self.tokens + 1.0)
+
+    def has_token(self, now: float) -> bool:
+        """Refill, and tell whether a token is there, spending none: :meth:`take` then :meth:`refund` (an accepted
+        move) leave the bucket exactly so, and a :meth:`take` at the same ``now`` finds the same tokens."""
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        return self.tokens >= 1.0
 
     def take(self, now: float) -> bool:
         """Spend a token; False when none is left."""
@@ -208,6 +220,19 @@ class Changed:
 
 
 Effect = Union[Send, Append, Commit, Durable, Resync, Close, Changed]
+
+
+class QuickMove(NamedTuple):
+    """A move accepted on the fast lane (:meth:`HostSession.quick_move`): what its :class:`Commit` would hold."""
+
+    #: The journal record's canonical JSON payload (:meth:`cardnet.journal.Journal.append_payload`).
+    record: bytes
+    #: Every observer's ``update`` line: seat ``s`` at ``lines[s]``, the spectators' last; None where building
+    #: it failed (those connections get a snapshot instead, as for a :class:`Delivery` without data).
+    lines: list[bytes | None]
+    #: The mover's ack (its line carries it).
+    ack: Ack
+    game_over: bool
 
 
 class HostSession:
@@ -331,6 +356,27 @@ class HostSession:
             # A bug must cost one message, not the table: the peer hears "internal" and play goes on.
             log.exception("internal error on connection %d", link.id)
             return [self._error(link, ProtocolError("internal", f"{type(exc).__name__} in the host"), ref)]
+
+    def quick_move(self, link: Link, line: bytes, now: float) -> QuickMove | None:
+        """The fast lane of :meth:`receive_line` for its most common line: a welcomed player's canonical index
+        ``move`` for its own open decision, within its rate. Returns None, changing nothing that matters, for
+        any other line or situation (:meth:`receive_line` then handles it); otherwise the move is played
+        (:meth:`Table.play_line`) and the caller journals the record and hands out the lines, exactly as it
+        would carry out :meth:`receive_line`'s :class:`Commit` (byte for byte: tests/test_fast_lane.py)."""
+        seat = link.seat
+        if seat is None or not link.ready or link.closing is not None or self.stopping:
+            return None
+        table = self.table
+        decision = table.decisions.get(seat)
+        # Refilling the bucket is what receive_line's take() would do first at this same ``now``.
+        if decision is None or not table.started or not link.bucket.has_token(now):
+            return None
+        played = table.play_line(line, seat, decision, self.opts.legal_inline_limit, MAX_HOST_LINE)
+        if played is None:
+            return None
+        link.last_heard = now
+        record, lines, ref, over = played
+        return QuickMove(record, lines, {"decision_id": decision.id, "ref": ref}, over)
 
     def disconnected(self, link: Link, now: float) -> list[Effect]:
         """The connection is gone (whatever the reason): its seat is absent once no other connection holds it."""

@@ -11,12 +11,20 @@ tensors are the seat's observation, information-state tensors add its own past a
 information-state string is its view followed by every event batch it received. Returns are the core's
 per-seat rewards in ``[0, 1]`` at the end (general sum).
 
+The state answers the questions a stepping loop asks every move from Python attributes, without the
+round trips through OpenSpiel's C++ layer: ``current_player``, ``is_terminal``, ``is_chance_node``,
+``is_simultaneous_node``, ``is_player_node``, ``legal_actions`` (the ids are computed once per state and
+player, whoever asks) and ``chance_outcomes``; ``apply_action`` goes through OpenSpiel (it keeps the
+history). The core game keeps no event logs while it is stepped: the information-state string replays the
+moves into a logged copy when first asked for, and that copy follows the game from then on.
+
 Parameters: ``players`` (0 = the game's default), ``options`` (a JSON object as text), ``seed`` and
 ``deals`` (how many deals the chance nodes choose from).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -58,6 +66,12 @@ def deal_radices(deals: int) -> list[int]:
     return radices or [1]
 
 
+@functools.cache
+def _equally_likely(outcomes: int) -> tuple[tuple[int, float], ...]:
+    """The chance outcomes ``0 .. outcomes - 1``, each of probability ``1 / outcomes``."""
+    return tuple((d, 1.0 / outcomes) for d in range(outcomes))
+
+
 def merged_layout(layout: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
     """Joins consecutive blocks of one name (per-seat repeats) into one named block."""
     merged: list[tuple[str, int, int]] = []
@@ -68,6 +82,14 @@ def merged_layout(layout: list[tuple[str, int, int]]) -> list[tuple[str, int, in
         else:
             merged.append((name, offset, length))
     return merged
+
+
+class _LegalIds(dict[int, list[int]]):
+    """Legal ids of one state by player, never handed out (a caller gets a copy of its own). OpenSpiel
+    clones a state by deep-copying its attributes: a clone starts with an empty cache instead."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _LegalIds:
+        return _LegalIds()
 
 
 class CardnetObserver:
@@ -100,7 +122,7 @@ class CardnetObserver:
         if state.core is None:
             return "deal pending"
         if self._recall:
-            return state.core.information_state_string(player)
+            return state.logged().information_state_string(player)
         return _core.json_dumps(state.core.view(player))
 
 
@@ -116,7 +138,10 @@ class CardnetState(pyspiel.State):  # type: ignore[misc]
         self._options: dict[str, Any] = game.options
         self._simultaneous: bool = game.cardnet_name == "fistful"
         self.core: _core.RlState | None = None
+        # The same game with event logs, made and brought up to date only for the information-state string.
+        self._logged: _core.RlState | None = None
         self._radices: list[int] = game.radices
+        self._legal = _LegalIds()
         # The deal's digits chosen so far (least significant first) and their value.
         self._digits = 0
         self._deal = 0
@@ -139,7 +164,33 @@ class CardnetState(pyspiel.State):  # type: ignore[misc]
         """The chance player before the deal, then the seat to act (simultaneous when two must act)."""
         return self._player
 
+    def is_chance_node(self) -> bool:
+        """Whether the deal is being chosen."""
+        return self._player == _CHANCE
+
+    def is_simultaneous_node(self) -> bool:
+        """Whether both Fistful seats pick now."""
+        return self._player == _SIMULTANEOUS
+
+    def is_player_node(self) -> bool:
+        """Whether one seat is to act."""
+        return self._player >= 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """What ``pyspiel.State.legal_actions`` answers, without its calls back into Python: the chance
+        outcomes at a chance node, else ``player``'s legal ids (the player to act's when omitted)."""
+        if self._player == _CHANCE:
+            return list(range(self._radices[self._digits]))
+        return self._legal_actions(self._player if player is None else player)[:]
+
     def _legal_actions(self, player: int) -> list[int]:
+        """OpenSpiel's hook (its C++ layer copies the list)."""
+        ids = self._legal.get(player)
+        if ids is None:
+            ids = self._legal[player] = self._compute_legal(player)
+        return ids
+
+    def _compute_legal(self, player: int) -> list[int]:
         if self.core is None or player < 0:
             return []
         if player != self._player and not (self._player == _SIMULTANEOUS and player in self.core.to_act()):
@@ -148,22 +199,38 @@ class CardnetState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The equally likely values of the deal's next digit."""
-        radix = self._radices[self._digits]
-        return [(d, 1.0 / radix) for d in range(radix)]
+        return list(_equally_likely(self._radices[self._digits]))
 
     def _apply_action(self, action: int) -> None:
+        self._legal.clear()
         if self.core is not None:
-            self._refresh(self.core.step(self._player, action))
+            following = self.core.step(self._player, action)
+            if following >= 0 and not self._simultaneous:
+                self._player = following  # what _refresh works out, without the call: this runs every move
+            else:
+                self._refresh(following)
             return
         self._deal += action * self._place
         self._place *= self._radices[self._digits]
         self._digits += 1
         if self._digits == len(self._radices):
-            self.core = new_state(self._name, self._players, _core.derive(self._seed, self._deal), self._options)
+            seed = _core.derive(self._seed, self._deal)
+            self.core = new_state(self._name, self._players, seed, self._options, log_events=False)
             self._refresh(self.core.first_to_act())
+
+    def logged(self) -> _core.RlState:
+        """The core game with its per-seat event logs: made by replaying the moves the first time it is
+        asked for, then brought up to date with the moves made since."""
+        assert self.core is not None
+        if self._logged is None:
+            self._logged = new_state(self._name, self._players, self.core.seed, self._options)
+        for seat, action in self.core.action_history()[self._logged.move_count() :]:
+            self._logged.apply_action_id(seat, action)
+        return self._logged
 
     def _apply_actions(self, actions: list[int]) -> None:
         assert self.core is not None
+        self._legal.clear()
         following = -1
         for seat in self.core.to_act():
             following = self.core.step(seat, actions[seat])

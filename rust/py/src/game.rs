@@ -5,6 +5,7 @@
 
 use crate::convert::{from_py, map_to_py, to_py};
 use crate::errors::{check, guard, internal, to_pyerr};
+use crate::host_move::{ack_json, decisions_after, move_record, parse_move_line, Held, Ref};
 use crate::lines::{state_line, DecisionLine, Shared};
 use cardnet_core::ai::Player;
 use cardnet_core::json::{canonical, parse};
@@ -341,6 +342,106 @@ impl Game {
             let recorded = check(py, recorded)?;
             Ok(FanOut::new(&*game, game.fan_out(&observers), Some(recorded)))
         })
+    }
+
+    /// The host's fast lane: one native call per accepted move of a peer's canonical index `move` line.
+    ///
+    /// `line` answers `seat`'s open decision `decision_id` (with `count` legal moves); `held` holds the other
+    /// seats' open decisions as `(seat, id, legal list)`, `seq` each seat's count of decisions opened so far
+    /// (a new decision of seat `s` gets id `(seq[s] + 1) * stride + s`); `game_no` and `state_id` (the new
+    /// state's) go into the lines and the record. Returns None, changing nothing, unless `line` is in the
+    /// canonical index form for that decision and the index is listed (the general path then answers it);
+    /// raises as `play` would, the game then unchanged. Otherwise plays the move and returns `(fan, record,
+    /// lines, decisions, ref)`: the new state's `FanOut` for observers `[0, .., players - 1, None]`, the
+    /// move's journal payload (canonical JSON), every observer's `update` line in that order (newline
+    /// included, the mover's carrying its ack; None when longer than `limit` bytes), the acting seats'
+    /// decisions `(seat, id, count, legal list)` (the list None for a kept decision) and the line's `ref`. A legal list longer than `inline_limit`
+    /// bytes is paged rather than inlined. No turn timer: the decisions have no deadline.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (line, seat, decision_id, count, held, seq, stride, game_no, state_id, inline_limit, limit))]
+    fn host_move<'py>(
+        &mut self,
+        py: Python<'py>,
+        line: &[u8],
+        seat: i64,
+        decision_id: u64,
+        count: u64,
+        held: Vec<Held>,
+        seq: Vec<u64>,
+        stride: u64,
+        game_no: u64,
+        state_id: u64,
+        inline_limit: usize,
+        limit: usize,
+    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let Some(parsed) = parse_move_line(line) else { return Ok(None) };
+        if parsed.decision_id != decision_id || parsed.index < 0 || parsed.index as u64 >= count {
+            return Ok(None);
+        }
+        let game = self.usable(py)?;
+        let mover = seat_of(py, game, seat)?;
+        let players = self.players();
+        if seq.len() != players {
+            // Checked before the move: nothing may fail between the move and the answer (allocation aside).
+            return Err(PyValueError::new_err("one decision count is needed per seat"));
+        }
+        let observers: Vec<Option<Seat>> = (0..players).map(Some).chain([None]).collect();
+        let (fan, move_json) = self.mutate(py, |game| {
+            let move_json = check(py, game.apply_recorded(mover, MoveInput::Index(parsed.index as usize)))?;
+            Ok((FanOut::new(&*game, game.fan_out(&observers), None), move_json))
+        })?;
+        let acting = if fan.over { &[][..] } else { &fan.legal[..] };
+        let after = decisions_after(mover, acting, &held, &seq, stride);
+        let to_act: Vec<u64> = after.iter().map(|(s, ..)| *s as u64).collect();
+        let shared = Shared {
+            kind: "update",
+            game_no,
+            state_id,
+            state_hash: &fan.state_hash,
+            to_act: &to_act,
+            over: fan.over,
+            outcome: fan.outcome_json.as_deref(),
+        };
+        let mut head = String::with_capacity(256);
+        shared.write(&mut head);
+        let ack = ack_json(decision_id, parsed.peer_ref);
+        let lines = PyList::empty(py);
+        for (at, (observer, view, events)) in fan.seats.iter().enumerate() {
+            let decision = observer.and_then(|o| after.iter().position(|(s, ..)| *s == o)).map(|i| {
+                let (_, id, count, _) = after[i];
+                let legal = acting[i].2.as_str();
+                DecisionLine {
+                    id,
+                    count: count as u64,
+                    deadline_ms: None,
+                    legal: (legal.len() <= inline_limit).then_some(legal),
+                }
+            });
+            let mine = (*observer == Some(mover)).then_some(ack.as_str());
+            let text = state_line(&head, true, mine, decision.as_ref(), events, view);
+            debug_assert_eq!(at, lines.len());
+            if text.len() <= limit + 1 {
+                lines.append(PyBytes::new(py, text.as_bytes()))?;
+            } else {
+                lines.append(py.None())?;
+            }
+        }
+        let record = PyBytes::new(py, move_record(game_no, state_id, mover, &move_json).as_bytes());
+        let peer_ref = match parsed.peer_ref {
+            Ref::None => py.None().into_bound(py),
+            Ref::Int(n) => n.into_pyobject(py)?.into_any(),
+            Ref::Str(text) => PyString::new(py, text).into_any(),
+        };
+        let decisions = PyList::new(
+            py,
+            after
+                .iter()
+                .zip(acting)
+                .map(|(&(s, id, count, kept), (.., legal))| (s, id, count, (!kept).then_some(legal))),
+        )?;
+        let fan = Bound::new(py, fan)?;
+        PyTuple::new(py, [fan.into_any(), record.into_any(), lines.into_any(), decisions.into_any(), peer_ref])
+            .map(Some)
     }
 
     /// Hex SHA-256 of the canonical public view; any peer can recompute it from what it sees.

@@ -4,9 +4,11 @@
 mod convert;
 mod errors;
 mod game;
+mod host_move;
 mod lines;
 mod rl;
 mod segments;
+mod writes;
 
 use cardnet_core::json::{canonical, parse};
 use cardnet_core::simulate::Seating;
@@ -247,6 +249,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(json_dumps, m)?)?;
     m.add_function(wrap_pyfunction!(json_loads, m)?)?;
     m.add_function(wrap_pyfunction!(build_info, m)?)?;
+    m.add_function(wrap_pyfunction!(writes::write_lines, m)?)?;
     m.add_function(wrap_pyfunction!(segments::seg_values, m)?)?;
     m.add_function(wrap_pyfunction!(segments::seg_card_types, m)?)?;
     m.add_function(wrap_pyfunction!(segments::seg_glyph, m)?)?;
