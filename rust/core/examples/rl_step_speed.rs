@@ -2,7 +2,9 @@
 //! an action, the observation tensor, the sparse legal ids, the dense mask) measured one by one on the same
 //! random games. Prints nanoseconds per decision.
 //!
-//!     cargo run --release -p cardnet-core --example rl_step_speed [games] [n]
+//!     cargo run --release -p cardnet-core --example rl_step_speed [games] [n] [steps]
+//!
+//! With `steps`, only the whole step runs, that many times per game (a loop to profile with `perf`).
 
 use cardnet_core::rl::{new_rl, AnyRl, LegalIds, Outputs, VecEnv};
 use cardnet_core::rng::Rng;
@@ -69,6 +71,12 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let games = args.get(1).map_or("matchstick,fistful,cherki,ten", String::as_str);
     let n = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(1024);
+    if let Some(steps) = args.get(3).and_then(|a| a.parse().ok()) {
+        for game in games.split(',') {
+            println!("{game:>10}: step {:7.0} ns/decision (N = {n}, with policy)", whole(game, n, steps));
+        }
+        return;
+    }
     for game in games.split(',') {
         let [apply, obs, ids, mask] = parts(game, 200_000);
         let step = whole(game, n, 200_000 / n + 1);

@@ -668,6 +668,33 @@ impl Cherki {
         }
     }
 
+    /// The hand of `seat` as a card mask (bit `c` = card id `c`).
+    pub fn hand_mask(&self, seat: Seat) -> u128 {
+        self.hands.get(seat).copied().unwrap_or(0)
+    }
+
+    /// The discards `seat` may make now as card masks: plain ones, and those that come with the call (both
+    /// empty unless `seat` is to discard). These are the moves `legal_move` lists then, without building them.
+    pub fn discard_options(&self, seat: Seat) -> (u128, u128) {
+        let plain = self.plain_discards(seat);
+        if plain == 0 || self.called[seat] {
+            (plain, 0)
+        } else {
+            (plain, self.callable_discards(seat))
+        }
+    }
+
+    /// The first mask of [`Cherki::discard_options`] alone (cheaper: no search for calls).
+    pub fn plain_discards(&self, seat: Seat) -> u128 {
+        if !self.acting(seat) || self.phase != Phase::Drawn {
+            0
+        } else if self.called[seat] {
+            bit(self.drawn)
+        } else {
+            self.discardable(seat)
+        }
+    }
+
     /// The hand of `seat` as card ids in increasing order.
     pub fn hand(&self, seat: Seat) -> Vec<u8> {
         self.hands.get(seat).map_or_else(Vec::new, |&h| hand_list(h))
@@ -701,6 +728,11 @@ impl Cherki {
     /// The dealer of the current (or last) deal.
     pub fn dealer(&self) -> Seat {
         self.dealer as usize
+    }
+
+    /// The deals of the game (the `deals` option), without an option lookup.
+    pub fn deals(&self) -> usize {
+        usize::from(self.deals)
     }
 
     /// The number of the current deal, from 1.
@@ -1092,6 +1124,11 @@ impl Game for Cherki {
         } else {
             SeatSet::single(self.turn as usize)
         }
+    }
+
+    /// Without building the outcome (the RL step asks after every move).
+    fn is_over(&self) -> bool {
+        self.phase == Phase::Over
     }
 
     fn outcome(&self) -> Option<Outcome> {

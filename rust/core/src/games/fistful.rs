@@ -84,6 +84,9 @@ impl Phase {
     }
 }
 
+/// Builds a move from the mask of the cards it names (see [`Fistful::choice`]).
+pub type MoveOfCards = fn(u16) -> FistfulMove;
+
 /// A move of A Fistful of Gold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FistfulMove {
@@ -951,6 +954,11 @@ impl Game for Fistful {
         self.to_act
     }
 
+    /// Without building the outcome (the RL step asks after every move).
+    fn is_over(&self) -> bool {
+        self.end.is_some()
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.end?;
         let scores = vec![i64::from(self.stars[0]), i64::from(self.stars[1])];
@@ -1422,6 +1430,22 @@ pub struct FistfulSight {
 }
 
 impl Fistful {
+    /// `seat`'s legal moves without listing them: `(cards, k, make)`, every legal move being `make(mask)`
+    /// for a `k`-card subset `mask` of `cards` (card `c` = bit `c`); `None` when `seat` is not to act.
+    pub fn choice(&self, seat: Seat) -> Option<(u16, usize, MoveOfCards)> {
+        if seat > 1 || !self.to_act.contains(seat) {
+            return None;
+        }
+        match self.phase {
+            Phase::SetupDiscard | Phase::RoundEndDiscard => {
+                Some((self.hand[seat], self.discard_count(seat), FistfulMove::Discard))
+            }
+            Phase::Pick => Some((self.pickable(seat), 1, |m| FistfulMove::Pick(m.trailing_zeros() as u8))),
+            Phase::Green8Retrieve => Some((self.discard[seat], 1, |m| FistfulMove::Retrieve(m.trailing_zeros() as u8))),
+            Phase::MatchOver => None,
+        }
+    }
+
     /// `seat`'s sight of the match (see [`FistfulSight`]); the same facts as `view(Some(seat))`.
     pub fn sight(&self, seat: Seat) -> FistfulSight {
         let green = self.green_seat();

@@ -1249,6 +1249,11 @@ impl Game for Matchstick {
         }
     }
 
+    /// Without building the outcome (the RL step asks after every move).
+    fn is_over(&self) -> bool {
+        self.legal.turn == Turn::Over
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if self.legal.turn != Turn::Over {
             return None;
@@ -1940,6 +1945,11 @@ impl Matchstick {
     /// Test accessor: (cards in hands, on the table, removed, set aside) as masks; for conservation checks.
     pub fn card_masks(&self) -> ([u64; 8], u64, u64, u64) {
         (self.hands, self.pile, self.removed, self.set_aside)
+    }
+
+    /// Copies of G and of H in the deck (the `expansion` option: 0, 2 or 4), without an option lookup.
+    pub fn expansion(&self) -> u8 {
+        self.expansion
     }
 
     /// Test accessor: the revolution flag.

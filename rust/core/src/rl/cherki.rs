@@ -17,9 +17,29 @@ use crate::games::cherki::{card_json, card_kind, kind_name, Cherki, CherkiMove, 
 use serde_json::Value;
 
 const FACES: usize = DECK_SIZE / 4;
+/// The most seats a Cherki game has.
+const MAX_SEATS: usize = 6;
 const DISCARD: usize = 3;
 const DISCARD_CALL: usize = DISCARD + FACES;
 const PHASES: [&str; 3] = ["start", "drawn", "over"];
+
+/// The card ids of a mask, ascending.
+fn cards(mut mask: u128) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        let card = mask.trailing_zeros();
+        mask &= mask.wrapping_sub(1);
+        (card < 128).then_some(card as u8)
+    })
+}
+
+/// The faces with at least one card in a card mask, ascending.
+fn faces(mut mask: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let f = mask.trailing_zeros() as usize / 4;
+        mask &= !(0xF << (4 * f.min(31)));
+        (f < FACES).then_some(f)
+    })
+}
 
 fn kind_of(name: &Value) -> Option<usize> {
     let name = name.as_str()?;
@@ -97,7 +117,13 @@ impl RlGame for Cherki {
         let players = self.setup().players;
         let rel = |s: usize| relative(s, seat, players);
         let face = |c: u8| usize::from(c) / 4;
-        enc.counts("hand", self.hand(seat).into_iter().map(face), FACES, 0.25);
+        // Counts of a face add quarters, exactly as the reference's count / 4.
+        let hand = enc.block("hand", FACES);
+        for card in cards(self.hand_mask(seat)) {
+            if let Some(slot) = hand.get_mut(face(card)) {
+                *slot += 0.25;
+            }
+        }
         let (drawn, ready, can_take) = self.private_sight(seat);
         enc.one_hot("drawn", drawn.map(face), FACES);
         enc.one_hot("pair_kind", self.locked_pair_kind(seat), KINDS);
@@ -108,20 +134,26 @@ impl RlGame for Cherki {
         enc.one_hot("top_discard", top.map(|t| face(t.0)), FACES);
         enc.one_hot("top_discard_seat", top.map(|t| rel(t.1)), players);
         enc.flag("top_discard_takeable", top.is_some_and(|t| t.2));
-        // One pass over the discard log, counted per (relative seat, face); quarters add up exactly.
-        let mut discarded = [[0u8; FACES]; 6];
-        let mut taken = [[0u8; FACES]; 6];
-        for (card, seat, taker) in self.discard_log() {
-            discarded[rel(seat)][face(card)] += 1;
-            if let Some(t) = taker {
-                taken[rel(t)][face(card)] += 1;
+        // Per seat the faces it discarded, then per seat the faces it took, counted in one pass over the log
+        // (rows `seat` and `MAX_SEATS + seat`), then written as quarters: exact, as the reference's sums.
+        let mut counts = [[0u16; FACES]; 2 * MAX_SEATS];
+        for (card, by, taker) in self.discard_log() {
+            if let Some(n) = counts.get_mut(by).and_then(|row| row.get_mut(face(card))) {
+                *n += 1;
+            }
+            if let Some(n) = taker.and_then(|t| counts.get_mut(MAX_SEATS + t)).and_then(|row| row.get_mut(face(card))) {
+                *n += 1;
             }
         }
-        for row in &discarded[..players] {
-            enc.vector("discarded", row.iter().map(|&c| f64::from(c)), FACES, 4.0);
-        }
-        for row in &taken[..players] {
-            enc.vector("taken", row.iter().map(|&c| f64::from(c)), FACES, 4.0);
+        let rows = enc.blocks(&[("discarded", players, FACES), ("taken", players, FACES)]);
+        for s in 0..players.min(MAX_SEATS) {
+            for (block, row) in [(rel(s), &counts[s]), (players + rel(s), &counts[MAX_SEATS + s])] {
+                if let Some(slots) = rows.get_mut(block * FACES..(block + 1) * FACES) {
+                    for (slot, &n) in slots.iter_mut().zip(row) {
+                        *slot = f32::from(n) * 0.25;
+                    }
+                }
+            }
         }
         let column = |f: &dyn Fn(usize) -> f64| {
             let mut out = [0.0; 6];
@@ -130,7 +162,8 @@ impl RlGame for Cherki {
             }
             out
         };
-        enc.vector("hand_size", column(&|s| self.hand(s).len() as f64), players, (HAND_SIZE + 1) as f64);
+        let hand_size = |s: usize| f64::from(self.hand_mask(s).count_ones());
+        enc.vector("hand_size", column(&hand_size), players, (HAND_SIZE + 1) as f64);
         enc.vector("called", column(&|s| f64::from(u8::from(self.has_called(s)))), players, 1.0);
         enc.vector("took_last", column(&|s| f64::from(u8::from(self.took_last_turn(s)))), players, 1.0);
         enc.vector("scores", column(&|s| self.scores()[s] as f64), players, 100.0);
@@ -143,8 +176,43 @@ impl RlGame for Cherki {
         };
         enc.one_hot("phase", Some(phase), PHASES.len());
         enc.scalar("stock", self.stock().len() as f64, DECK_SIZE as f64);
-        let deals = self.setup().int_option("deals").max(1) as f64;
-        enc.scalar("deal", self.deal_number() as f64, deals);
+        enc.scalar("deal", self.deal_number() as f64, self.deals().max(1) as f64);
+    }
+
+    fn push_legal_ids(&self, seat: Seat, out: &mut Vec<i32>) {
+        let (plain, callable) = self.discard_options(seat);
+        if plain == 0 {
+            // Drawing, taking or calling: at most three moves.
+            for i in 0..self.legal_count(seat) {
+                if let Some(id) = self.legal_move(seat, i).and_then(|mv| Self::action_id(self.setup(), &mv)) {
+                    out.push(id as i32);
+                }
+            }
+            return;
+        }
+        out.extend(faces(plain).map(|f| (DISCARD + f) as i32));
+        out.extend(faces(callable).map(|f| (DISCARD_CALL + f) as i32));
+    }
+
+    /// A discard id is built from the discard masks (the lowest card of the face, as the engine lists it
+    /// first); the other ids are checked by rank.
+    fn action_move(&self, seat: Seat, id: usize) -> Option<CherkiMove> {
+        let mv = match id {
+            0 => CherkiMove::DrawStock,
+            1 => CherkiMove::TakeDiscard,
+            2 => CherkiMove::Call,
+            _ => {
+                let (mask, call, f) = if id < DISCARD_CALL {
+                    (self.plain_discards(seat), false, id - DISCARD)
+                } else {
+                    (self.discard_options(seat).1, true, id.checked_sub(DISCARD_CALL).filter(|&f| f < FACES)?)
+                };
+                let nibble = (mask >> (4 * f)) & 0xF;
+                return (nibble != 0)
+                    .then(|| CherkiMove::Discard { card: (4 * f as u32 + nibble.trailing_zeros()) as u8, call });
+            }
+        };
+        self.index_of(seat, &mv).map(|_| mv)
     }
 
     /// Per deal, with stock `S = 120 − 8P`: a seat that has not called cannot take the discard on two

@@ -15,8 +15,13 @@ pub struct Block {
 }
 
 /// A cursor writing floats in order; with no buffer it only counts and names the blocks.
+///
+/// The buffer is zeroed once, so every block writes its non-zero entries only; the game encoders that
+/// run every step write straight into [`Encoder::block`]'s slots.
 pub struct Encoder<'a> {
-    out: Option<&'a mut [f32]>,
+    /// The tensor (empty when measuring).
+    out: &'a mut [f32],
+    measuring: bool,
     pos: usize,
     blocks: Vec<Block>,
 }
@@ -25,12 +30,12 @@ impl<'a> Encoder<'a> {
     /// An encoder writing into `out` (which must be exactly the tensor's length; it is zeroed first).
     pub fn writing(out: &'a mut [f32]) -> Self {
         out.fill(0.0);
-        Encoder { out: Some(out), pos: 0, blocks: Vec::new() }
+        Encoder { out, measuring: false, pos: 0, blocks: Vec::new() }
     }
 
     /// An encoder that only measures the layout.
     pub fn measuring() -> Encoder<'static> {
-        Encoder { out: None, pos: 0, blocks: Vec::new() }
+        Encoder { out: &mut [], measuring: true, pos: 0, blocks: Vec::new() }
     }
 
     /// The floats written so far.
@@ -48,61 +53,93 @@ impl<'a> Encoder<'a> {
         self.blocks
     }
 
-    /// Opens a block of `len` floats named `name` and returns its offset.
-    fn block(&mut self, name: &str, len: usize) -> usize {
+    /// Opens a block of `len` floats named `name` and returns its slots, all 0.0 (empty when measuring).
+    #[inline]
+    pub fn block(&mut self, name: &str, len: usize) -> &mut [f32] {
         let start = self.pos;
-        if self.out.is_none() {
+        self.pos += len;
+        if self.measuring {
             self.blocks.push(Block { name: name.to_string(), offset: start, len });
         }
-        self.pos += len;
-        start
+        self.out.get_mut(start..start + len).unwrap_or_default()
     }
 
-    fn set(&mut self, index: usize, value: f32) {
-        if let Some(out) = self.out.as_deref_mut() {
-            if let Some(slot) = out.get_mut(index) {
-                *slot = value;
+    /// Opens a run of blocks, `count` blocks of `len` floats named `name` for each `(name, count, len)` (one
+    /// per seat, say), and returns all their slots side by side, in order.
+    #[inline]
+    pub fn blocks(&mut self, run: &[(&str, usize, usize)]) -> &mut [f32] {
+        let start = self.pos;
+        for &(name, count, len) in run {
+            for _ in 0..count {
+                self.block(name, len);
+            }
+        }
+        self.out.get_mut(start..self.pos).unwrap_or_default()
+    }
+
+    /// One number, divided by `scale` (so typical values land in 0..=1).
+    #[inline]
+    pub fn scalar(&mut self, name: &str, value: f64, scale: f64) {
+        if let Some(slot) = self.block(name, 1).first_mut() {
+            *slot = (value / scale) as f32;
+        }
+    }
+
+    /// 1.0 when `flag`.
+    #[inline]
+    pub fn flag(&mut self, name: &str, flag: bool) {
+        if let Some(slot) = self.block(name, 1).first_mut() {
+            *slot = if flag { 1.0 } else { 0.0 };
+        }
+    }
+
+    /// `n` numbers, each divided by `scale` (missing entries stay 0).
+    #[inline]
+    pub fn vector(&mut self, name: &str, values: impl IntoIterator<Item = f64>, n: usize, scale: f64) {
+        let slots = self.block(name, n);
+        for (slot, v) in slots.iter_mut().zip(values) {
+            // A +0.0 is already there; skip its division.
+            if v.to_bits() != 0 {
+                *slot = (v / scale) as f32;
             }
         }
     }
 
-    /// One number, divided by `scale` (so typical values land in 0..=1).
-    pub fn scalar(&mut self, name: &str, value: f64, scale: f64) {
-        let at = self.block(name, 1);
-        self.set(at, (value / scale) as f32);
-    }
-
-    /// 1.0 when `flag`.
-    pub fn flag(&mut self, name: &str, flag: bool) {
-        let at = self.block(name, 1);
-        self.set(at, if flag { 1.0 } else { 0.0 });
-    }
-
-    /// `n` numbers, each divided by `scale` (missing entries stay 0).
-    pub fn vector(&mut self, name: &str, values: impl IntoIterator<Item = f64>, n: usize, scale: f64) {
-        let at = self.block(name, n);
-        for (i, v) in values.into_iter().take(n).enumerate() {
-            self.set(at + i, (v / scale) as f32);
+    /// `n` slots with a 1.0 at `index` (none when `index` is `None` or out of range).
+    #[inline]
+    pub fn one_hot(&mut self, name: &str, index: Option<usize>, n: usize) {
+        let slots = self.block(name, n);
+        if let Some(slot) = index.and_then(|i| slots.get_mut(i)) {
+            *slot = 1.0;
         }
     }
 
-    /// `n` slots with a 1.0 at `index` (none when `index` is `None` or out of range).
-    pub fn one_hot(&mut self, name: &str, index: Option<usize>, n: usize) {
-        let at = self.block(name, n);
-        if let Some(i) = index.filter(|&i| i < n) {
-            self.set(at + i, 1.0);
+    /// `n` slots with a 1.0 at each set bit of a bit set given as 64-bit words, lowest first (the same as
+    /// [`Encoder::counts`] of its members with weight 1).
+    #[inline]
+    pub fn bits(&mut self, name: &str, words: impl IntoIterator<Item = u64>, n: usize) {
+        let slots = self.block(name, n);
+        for (w, mut word) in words.into_iter().enumerate() {
+            while word != 0 {
+                if let Some(slot) = slots.get_mut(64 * w + word.trailing_zeros() as usize) {
+                    *slot = 1.0;
+                }
+                word &= word - 1;
+            }
         }
     }
 
     /// `n` slots, each index in `items` adding `weight` (a set when weight is 1 and items are distinct,
     /// counts otherwise). Indices out of range are ignored.
+    #[inline]
     pub fn counts(&mut self, name: &str, items: impl IntoIterator<Item = usize>, n: usize, weight: f32) {
-        let at = self.block(name, n);
-        if let Some(out) = self.out.as_deref_mut() {
-            for i in items.into_iter().filter(|&i| i < n) {
-                if let Some(slot) = out.get_mut(at + i) {
-                    *slot += weight;
-                }
+        let slots = self.block(name, n);
+        if slots.is_empty() {
+            return;
+        }
+        for i in items {
+            if let Some(slot) = slots.get_mut(i) {
+                *slot += weight;
             }
         }
     }
@@ -134,6 +171,16 @@ pub fn boolean(value: &Value, key: &str) -> bool {
 }
 
 /// Seat `seat` as seen from `observer`: 0 is the observer, then clockwise.
+#[inline]
 pub fn relative(seat: usize, observer: usize, players: usize) -> usize {
-    (seat + players - observer % players) % players
+    if seat < players && observer < players {
+        // The same without two divisions (encoders call this for every seat of every observation).
+        if seat >= observer {
+            seat - observer
+        } else {
+            seat + players - observer
+        }
+    } else {
+        (seat + players - observer % players) % players
+    }
 }

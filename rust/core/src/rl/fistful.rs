@@ -11,7 +11,7 @@
 
 use super::encode::{boolean, num, relative, uint, uints, Encoder};
 use super::RlGame;
-use crate::game::{Seat, Setup};
+use crate::game::{Game, Seat, Setup};
 use crate::games::fistful::{Fistful, FistfulMove};
 use serde_json::{json, Value};
 
@@ -29,6 +29,28 @@ fn pair_rank(a: usize, b: usize) -> usize {
     (0..a).map(|i| CARDS - 1 - i).sum::<usize>() + (b - a - 1)
 }
 
+/// The cards action `id` names, as a mask (card `c` = bit `c`), whatever the phase.
+fn id_cards(id: usize) -> Option<u16> {
+    let card = |slot: usize| 1u16 << (slot + 1);
+    match id {
+        _ if id < SINGLES => Some(card(id)),
+        _ if id < PICK => {
+            let mut rest = id - SINGLES;
+            for a in 0..CARDS {
+                let row = CARDS - 1 - a;
+                if rest < row {
+                    return Some(card(a) | card(a + 1 + rest));
+                }
+                rest -= row;
+            }
+            None
+        }
+        _ if id < RETRIEVE => Some(card(id - PICK)),
+        _ if id < RETRIEVE + CARDS => Some(card(id - RETRIEVE)),
+        _ => None,
+    }
+}
+
 /// Card `1..=9` as a slot `0..9`.
 fn slot(card: u8) -> Option<usize> {
     (1..=CARDS as u8).contains(&card).then(|| usize::from(card) - 1)
@@ -42,10 +64,10 @@ impl RlGame for Fistful {
     fn action_id(_setup: &Setup, mv: &FistfulMove) -> Option<usize> {
         match *mv {
             FistfulMove::Discard(mask) => {
-                let cards: Vec<usize> = (1..=CARDS).filter(|&c| mask & (1 << c) != 0).map(|c| c - 1).collect();
-                match (cards.as_slice(), mask & !0x3FE) {
-                    ([a], 0) => Some(*a),
-                    ([a, b], 0) => Some(SINGLES + pair_rank(*a, *b)),
+                let low = mask.trailing_zeros() as usize;
+                match (mask.count_ones(), mask & !0x3FE) {
+                    (1, 0) => Some(low - 1),
+                    (2, 0) => Some(SINGLES + pair_rank(low - 1, 14 - mask.leading_zeros() as usize)),
                     _ => None,
                 }
             }
@@ -104,6 +126,43 @@ impl RlGame for Fistful {
         enc.one_hot("retrieved_card", uint(retrieved, "card").and_then(|c| c.checked_sub(1)), CARDS);
     }
 
+    fn push_legal_ids(&self, seat: Seat, out: &mut Vec<i32>) {
+        let Some((cards, k, make)) = self.choice(seat) else { return };
+        let setup = self.setup();
+        let mut push = |mask: u16| {
+            if let Some(id) = Self::action_id(setup, &make(mask)) {
+                out.push(id as i32);
+            }
+        };
+        // Card order, then pairs `(a, b)` in lexicographic order: the ids come out ascending.
+        let mut first = cards;
+        while first != 0 {
+            let a = first & first.wrapping_neg();
+            first &= first - 1;
+            match k {
+                1 => push(a),
+                2 => {
+                    let mut second = first;
+                    while second != 0 {
+                        let b = second & second.wrapping_neg();
+                        second &= second - 1;
+                        push(a | b);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Each id names one move: built from the id and checked against the seat's choice.
+    fn action_move(&self, seat: Seat, id: usize) -> Option<FistfulMove> {
+        let (cards, k, make) = self.choice(seat)?;
+        let mask = id_cards(id)?;
+        let mv = make(mask);
+        (mask & !cards == 0 && mask.count_ones() as usize == k && Self::action_id(self.setup(), &mv) == Some(id))
+            .then_some(mv)
+    }
+
     fn encode(&self, seat: Seat, enc: &mut Encoder<'_>) {
         let sight = self.sight(seat);
         let rel = |s: usize| relative(s, seat, 2);
@@ -116,8 +175,10 @@ impl RlGame for Fistful {
             }
             out
         };
-        enc.counts("hand", slots(sight.hand), CARDS, 1.0);
-        enc.counts("discard", slots(sight.discard), CARDS, 1.0);
+        // Card `c` is bit `c`, slot `c - 1`.
+        let set = |mask: u16| [u64::from(mask >> 1)];
+        enc.bits("hand", set(sight.hand), CARDS);
+        enc.bits("discard", set(sight.discard), CARDS);
         enc.one_hot("pick", card(sight.pick), CARDS);
         enc.one_hot("phase", Some(sight.phase), PHASES.len());
         enc.counts("to_act", sight.to_act.iter().map(rel), 2, 1.0);
@@ -133,7 +194,7 @@ impl RlGame for Fistful {
         enc.vector("discard_sizes", pair(sight.discard_sizes.map(f64::from)), 2, CARDS as f64);
         enc.vector("picked", pair(sight.picked.map(|p| f64::from(u8::from(p)))), 2, 1.0);
         for s in [seat, 1 - seat] {
-            enc.counts("played", slots(sight.played[s]), CARDS, 1.0);
+            enc.bits("played", set(sight.played[s]), CARDS);
         }
         for s in [seat, 1 - seat] {
             enc.one_hot("barred", card(sight.barred[s]), CARDS);

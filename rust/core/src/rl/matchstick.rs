@@ -67,9 +67,18 @@ impl Layout {
     }
 
     fn get(setup: &Setup) -> &'static Layout {
+        Layout::of_expansion(setup.int_option("expansion"))
+    }
+
+    /// The layout of a game's setup, without looking its options up.
+    fn of(game: &Matchstick) -> &'static Layout {
+        Layout::of_expansion(i64::from(game.expansion()))
+    }
+
+    fn of_expansion(expansion: i64) -> &'static Layout {
         static LAYOUTS: OnceLock<[Layout; 3]> = OnceLock::new();
         let all = LAYOUTS.get_or_init(|| [Layout::build(0), Layout::build(2), Layout::build(4)]);
-        match setup.int_option("expansion") {
+        match expansion {
             2 => &all[1],
             4 => &all[2],
             _ => &all[0],
@@ -153,16 +162,10 @@ impl RlGame for Matchstick {
         if self.may_pass(seat) {
             out.push(0);
         }
-        let layout = Layout::get(self.setup());
+        let layout = Layout::of(self);
         self.for_each_legal_play(seat, |v, copies| {
-            let (_, sets, first) = &layout.blocks[v];
-            let mut block = [0u8; CardType::COUNT];
-            for (t, &n) in copies.iter().enumerate() {
-                if n > 0 {
-                    block[usize::from(layout.positions[v][t])] = n;
-                }
-            }
-            if let Some(rank) = sets.rank(&block) {
+            let (types, sets, first) = &layout.blocks[v];
+            if let Some(rank) = sets.rank_of(types.len(), |i| copies[types[i]]) {
                 out.push((first + rank) as i32);
             }
         });
@@ -173,7 +176,7 @@ impl RlGame for Matchstick {
             0 => MatchstickMove::Pass,
             1 => MatchstickMove::DiscardMatchstick,
             _ => {
-                let layout = Layout::get(self.setup());
+                let layout = Layout::of(self);
                 let v = layout.blocks.iter().rposition(|b| b.2 <= id)?;
                 let (types, sets, first) = &layout.blocks[v];
                 let copies = sets.unrank(id - first)?;
@@ -201,22 +204,16 @@ impl RlGame for Matchstick {
         let players = self.setup().players;
         let rel = |s: usize| relative(s, seat, players);
         let (hands, pile, removed, set_aside) = self.card_masks();
-        let bits = |mut mask: u64| {
-            std::iter::from_fn(move || {
-                let i = mask.trailing_zeros() as usize;
-                mask &= mask.wrapping_sub(1);
-                (i < CARD_SLOTS).then_some(i)
-            })
-        };
-        enc.counts("hand", bits(hands[seat]), CARD_SLOTS, 1.0);
+        enc.bits("hand", [hands[seat]], CARD_SLOTS);
         let top = self.table_top();
-        enc.counts("table_cards", bits(top.map_or(0, |t| t.2)), CARD_SLOTS, 1.0);
-        enc.one_hot("table_value", top.map(|t| t.1.index()), values(self.setup()));
+        enc.bits("table_cards", [top.map_or(0, |t| t.2)], CARD_SLOTS);
+        let values = if self.expansion() > 0 { Shown::COUNT } else { Shown::BASE_COUNT };
+        enc.one_hot("table_value", top.map(|t| t.1.index()), values);
         enc.one_hot("table_count", top.map(|t| t.2.count_ones() as usize), MAX_PLAY + 1);
         enc.one_hot("table_seat", top.map(|t| rel(t.0)), players);
         enc.scalar("table_cost", top.map_or(0.0, |t| f64::from(t.3)), 25.0);
-        enc.counts("trick_cards", bits(pile), CARD_SLOTS, 1.0);
-        enc.counts("removed_cards", bits(removed), CARD_SLOTS, 1.0);
+        enc.bits("trick_cards", [pile], CARD_SLOTS);
+        enc.bits("removed_cards", [removed], CARD_SLOTS);
         let (finish, active, passed, leader) = self.seat_state();
         let column = |f: &dyn Fn(usize) -> f64| {
             let mut out = [0.0; 8];

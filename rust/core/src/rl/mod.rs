@@ -219,6 +219,29 @@ impl<G: RlGame> RlState<G> {
         }
     }
 
+    /// Wraps a game in its starting position with `like`'s sizes and logging (no layout to measure).
+    fn around_like(game: G, like: &Self) -> Self {
+        let players = game.setup().players;
+        RlState {
+            game,
+            logs: like.logs.as_ref().map(|_| vec![Vec::new(); players]),
+            history: Vec::new(),
+            obs_len: like.obs_len,
+            actions: like.actions,
+            determinized: false,
+        }
+    }
+
+    /// Replaces the game by a new one of the same setup, in place (the history keeps its allocation).
+    fn restart(&mut self, game: G) {
+        self.game = game;
+        self.history.clear();
+        if let Some(logs) = self.logs.as_mut() {
+            logs.iter_mut().for_each(Vec::clear);
+        }
+        self.determinized = false;
+    }
+
     /// The engine state.
     pub fn game(&self) -> &G {
         &self.game
@@ -432,15 +455,7 @@ impl<G: RlGame> AnyRl for RlState<G> {
     fn redeal(&self, seed: u64) -> Result<Box<dyn AnyRl>, GameError> {
         let setup = self.game.setup();
         let game = G::new(&Setup { players: setup.players, seed, options: setup.options.clone() })?;
-        let players = setup.players;
-        Ok(Box::new(RlState {
-            game,
-            logs: self.logs.as_ref().map(|_| vec![Vec::new(); players]),
-            history: Vec::new(),
-            obs_len: self.obs_len,
-            actions: self.actions,
-            determinized: false,
-        }))
+        Ok(Box::new(RlState::around_like(game, self)))
     }
     fn determinize(&self, observer: Option<Seat>, seed: u64) -> Box<dyn AnyRl> {
         let mut rng = Rng::new(seed);
@@ -459,6 +474,14 @@ impl<G: RlGame> AnyRl for RlState<G> {
     }
 }
 
+/// The error for a game without an RL environment (or no game at all).
+fn no_rl(name: &str) -> GameError {
+    match crate::registry::info(name) {
+        Ok(info) => GameError::UnknownGame(format!("{} has no RL environment", info.name)),
+        Err(e) => e,
+    }
+}
+
 macro_rules! rl_games {
     ($($ty:ty),* $(,)?) => {
         /// Starts an RL state of the game called `name`.
@@ -467,8 +490,16 @@ macro_rules! rl_games {
             $(if name == <$ty as Game>::info().name {
                 return Ok(Box::new(RlState::<$ty>::start(players, seed, options, log_events)?));
             })*
-            let info = crate::registry::info(name)?;
-            Err(GameError::UnknownGame(format!("{} has no RL environment", info.name)))
+            Err(no_rl(name))
+        }
+
+        /// `n` games of the game called `name` for a [`VecEnv`], game `k` dealt from `derive(seed, k)`.
+        fn new_batch(name: &str, players: Option<usize>, options: &Value, n: usize, seed: u64)
+            -> Result<Box<dyn vector::Batch>, GameError> {
+            $(if name == <$ty as Game>::info().name {
+                return Ok(Box::new(vector::Games::<$ty>::new(players, options, n, seed)?));
+            })*
+            Err(no_rl(name))
         }
     };
 }

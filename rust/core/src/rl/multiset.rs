@@ -10,6 +10,14 @@ pub struct Multisets {
     max_size: usize,
     /// `tail[i][r]`: multisets of exactly `r` items over kinds `i..`.
     tail: Vec<Vec<usize>>,
+    /// `first[k]`: the rank of the first multiset of size `k`.
+    first: Vec<usize>,
+    /// `skip[(i * stride + c) * (max_size + 1) + left]`: the multisets that come before those taking
+    /// `c` copies of kind `i` with `left` items still to place (the ones taking more of it), so a rank is
+    /// one lookup per kind.
+    skip: Vec<u32>,
+    /// One more than the largest cap.
+    stride: usize,
 }
 
 impl Multisets {
@@ -23,7 +31,18 @@ impl Multisets {
                 tail[i][r] = (0..=usize::from(caps[i]).min(r)).map(|c| tail[i + 1][r - c]).sum();
             }
         }
-        Multisets { caps, max_size, tail }
+        let first = (0..=max_size).map(|k| (1..k).map(|j| tail[0][j]).sum()).collect();
+        let stride = caps.iter().map(|&c| usize::from(c)).max().unwrap_or(0) + 1;
+        let mut skip = vec![0u32; n * stride * (max_size + 1)];
+        for (i, &cap) in caps.iter().enumerate() {
+            for c in 0..=usize::from(cap) {
+                for left in 0..=max_size {
+                    let before: usize = (c + 1..=usize::from(cap).min(left)).map(|more| tail[i + 1][left - more]).sum();
+                    skip[(i * stride + c) * (max_size + 1) + left] = before as u32;
+                }
+            }
+        }
+        Multisets { caps, max_size, tail, first, skip, stride }
     }
 
     /// How many multisets of size `1..=max_size` there are.
@@ -33,23 +52,34 @@ impl Multisets {
 
     /// The rank of the multiset with `copies[i]` of kind `i` (`None` when empty, too big or over a cap).
     pub fn rank(&self, copies: &[u8]) -> Option<usize> {
-        let copies = &copies[..copies.len().min(self.caps.len())];
-        if copies.iter().zip(&self.caps).any(|(c, cap)| c > cap) {
-            return None;
+        self.rank_of(copies.len().min(self.caps.len()), |i| copies[i])
+    }
+
+    /// The rank of the multiset with `copies(i)` of kind `i` for the kinds `0..kinds`, none of the others.
+    #[inline]
+    pub fn rank_of(&self, kinds: usize, copies: impl Fn(usize) -> u8) -> Option<usize> {
+        let kinds = kinds.min(self.caps.len());
+        let mut size = 0;
+        for i in 0..kinds {
+            let c = copies(i);
+            if c > self.caps[i] {
+                return None;
+            }
+            size += usize::from(c);
         }
-        let size: usize = copies.iter().map(|&c| usize::from(c)).sum();
         if size == 0 || size > self.max_size {
             return None;
         }
-        let mut index: usize = (1..size).map(|k| self.tail[0][k]).sum();
+        let mut index = self.first[size];
         let mut left = size;
-        for (i, &c) in copies.iter().enumerate() {
-            let c = usize::from(c);
-            // Multisets taking more copies of kind i (and the same before it) come first.
-            for more in c + 1..=usize::from(self.caps[i]).min(left) {
-                index += self.tail[i + 1][left - more];
-            }
+        let row = self.max_size + 1;
+        for i in 0..kinds {
+            let c = usize::from(copies(i));
+            index += self.skip[(i * self.stride + c) * row + left] as usize;
             left -= c;
+            if left == 0 {
+                break;
+            }
         }
         Some(index)
     }

@@ -16,10 +16,11 @@ use super::encode::{card_ids, num, relative, uint, uints, Encoder};
 use super::RlGame;
 use crate::game::{Game, Seat, Setup};
 use crate::games::ten::cards::{TenData, TenKind, TOTAL_CARDS};
-use crate::games::ten::{CardSet, Prize, Ten, TenMove};
+use crate::games::ten::{CardSet, Phase, Prize, Ten, TenMove};
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 const PHASES: [&str; 8] = ["draw", "prize", "buy", "auction", "solo_offer", "pay", "final_buy", "over"];
@@ -29,6 +30,8 @@ const PURPOSES: [&str; 4] = ["buy", "final_buy", "auction", "solo_wild"];
 struct Layout {
     data: Option<&'static TenData>,
     kinds: Vec<TenKind>,
+    /// Per card id: the index of its kind in `kinds` (`u8::MAX`: no such card).
+    kind_of_card: Vec<u8>,
     max_bid: usize,
 }
 
@@ -48,13 +51,18 @@ impl Layout {
                     + usize::from(d.bust_token_value) * usize::from(d.bust_token_supply)
                     + d.cards.len()
             });
-            Layout { data, kinds, max_bid }
+            let kind_of_card = (0..=u8::MAX)
+                .map(|id| {
+                    let kind = data.and_then(|d| d.kind(id));
+                    kind.and_then(|k| kinds.iter().position(|&x| x == k)).map_or(u8::MAX, |i| i as u8)
+                })
+                .collect();
+            Layout { data, kinds, kind_of_card, max_bid }
         })
     }
 
     fn kind_index(&self, card: u8) -> Option<usize> {
-        let kind = self.data?.kind(card)?;
-        self.kinds.iter().position(|&k| k == kind)
+        self.kind_of_card.get(usize::from(card)).filter(|&&k| k != u8::MAX).map(|&k| usize::from(k))
     }
 
     fn buy(&self) -> usize {
@@ -71,13 +79,35 @@ impl Layout {
     }
 }
 
+/// A cheap hash of a card set's words for the memory below (a private table: no keys chosen by an
+/// adversary, so SipHash's defence is not needed, and it cost as much as the lookup itself).
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(26) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
+    }
+}
+
 /// The score of a collection, remembered per thread: it depends on the collection alone, changes only
 /// when a card joins or leaves it, and costs a search over wild placements, which every observation of
 /// every seat would otherwise repeat. The memory is emptied when it grows past `SCORE_MEMORY` entries.
 fn cached_score(collection: CardSet, compute: impl FnOnce() -> u16) -> u16 {
     const SCORE_MEMORY: usize = 1 << 16;
     thread_local! {
-        static SCORES: RefCell<HashMap<CardSet, u16>> = RefCell::new(HashMap::new());
+        static SCORES: RefCell<HashMap<CardSet, u16, BuildHasherDefault<WordHasher>>> = RefCell::new(HashMap::default());
     }
     SCORES.with(|memory| {
         if let Some(&score) = memory.borrow().get(&collection) {
@@ -182,9 +212,18 @@ impl RlGame for Ten {
         let players = self.setup().players;
         let rel = |s: usize| relative(s, seat, players);
         let table = self.public_table();
-        let set = |cards: CardSet| cards.iter().map(usize::from);
-        let phase = PHASES.iter().position(|&p| p == table.phase.name());
-        enc.one_hot("phase", phase, PHASES.len());
+        let phase = match table.phase {
+            Phase::Draw => 0,
+            Phase::Prize => 1,
+            Phase::Buy => 2,
+            Phase::Auction => 3,
+            Phase::SoloOffer => 4,
+            Phase::Pay => 5,
+            Phase::FinalBuy => 6,
+            Phase::Over => 7,
+        };
+        debug_assert_eq!(PHASES[phase], table.phase.name());
+        enc.one_hot("phase", Some(phase), PHASES.len());
         enc.one_hot("active", Some(rel(table.active)), players);
         enc.counts("to_act", self.to_act().iter().map(rel), players, 1.0);
         enc.scalar("turn", f64::from(self.turn()), 100.0);
@@ -192,7 +231,7 @@ impl RlGame for Ten {
         enc.counts("tableau", table.tableau.iter().map(|&c| usize::from(c)), TOTAL_CARDS, 1.0);
         enc.scalar("tableau_numbers", f64::from(table.numbers), 10.0);
         enc.scalar("tableau_currency", f64::from(table.currency), 10.0);
-        enc.counts("market", set(table.market), TOTAL_CARDS, 1.0);
+        enc.bits("market", table.market.words(), TOTAL_CARDS);
         enc.counts("discard", table.discard.iter().map(|&c| usize::from(c)), TOTAL_CARDS, 1.0);
         let column = |f: &dyn Fn(usize) -> f64| {
             let mut out = [0.0; 5];
@@ -201,12 +240,15 @@ impl RlGame for Ten {
             }
             out
         };
-        let scores: Vec<u16> = (0..players).map(|s| cached_score(table.seats[s].2, || self.score(s))).collect();
+        let mut scores = [0u16; 5];
+        for (s, score) in scores.iter_mut().enumerate().take(players) {
+            *score = cached_score(table.seats[s].2, || self.score(s));
+        }
         enc.vector("tokens", column(&|s| f64::from(table.seats[s].0)), players, 10.0);
         enc.vector("bust_tokens", column(&|s| f64::from(table.seats[s].1)), players, 5.0);
         enc.vector("score", column(&|s| f64::from(scores[s])), players, 40.0);
         for r in 0..players {
-            enc.counts("collection", set(table.seats[(seat + r) % players].2), TOTAL_CARDS, 1.0);
+            enc.bits("collection", table.seats[(seat + r) % players].2.words(), TOTAL_CARDS);
         }
         enc.scalar("bust_supply", f64::from(self.bust_supply()), 15.0);
         enc.scalar("token_supply", f64::from(table.token_supply), 50.0);
@@ -224,7 +266,7 @@ impl RlGame for Ten {
         enc.scalar("payment_owed", pay.map_or(0.0, |p| f64::from(p.owed)), 20.0);
         enc.scalar("payment_tokens", pay.map_or(0.0, |p| f64::from(p.tokens)), 10.0);
         enc.scalar("payment_bust_tokens", pay.map_or(0.0, |p| f64::from(p.bust_tokens)), 5.0);
-        enc.counts("payment_cards", pay.map(|p| p.cards).unwrap_or_default().iter().map(usize::from), TOTAL_CARDS, 1.0);
+        enc.bits("payment_cards", pay.map(|p| p.cards).unwrap_or_default().words(), TOTAL_CARDS);
         enc.one_hot("final_round_next", table.final_next.map(rel), players);
         enc.scalar("solo_target", table.solo_target.map_or(0.0, f64::from), 40.0);
     }

@@ -9,20 +9,18 @@
 //! next game of the stream (game `k` of the stream is dealt from `derive(seed, k)`); its step reports the
 //! final returns of every seat and `done = 1`, and the observation is already the new game's.
 
-use super::{new_rl, AnyRl};
+use super::{append_legal_ids, new_batch, write_legal_mask, AnyRl, Encoder, RlGame, RlState};
 use crate::error::GameError;
-use crate::game::Seat;
+use crate::game::{Seat, Setup};
 use crate::rng::derive;
 use serde_json::Value;
 
 /// N games of one (game, players, options), stepped together.
 pub struct VecEnv {
-    envs: Vec<Box<dyn AnyRl>>,
+    games: Box<dyn Batch>,
     players: usize,
-    seed: u64,
-    /// Games dealt so far (the next one is dealt from `derive(seed, dealt)`).
-    dealt: u64,
-    finished: u64,
+    obs_len: usize,
+    actions: usize,
 }
 
 impl VecEnv {
@@ -31,26 +29,15 @@ impl VecEnv {
         if n == 0 {
             return Err(GameError::BadOptions("a vectorized environment needs at least one game".into()));
         }
-        let first = new_rl(name, players, derive(seed, 0), options, false)?;
-        let players = first.setup().players;
-        let mut env = VecEnv { envs: vec![first], players, seed, dealt: 1, finished: 0 };
-        for _ in 1..n {
-            let game = env.deal(0)?;
-            env.envs.push(game);
-        }
-        Ok(env)
-    }
-
-    /// The next game of the stream, of the same setup as game `i`.
-    fn deal(&mut self, i: usize) -> Result<Box<dyn AnyRl>, GameError> {
-        let game = self.envs[i].redeal(derive(self.seed, self.dealt))?;
-        self.dealt += 1;
-        Ok(game)
+        let games = new_batch(name, players, options, n, seed)?;
+        let first = games.env(0);
+        let (players, obs_len, actions) = (first.setup().players, first.observation_len(), first.action_space_size());
+        Ok(VecEnv { games, players, obs_len, actions })
     }
 
     /// How many games run side by side.
     pub fn num_envs(&self) -> usize {
-        self.envs.len()
+        self.games.len()
     }
 
     /// Seats per game.
@@ -60,26 +47,22 @@ impl VecEnv {
 
     /// Floats per observation.
     pub fn observation_len(&self) -> usize {
-        self.envs[0].observation_len()
+        self.obs_len
     }
 
     /// Action ids per game.
     pub fn action_space_size(&self) -> usize {
-        self.envs[0].action_space_size()
+        self.actions
     }
 
     /// Games finished since the start.
     pub fn episodes_finished(&self) -> u64 {
-        self.finished
+        self.games.finished()
     }
 
     /// Game `i` (for inspection).
     pub fn env(&self, i: usize) -> Option<&dyn AnyRl> {
-        self.envs.get(i).map(|b| b.as_ref())
-    }
-
-    fn seat(game: &dyn AnyRl) -> Seat {
-        game.first_to_act().unwrap_or(0)
+        (i < self.games.len()).then(|| self.games.env(i))
     }
 
     fn check_len(what: &str, got: usize, want: usize) -> Result<(), GameError> {
@@ -92,12 +75,12 @@ impl VecEnv {
 
     /// Checks the lengths of the buffers `out` holds against this env.
     pub fn check_outputs(&self, out: &Outputs<'_>) -> Result<(), GameError> {
-        let (n, o, a) = (self.envs.len(), self.observation_len(), self.action_space_size());
+        let n = self.num_envs();
         if let Some(obs) = out.obs.as_deref() {
-            Self::check_len("the observation buffer", obs.len(), n * o)?;
+            Self::check_len("the observation buffer", obs.len(), n * self.obs_len)?;
         }
         if let Some(mask) = out.mask.as_deref() {
-            Self::check_len("the mask buffer", mask.len(), n * a)?;
+            Self::check_len("the mask buffer", mask.len(), n * self.actions)?;
         }
         Self::check_len("the seat buffer", out.seats.len(), n)
     }
@@ -106,24 +89,7 @@ impl VecEnv {
     /// dense mask (`[N, actions]`) and sparse legal ids.
     pub fn observe(&self, out: &mut Outputs<'_>) -> Result<(), GameError> {
         self.check_outputs(out)?;
-        let (o, a) = (self.observation_len(), self.action_space_size());
-        if let Some(legal) = out.legal.as_deref_mut() {
-            legal.clear();
-        }
-        for (i, game) in self.envs.iter().enumerate() {
-            let seat = Self::seat(game.as_ref());
-            out.seats[i] = seat as i64;
-            if let Some(obs) = out.obs.as_deref_mut() {
-                game.write_observation(seat, &mut obs[i * o..(i + 1) * o]);
-            }
-            if let Some(mask) = out.mask.as_deref_mut() {
-                game.write_legal_mask(seat, &mut mask[i * a..(i + 1) * a]);
-            }
-            if let Some(legal) = out.legal.as_deref_mut() {
-                game.append_legal_ids(seat, &mut legal.ids);
-                legal.offsets.push(legal.ids.len() as i64);
-            }
-        }
+        self.games.observe(out);
         Ok(())
     }
 
@@ -137,34 +103,154 @@ impl VecEnv {
         dones: &mut [u8],
         out: &mut Outputs<'_>,
     ) -> Result<(), GameError> {
-        let n = self.envs.len();
+        let n = self.num_envs();
         Self::check_len("the action buffer", actions.len(), n)?;
         Self::check_len("the reward buffer", rewards.len(), n * self.players)?;
         Self::check_len("the done buffer", dones.len(), n)?;
         self.check_outputs(out)?;
-        for (i, (game, &id)) in self.envs.iter().zip(actions).enumerate() {
-            let seat = Self::seat(game.as_ref());
-            if id < 0 || !game.is_legal_action(seat, id as usize) {
+        self.games.step(actions, rewards, dones, out)
+    }
+}
+
+/// The games of one env behind one object-safe interface: one dynamic call per step, not several per game.
+/// Buffer lengths are checked by [`VecEnv`] before any call.
+pub(super) trait Batch: Send + Sync {
+    fn len(&self) -> usize;
+    fn finished(&self) -> u64;
+    fn env(&self, i: usize) -> &dyn AnyRl;
+    fn observe(&self, out: &mut Outputs<'_>);
+    /// Applies the actions, then observes as [`Batch::observe`]; each game is observed right after its move
+    /// (while its state is in cache).
+    fn step(
+        &mut self,
+        actions: &[i64],
+        rewards: &mut [f32],
+        dones: &mut [u8],
+        out: &mut Outputs<'_>,
+    ) -> Result<(), GameError>;
+}
+
+/// Writes game `i`'s seat and what `out` asks for into row `i` (the legal ids are appended: rows go in order).
+#[inline]
+fn observe_one<G: RlGame>(i: usize, game: &G, out: &mut Outputs<'_>, obs_len: usize, actions: usize) {
+    let seat = game.to_act().first().unwrap_or(0);
+    out.seats[i] = seat as i64;
+    if let Some(obs) = out.obs.as_deref_mut() {
+        game.encode(seat, &mut Encoder::writing(&mut obs[i * obs_len..(i + 1) * obs_len]));
+    }
+    if let Some(mask) = out.mask.as_deref_mut() {
+        write_legal_mask(game, seat, &mut mask[i * actions..(i + 1) * actions]);
+    }
+    if let Some(legal) = out.legal.as_deref_mut() {
+        append_legal_ids(game, seat, &mut legal.ids);
+        legal.offsets.push(legal.ids.len() as i64);
+    }
+}
+
+/// The setup of the next game of the stream of `seed` (the same as `setup` but its seed).
+fn next_setup(seed: u64, dealt: &mut u64, setup: &Setup) -> Setup {
+    let seed = derive(seed, *dealt);
+    *dealt += 1;
+    Setup { players: setup.players, seed, options: setup.options.clone() }
+}
+
+/// N games of one type side by side in one allocation.
+pub(super) struct Games<G: RlGame> {
+    states: Vec<RlState<G>>,
+    /// The moves of the step being applied (kept to reuse the allocation).
+    moves: Vec<G::Move>,
+    seed: u64,
+    /// Games dealt so far (the next one is dealt from `derive(seed, dealt)`).
+    dealt: u64,
+    finished: u64,
+}
+
+impl<G: RlGame> Games<G> {
+    /// `n` games of the stream of `seed`.
+    pub(super) fn new(players: Option<usize>, options: &Value, n: usize, seed: u64) -> Result<Self, GameError> {
+        let first = RlState::<G>::start(players, derive(seed, 0), options, false)?;
+        let mut games =
+            Games { states: Vec::with_capacity(n), moves: Vec::with_capacity(n), seed, dealt: 1, finished: 0 };
+        games.states.push(first);
+        for _ in 1..n {
+            let game = G::new(&next_setup(seed, &mut games.dealt, games.states[0].game.setup()))?;
+            let state = RlState::around_like(game, &games.states[0]);
+            games.states.push(state);
+        }
+        Ok(games)
+    }
+
+    fn seat(game: &G) -> Seat {
+        game.to_act().first().unwrap_or(0)
+    }
+}
+
+impl<G: RlGame> Batch for Games<G> {
+    fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    fn finished(&self) -> u64 {
+        self.finished
+    }
+
+    fn env(&self, i: usize) -> &dyn AnyRl {
+        &self.states[i]
+    }
+
+    fn observe(&self, out: &mut Outputs<'_>) {
+        if let Some(legal) = out.legal.as_deref_mut() {
+            legal.clear();
+        }
+        for (i, state) in self.states.iter().enumerate() {
+            observe_one(i, &state.game, out, state.obs_len, state.actions);
+        }
+    }
+
+    fn step(
+        &mut self,
+        actions: &[i64],
+        rewards: &mut [f32],
+        dones: &mut [u8],
+        out: &mut Outputs<'_>,
+    ) -> Result<(), GameError> {
+        // Every move is resolved (which checks it) before any is applied, and applied without a second check.
+        self.moves.clear();
+        for (i, (state, &id)) in self.states.iter().zip(actions).enumerate() {
+            let seat = Self::seat(&state.game);
+            let mv = usize::try_from(id).ok().and_then(|id| state.game.action_move(seat, id));
+            let Some(mv) = mv else {
+                self.moves.clear();
                 return Err(GameError::illegal(
                     "illegal_action",
                     format!("game {i}: action {id} is not legal for seat {seat}; nothing was applied"),
                 ));
-            }
+            };
+            self.moves.push(mv);
         }
         rewards.fill(0.0);
         dones.fill(0);
-        let p = self.players;
-        for i in 0..n {
-            let seat = Self::seat(self.envs[i].as_ref());
-            self.envs[i].apply_action_id(seat, actions[i] as usize)?;
-            if self.envs[i].is_over() {
-                self.envs[i].write_returns(&mut rewards[i * p..(i + 1) * p]);
+        let players = rewards.len() / self.states.len();
+        if let Some(legal) = out.legal.as_deref_mut() {
+            legal.clear();
+        }
+        let mut moves = std::mem::take(&mut self.moves);
+        for (i, mv) in moves.drain(..).enumerate() {
+            let state = &mut self.states[i];
+            let seat = Self::seat(&state.game);
+            state.game.apply_legal(seat, &mv);
+            state.record(seat, actions[i] as usize);
+            if state.game.is_over() {
+                state.write_returns(&mut rewards[i * players..(i + 1) * players]);
                 dones[i] = 1;
                 self.finished += 1;
-                self.envs[i] = self.deal(i)?;
+                let setup = next_setup(self.seed, &mut self.dealt, state.game.setup());
+                state.restart(G::new(&setup)?);
             }
+            observe_one(i, &state.game, out, state.obs_len, state.actions);
         }
-        self.observe(out)
+        self.moves = moves;
+        Ok(())
     }
 }
 

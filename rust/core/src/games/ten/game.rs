@@ -85,6 +85,11 @@ impl CardSet {
         self.0 == [0; 3]
     }
 
+    /// The set as three 64-bit words, lowest ids first (bit `b` of word `w` = id `64 w + b`).
+    pub fn words(self) -> [u64; 3] {
+        self.0
+    }
+
     /// The ids in increasing order.
     pub fn iter(self) -> impl Iterator<Item = u8> {
         (0..3usize).flat_map(move |w| {
@@ -1277,6 +1282,11 @@ impl Game for Ten {
 
     fn to_act(&self) -> SeatSet {
         self.actor().map_or(SeatSet::EMPTY, SeatSet::single)
+    }
+
+    /// Without building the outcome (the RL step asks after every move).
+    fn is_over(&self) -> bool {
+        self.phase == Phase::Over
     }
 
     fn outcome(&self) -> Option<Outcome> {
