@@ -27,8 +27,34 @@ fn conservation(game: &Cherki) -> Result<(), String> {
     }
 }
 
+/// The per-seat face counts the game keeps as moves are applied equal the public discard history counted
+/// afresh, in the game and in a state rebuilt from its spectator view.
+fn face_counts_match_history(game: &Cherki) -> Result<(), String> {
+    let view = game.view(None);
+    let rebuilt = Cherki::from_view(game.setup(), None, &view, &mut Rng::new(5)).map_err(|e| e.to_string())?;
+    for seat in 0..game.setup().players {
+        let (mut discarded, mut taken) = ([0u8; DECK_SIZE / 4], [0u8; DECK_SIZE / 4]);
+        for d in view["public"]["discards"].as_array().into_iter().flatten() {
+            let face = d["card"].as_u64().ok_or("a discard without a card")? as usize / 4;
+            if d["seat"] == json!(seat) {
+                discarded[face] += 1;
+            }
+            if d["taken_by"] == json!(seat) {
+                taken[face] += 1;
+            }
+        }
+        for state in [game, &rebuilt] {
+            if state.discard_face_counts(seat) != Some((&discarded, &taken)) {
+                return Err(format!("seat {seat}'s kept face counts differ from its discard history"));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn invariant(game: &Cherki) -> Result<(), String> {
     conservation(game)?;
+    face_counts_match_history(game)?;
     for seat in 0..game.setup().players {
         if game.has_called(seat) && game.locked_pair_kind(seat).is_none() {
             return Err(format!("seat {seat} called without a pair kind"));

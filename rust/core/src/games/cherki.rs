@@ -37,9 +37,11 @@
 use crate::error::GameError;
 use crate::game::{Fields, Game, GameInfo, OptionKind, OptionSpec, Outcome, OutcomeKind, Search, Seat, SeatSet, Setup};
 use crate::rng::Rng;
+use discard_log::{DiscardEntry, DiscardLog};
 use serde_json::{json, Value};
 
 mod counting;
+mod discard_log;
 
 /// Cards in the deck.
 pub const DECK_SIZE: usize = 120;
@@ -415,14 +417,6 @@ impl Phase {
     }
 }
 
-/// One discard of the current deal, in order (the history is display only).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct DiscardEntry {
-    card: u8,
-    seat: u8,
-    taken_by: u8,
-}
-
 /// How a finished deal ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct DealResult {
@@ -514,7 +508,7 @@ pub struct Cherki {
     /// The stock; its top is the last card.
     stock: [u8; DECK_SIZE],
     stock_len: u8,
-    discards: Vec<DiscardEntry>,
+    discards: DiscardLog,
     /// Whether the last discard may still be taken (it is the previous player's and nobody took it).
     top_available: bool,
     turn: u8,
@@ -707,7 +701,7 @@ impl Cherki {
 
     /// The cards lying in the discard pile (discarded and not taken back), oldest first.
     pub fn discard_pile(&self) -> Vec<u8> {
-        self.discards.iter().filter(|d| d.taken_by == NONE).map(|d| d.card).collect()
+        self.discards.entries().iter().filter(|d| d.taken_by == NONE).map(|d| d.card).collect()
     }
 
     /// Whether `seat` has called Cherki this deal.
@@ -745,11 +739,10 @@ impl Cherki {
         self.phase
     }
 
-    /// This deal's discards in order as (card, seat, taken by); public, like the view's `discards`.
-    pub fn discard_log(&self) -> impl Iterator<Item = (u8, Seat, Option<Seat>)> + '_ {
-        self.discards
-            .iter()
-            .map(|d| (d.card, usize::from(d.seat), (d.taken_by != NONE).then_some(usize::from(d.taken_by))))
+    /// How many cards of each face `seat` discarded this deal, and how many it took from the pile: the
+    /// discard log counted per seat, kept up to date as moves are applied.
+    pub fn discard_face_counts(&self, seat: Seat) -> Option<(&[u8; DECK_SIZE / 4], &[u8; DECK_SIZE / 4])> {
+        Some((self.discards.discarded_by(seat)?, self.discards.taken_by(seat)?))
     }
 
     /// The view's `top_discard` as (card, seat, takeable by the public rules), `None` when there is none.
@@ -1101,7 +1094,7 @@ impl Game for Cherki {
             took_last: [false; MAX_PLAYERS],
             stock: [0; DECK_SIZE],
             stock_len: 0,
-            discards: Vec::with_capacity(128),
+            discards: DiscardLog::new(),
             top_available: false,
             turn: 0,
             phase: Phase::Start,
@@ -1337,8 +1330,7 @@ impl Game for Cherki {
                 self.after_draw(seat, card, false);
             }
             CherkiMove::TakeDiscard => {
-                let Some(top) = self.discards.last_mut() else { return };
-                top.taken_by = s;
+                let Some(top) = self.discards.take_last(s) else { return };
                 let (card, from) = (top.card, top.seat);
                 self.top_available = false;
                 self.hands[seat] |= bit(card);
@@ -1440,6 +1432,7 @@ impl Game for Cherki {
             .map_or(Value::Null, |(card, seat, takeable)| json!({"card": card, "seat": seat, "takeable": takeable}));
         let discards: Vec<Value> = self
             .discards
+            .entries()
             .iter()
             .map(|d| {
                 json!({"card": d.card, "seat": d.seat,
@@ -1506,7 +1499,7 @@ impl Game for Cherki {
         for seat in 0..self.players {
             fixed |= if Some(seat) == observer { self.hands[seat] } else { self.known[seat] };
         }
-        for d in &self.discards {
+        for d in self.discards.entries() {
             if d.taken_by == NONE {
                 fixed |= bit(d.card);
             }
@@ -1732,6 +1725,7 @@ impl Game for Cherki {
             (0..self.players).map(|s| json!(self.locked_pair_kind(s).map(kind_name))).collect();
         let discards: Vec<Value> = self
             .discards
+            .entries()
             .iter()
             .map(|d| json!([d.card, d.seat, if d.taken_by == NONE { -1 } else { d.taken_by as i64 }]))
             .collect();

@@ -367,7 +367,8 @@ struct Candidates {
 
 impl Candidates {
     /// Calls `visit` with every multiset of `left` more cards over candidates `i..` that fits the budget
-    /// (`copies` is indexed by card type and holds the choice so far).
+    /// (`copies` is indexed by card type and holds the choice so far), more copies of an earlier
+    /// candidate first.
     fn visit(
         &self,
         i: usize,
@@ -385,13 +386,10 @@ impl Candidates {
         }
         let t = usize::from(self.types[i]);
         let cost = usize::from(self.costs[i]);
-        for c in 0..=usize::from(self.caps[i]).min(left) {
-            let spend = c * cost;
-            if spend > budget {
-                break;
-            }
+        let affordable = budget.checked_div(cost).unwrap_or(left);
+        for c in (0..=usize::from(self.caps[i]).min(left).min(affordable)).rev() {
             copies[t] = c as u8;
-            self.visit(i + 1, left - c, budget - spend, copies, visit);
+            self.visit(i + 1, left - c, budget - c * cost, copies, visit);
         }
         copies[t] = 0;
     }
@@ -1913,15 +1911,16 @@ impl Matchstick {
         self.matchsticks[seat]
     }
 
-    /// Calls `visit(value index, copies per card type)` once for every legal play of `seat`, in no
-    /// particular order: the plays `legal_move` lists, without ranking or building each one.
+    /// Calls `visit(value index, copies per card type)` once for every legal play of `seat`: the plays
+    /// `legal_move` lists, without ranking or building each one. They come by value, then by size, then
+    /// with more copies of a lower card type first (the order of the RL action ids).
     pub fn for_each_legal_play(&self, seat: Seat, mut visit: impl FnMut(usize, &[u8; TYPES])) {
         if self.legal_count(seat) == 0 || !matches!(self.legal.turn, Turn::Lead | Turn::Follow) {
             return;
         }
         let values = usize::from(self.values);
-        for k in self.play_sizes() {
-            for v in 0..values {
+        for v in 0..values {
+            for k in self.play_sizes() {
                 if self.legal.plays[v][k] == 0 {
                     continue;
                 }

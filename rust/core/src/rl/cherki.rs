@@ -17,8 +17,6 @@ use crate::games::cherki::{card_json, card_kind, kind_name, Cherki, CherkiMove, 
 use serde_json::Value;
 
 const FACES: usize = DECK_SIZE / 4;
-/// The most seats a Cherki game has.
-const MAX_SEATS: usize = 6;
 const DISCARD: usize = 3;
 const DISCARD_CALL: usize = DISCARD + FACES;
 const PHASES: [&str; 3] = ["start", "drawn", "over"];
@@ -134,22 +132,14 @@ impl RlGame for Cherki {
         enc.one_hot("top_discard", top.map(|t| face(t.0)), FACES);
         enc.one_hot("top_discard_seat", top.map(|t| rel(t.1)), players);
         enc.flag("top_discard_takeable", top.is_some_and(|t| t.2));
-        // Per seat the faces it discarded, then per seat the faces it took, counted in one pass over the log
-        // (rows `seat` and `MAX_SEATS + seat`), then written as quarters: exact, as the reference's sums.
-        let mut counts = [[0u16; FACES]; 2 * MAX_SEATS];
-        for (card, by, taker) in self.discard_log() {
-            if let Some(n) = counts.get_mut(by).and_then(|row| row.get_mut(face(card))) {
-                *n += 1;
-            }
-            if let Some(n) = taker.and_then(|t| counts.get_mut(MAX_SEATS + t)).and_then(|row| row.get_mut(face(card))) {
-                *n += 1;
-            }
-        }
+        // Per seat the faces it discarded, then per seat the faces it took, from the counts the game keeps
+        // as moves are applied, written as quarters: exact, as the reference's sums.
         let rows = enc.blocks(&[("discarded", players, FACES), ("taken", players, FACES)]);
-        for s in 0..players.min(MAX_SEATS) {
-            for (block, row) in [(rel(s), &counts[s]), (players + rel(s), &counts[MAX_SEATS + s])] {
+        for s in 0..players {
+            let Some((discarded, taken)) = self.discard_face_counts(s) else { continue };
+            for (block, counts) in [(rel(s), discarded), (players + rel(s), taken)] {
                 if let Some(slots) = rows.get_mut(block * FACES..(block + 1) * FACES) {
-                    for (slot, &n) in slots.iter_mut().zip(row) {
+                    for (slot, &n) in slots.iter_mut().zip(counts) {
                         *slot = f32::from(n) * 0.25;
                     }
                 }

@@ -162,6 +162,7 @@ impl RlGame for Matchstick {
         if self.may_pass(seat) {
             out.push(0);
         }
+        // The plays come in id order, so the ids need no sorting.
         let layout = Layout::of(self);
         self.for_each_legal_play(seat, |v, copies| {
             let (types, sets, first) = &layout.blocks[v];

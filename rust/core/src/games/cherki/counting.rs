@@ -76,7 +76,7 @@ impl Cherki {
                 seen |= known;
             }
         }
-        for d in &self.discards {
+        for d in self.discards.entries() {
             if d.taken_by == NONE {
                 seen |= bit(d.card);
             }
