@@ -333,7 +333,6 @@ class Host:
         fds: list[int] = []
         direct: list[bytes] = []
         targets: list[Connection] = []
-        budget = self.opts.outbox_bytes if self.opts.outbox_messages > 0 else -1
         mover_seen = False
         for other in (conn, *self.conns.values()):
             if other is conn:
@@ -350,15 +349,7 @@ class Host:
                 continue
             else:
                 data = lines[seat]
-            if (
-                data is not None
-                and other.fd >= 0
-                and not other.busy
-                and not other.outbox
-                and other.closing is None
-                and not other.needs_snapshot
-                and len(data) <= budget
-            ):
+            if data is not None and self._writable_now(other, "state", data):
                 fds.append(other.fd)
                 direct.append(data)
                 targets.append(other)
@@ -448,6 +439,20 @@ class Host:
             conn.unsent_ack = ack
             conn.wake.set()
 
+    def _writable_now(self, conn: Connection, kind: str, data: bytes) -> bool:
+        """Whether ``data`` may go straight to the socket: the connection has a descriptor, nothing queued, an
+        idle writer and no close pending, no snapshot is due to replace a state, and the line fits the outbox
+        budget (so a short write's rest can be kept)."""
+        return (
+            conn.fd >= 0
+            and not conn.busy
+            and not conn.outbox
+            and conn.closing is None
+            and not (conn.needs_snapshot and kind == "state")
+            and len(data) <= self.opts.outbox_bytes
+            and self.opts.outbox_messages > 0
+        )
+
     def _queue(self, conn: Connection, kind: str, data: bytes, ack: Ack | None = None) -> None:
         """Queue bytes for a peer without ever blocking the table.
 
@@ -456,15 +461,7 @@ class Host:
         backlog alone exceeds the budget is not reading at all and is disconnected. A dropped update's ack
         is not lost: the snapshot carries it.
         """
-        if (
-            conn.fd >= 0
-            and not conn.busy
-            and not conn.outbox
-            and conn.closing is None
-            and not (conn.needs_snapshot and kind == "state")
-            and len(data) <= self.opts.outbox_bytes
-            and self.opts.outbox_messages > 0
-        ):
+        if self._writable_now(conn, kind, data):
             # The usual case, tested first: nothing queued, within budget, so the line goes straight out.
             self._write_direct(conn, data)
             return
