@@ -393,17 +393,7 @@ impl Game {
         let acting = if fan.over { &[][..] } else { &fan.legal[..] };
         let after = decisions_after(mover, acting, &held, &seq, stride);
         let to_act: Vec<u64> = after.iter().map(|(s, ..)| *s as u64).collect();
-        let shared = Shared {
-            kind: "update",
-            game_no,
-            state_id,
-            state_hash: &fan.state_hash,
-            to_act: &to_act,
-            over: fan.over,
-            outcome: fan.outcome_json.as_deref(),
-        };
-        let mut head = String::with_capacity(256);
-        shared.write(&mut head);
+        let head = fan.head("update", game_no, state_id, &to_act);
         let ack = ack_json(decision_id, parsed.peer_ref);
         let lines = PyList::empty(py);
         for (at, (observer, view, events)) in fan.seats.iter().enumerate() {
@@ -573,6 +563,22 @@ impl FanOut {
             move_json,
         }
     }
+
+    /// The start of every `kind` line of this state (everything before the seat's own parts).
+    fn head(&self, kind: &str, game_no: u64, state_id: u64, to_act: &[u64]) -> String {
+        let shared = Shared {
+            kind,
+            game_no,
+            state_id,
+            state_hash: &self.state_hash,
+            to_act,
+            over: self.over,
+            outcome: self.outcome_json.as_deref(),
+        };
+        let mut head = String::with_capacity(256);
+        shared.write(&mut head);
+        head
+    }
 }
 
 #[pymethods]
@@ -602,17 +608,7 @@ impl FanOut {
         if decisions.len() != wanted.len() {
             return Err(PyValueError::new_err("one decision entry is needed per wanted observer"));
         }
-        let shared = Shared {
-            kind,
-            game_no,
-            state_id,
-            state_hash: &self.state_hash,
-            to_act: &to_act,
-            over: self.over,
-            outcome: self.outcome_json.as_deref(),
-        };
-        let mut head = String::with_capacity(256);
-        shared.write(&mut head);
+        let head = self.head(kind, game_no, state_id, &to_act);
         let mut out = Vec::with_capacity(wanted.len());
         for (i, (&at, decision)) in wanted.iter().zip(&decisions).enumerate() {
             let Some((_, view, events)) = self.seats.get(at) else {
