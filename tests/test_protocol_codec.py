@@ -1,6 +1,7 @@
 """protocol/codec.py: canonical encoding, strict decoding with limits, line framing, auth (no I/O)."""
 
 
+import itertools
 import json
 
 import pytest
@@ -228,3 +229,38 @@ def test_line_buffer_splits_and_limits() -> None:
     whole.feed(b"12345\n")
     with pytest.raises(ProtocolError):
         whole.next_line()
+
+
+def _split_all(chunks: list[bytes], limit: int, take: bool) -> list[bytes | str]:
+    """Every line (or the error code that ended reading) from ``chunks``, through take() or feed() + next_line()."""
+    lines = P.LineBuffer(limit)
+    out: list[bytes | str] = []
+    try:
+        for chunk in chunks:
+            if take:
+                line = lines.take(chunk)
+            else:
+                lines.feed(chunk)
+                line = lines.next_line()
+            while line is not None:
+                out.append(line)
+                line = lines.next_line()
+    except ProtocolError as exc:
+        out.append(exc.code)
+    return out
+
+
+@given(st.lists(st.binary(max_size=12).map(lambda b: b.replace(b"\n", b"") + b"\n"), max_size=6),
+       st.lists(st.integers(0, 30), max_size=8), st.integers(1, 10))  # fmt: skip
+def test_take_splits_as_feed_then_next_line(lines: list[bytes], cuts: list[int], limit: int) -> None:
+    stream = b"".join(lines)
+    bounds = sorted({0, len(stream), *(c for c in cuts if c < len(stream))})
+    chunks = [stream[a:b] for a, b in itertools.pairwise(bounds)]
+    assert _split_all(chunks, limit, take=True) == _split_all(chunks, limit, take=False)
+    # One line a chunk (a peer's usual reads): each line, up to the first one over the limit.
+    expected: list[bytes | str] = []
+    for line in lines:
+        expected.append(line[:-1] if len(line) - 1 <= limit else "line_too_long")
+        if len(line) - 1 > limit:
+            break
+    assert _split_all(lines, limit, take=True) == expected

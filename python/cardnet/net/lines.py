@@ -31,7 +31,8 @@ class LineReader:
         Raises ``ProtocolError("line_too_long")`` as soon as a line exceeds the limit.
         """
         lines, fd = self.lines, self.fd
-        while (line := lines.next_line()) is None:
+        line = lines.next_line()
+        while line is None:
             if fd < 0:
                 chunk: bytes | bytearray = await self.stream.receive_some(CHUNK)
             else:
@@ -42,5 +43,5 @@ class LineReader:
                     continue  # a spurious wake: wait again
             if not chunk:
                 return None
-            lines.feed(chunk)
+            line = lines.take(chunk)
         return line

@@ -215,6 +215,16 @@ class LineBuffer:
         """Append bytes received from the connection."""
         self._buf += data
 
+    def take(self, data: bytes | bytearray) -> bytes | None:
+        """:meth:`feed`, then :meth:`next_line`, in one call. A chunk that is exactly one whole line arriving on
+        an empty buffer (a peer's usual line) is returned without passing through the buffer."""
+        if not self._buf and data.find(b"\n") == len(data) - 1 >= 0:
+            if len(data) - 1 > self.limit:
+                raise ProtocolError("line_too_long", f"line longer than {self.limit} bytes")
+            return bytes(data[:-1])
+        self._buf += data
+        return self.next_line()
+
     def next_line(self) -> bytes | None:
         """The next complete line without its newline, or None until more bytes arrive.
 

@@ -61,6 +61,16 @@ pub fn write_canonical(out: &mut String, value: &Value) {
 
 /// Appends the decimal digits of `n`.
 pub fn write_u64(out: &mut String, mut n: u64) {
+    // Most numbers in a view or a legal list (cards, seats, counts) have one or two digits.
+    if n < 10 {
+        out.push(char::from(b'0' + n as u8));
+        return;
+    }
+    if n < 100 {
+        out.push(char::from(b'0' + (n / 10) as u8));
+        out.push(char::from(b'0' + (n % 10) as u8));
+        return;
+    }
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     loop {
@@ -172,5 +182,15 @@ mod tests {
     fn integers_at_the_edges() {
         let v = json!([0, 9, 10, -1, i64::MIN, i64::MAX, u64::MAX]);
         assert_eq!(canonical(&v), format!("[0,9,10,-1,{},{},{}]", i64::MIN, i64::MAX, u64::MAX));
+    }
+
+    #[test]
+    fn numbers_are_written_as_rust_formats_them() {
+        let edges = (0..=1_100).chain((1..20).flat_map(|p| [10u64.pow(p) - 1, 10u64.pow(p)])).chain([u64::MAX]);
+        for n in edges {
+            let mut out = String::from("x");
+            write_u64(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
+        }
     }
 }
