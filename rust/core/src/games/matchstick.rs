@@ -354,6 +354,15 @@ impl CostRows for Wide {
     }
 }
 
+/// Names for plays that an enumeration can add up as it chooses the cards (see
+/// [`Matchstick::for_each_legal_play_name`]); the RL action ids are such names.
+pub trait PlayNames {
+    /// The name of the first choice for plays of `k` cards showing value index `v`.
+    fn base(&self, v: usize, k: usize) -> u32;
+    /// What taking `c ≥ 1` cards of type `t`, with `left` cards still to choose, adds to the name.
+    fn part(&self, v: usize, t: usize, c: usize, left: usize) -> u32;
+}
+
 /// The card types that can take part in plays of value `v` with the player's matchsticks, with their
 /// copies in hand and unit costs, in increasing type order, and the budget that binds them (0 with all
 /// costs dropped when the matchsticks cover any `k` of these cards).
@@ -362,41 +371,48 @@ struct Candidates {
     types: [u8; TYPES],
     caps: [u8; TYPES],
     costs: [u8; TYPES],
+    /// `room[i]`: the copies of candidates `i..` together (no play needing more cards can end there).
+    room: [u8; TYPES],
     budget: usize,
 }
 
 impl Candidates {
-    /// Calls `visit` with every multiset of `left` more cards over candidates `i..` that fits the budget
-    /// (`copies` is indexed by card type and holds the choice so far), more copies of an earlier
-    /// candidate first.
-    fn visit(
+    /// Calls `emit` with the name of every multiset of `left` more cards over candidates `i..` that fits
+    /// the budget, more copies of an earlier candidate first; `name` is the name of the choice so far, and
+    /// each candidate taken `c ≥ 1` times adds `names.part(v, type, c, left)` to it (wrapping).
+    #[allow(clippy::too_many_arguments)]
+    fn visit_named<N: PlayNames, F: FnMut(u32)>(
         &self,
+        names: &N,
+        v: usize,
         i: usize,
         left: usize,
         budget: usize,
-        copies: &mut [u8; TYPES],
-        visit: &mut dyn FnMut(&[u8; TYPES]),
+        name: u32,
+        emit: &mut F,
     ) {
         if left == 0 {
-            visit(copies);
+            emit(name);
             return;
         }
-        if i == self.len {
+        if i == self.len || usize::from(self.room[i]) < left {
             return;
         }
         let t = usize::from(self.types[i]);
         let cost = usize::from(self.costs[i]);
         let affordable = budget.checked_div(cost).unwrap_or(left);
-        for c in (0..=usize::from(self.caps[i]).min(left).min(affordable)).rev() {
-            copies[t] = c as u8;
-            self.visit(i + 1, left - c, budget - c * cost, copies, visit);
+        for c in (1..=usize::from(self.caps[i]).min(left).min(affordable)).rev() {
+            let name = name.wrapping_add(names.part(v, t, c, left));
+            self.visit_named(names, v, i + 1, left - c, budget - c * cost, name, emit);
         }
-        copies[t] = 0;
+        self.visit_named(names, v, i + 1, left, budget, name, emit);
     }
 
+    #[inline]
     fn new(counts: &[u8; TYPES], present: u16, v: usize, k: usize, matchsticks: u32) -> Candidates {
         let mask = present & REACH_LE[v][(matchsticks as usize).min(MAX_CARD_COST)];
-        let mut c = Candidates { len: 0, types: [0; TYPES], caps: [0; TYPES], costs: [0; TYPES], budget: 0 };
+        let mut c =
+            Candidates { len: 0, types: [0; TYPES], caps: [0; TYPES], costs: [0; TYPES], room: [0; TYPES], budget: 0 };
         let mut maxw = 0usize;
         let mut m = mask;
         while m != 0 {
@@ -407,6 +423,11 @@ impl Candidates {
             c.costs[c.len] = COST[t][v];
             maxw = maxw.max(usize::from(COST[t][v]));
             c.len += 1;
+        }
+        let mut room = 0u8;
+        for i in (0..c.len).rev() {
+            room += c.caps[i];
+            c.room[i] = room;
         }
         let budget = matchsticks as usize;
         if budget >= k * maxw {
@@ -1911,22 +1932,36 @@ impl Matchstick {
         self.matchsticks[seat]
     }
 
-    /// Calls `visit(value index, copies per card type)` once for every legal play of `seat`: the plays
-    /// `legal_move` lists, without ranking or building each one. They come by value, then by size, then
-    /// with more copies of a lower card type first (the order of the RL action ids).
-    pub fn for_each_legal_play(&self, seat: Seat, mut visit: impl FnMut(usize, &[u8; TYPES])) {
+    /// Calls `emit(name)` once for every legal play of `seat` (the plays `legal_move` lists), naming each
+    /// as it is built, without ranking or building it: a play of `k` cards showing value `v` is named
+    /// `names.base(v, k)` plus `names.part(v, t, c, left)` for every card type `t` it takes `c ≥ 1` copies
+    /// of, `left` being the cards still to choose when types go in increasing order (sums wrap). The plays
+    /// come by value, then by size, then with more copies of a lower card type first (the order of the
+    /// RL action ids).
+    pub fn for_each_legal_play_name<N: PlayNames>(&self, seat: Seat, names: &N, mut emit: impl FnMut(u32)) {
         if self.legal_count(seat) == 0 || !matches!(self.legal.turn, Turn::Lead | Turn::Follow) {
             return;
         }
         let values = usize::from(self.values);
-        for v in 0..values {
-            for k in self.play_sizes() {
-                if self.legal.plays[v][k] == 0 {
-                    continue;
+        let sizes = self.play_sizes();
+        for (v, counted) in self.legal.plays.iter().enumerate().take(values) {
+            if counted[sizes.clone()].iter().all(|&n| n == 0) {
+                continue;
+            }
+            // Built for the largest size, the costs are dropped only when no size can exceed the budget:
+            // one set of candidates serves every size.
+            let cand =
+                Candidates::new(&self.type_counts[seat], self.present[seat], v, MAX_PLAY, self.matchsticks[seat]);
+            for k in sizes.clone().filter(|&k| counted[k] > 0) {
+                if k == 1 {
+                    // Every candidate alone is affordable: the single cards are the candidates in order.
+                    let first = names.base(v, 1);
+                    for &t in &cand.types[..cand.len] {
+                        emit(first.wrapping_add(names.part(v, usize::from(t), 1, 1)));
+                    }
+                } else {
+                    cand.visit_named(names, v, 0, k, cand.budget, names.base(v, k), &mut emit);
                 }
-                let cand = Candidates::new(&self.type_counts[seat], self.present[seat], v, k, self.matchsticks[seat]);
-                let mut copies = [0u8; TYPES];
-                cand.visit(0, k, cand.budget, &mut copies, &mut |c| visit(v, c));
             }
         }
     }

@@ -15,7 +15,7 @@ use super::encode::{boolean, card_ids, num, relative, uint, uints, Encoder};
 use super::multiset::Multisets;
 use super::RlGame;
 use crate::game::{Game, Seat, Setup};
-use crate::games::matchstick::{Matchstick, MatchstickMove, PlayMove};
+use crate::games::matchstick::{Matchstick, MatchstickMove, PlayMove, PlayNames};
 use crate::segments::{self, CardType, Value as Shown};
 use serde_json::{json, Value};
 use std::sync::OnceLock;
@@ -23,6 +23,8 @@ use std::sync::OnceLock;
 /// Card ids are `type * 4 + copy`: 64 slots cover the deck with the full expansion.
 const CARD_SLOTS: usize = 64;
 const MAX_PLAY: usize = 5;
+/// Most copies of one card type in a deck.
+const MAX_COPIES: usize = 4;
 
 /// The play blocks of one expansion setting.
 struct Layout {
@@ -30,7 +32,30 @@ struct Layout {
     blocks: Vec<(Vec<usize>, Multisets, usize)>,
     /// Per value and card type: the type's position among the block's types (`u8::MAX`: not in it).
     positions: Vec<[u8; CardType::COUNT]>,
+    /// The ids as sums the engine's enumeration adds up as it builds each play.
+    ids: IdParts,
     total: usize,
+}
+
+/// A play's action id as [`PlayNames`]: the id of the block's first play of its size, plus one part per
+/// card type taken ([`Multisets::part`] at the type's position in the block).
+struct IdParts {
+    /// `base[v][k]`: the first id of the plays of `k` cards showing `v`.
+    base: Vec<[u32; MAX_PLAY + 1]>,
+    /// `parts[v][t][c][left]`; 0 for types outside the block (they never show `v`).
+    parts: Vec<[[[u32; MAX_PLAY + 1]; MAX_COPIES + 1]; CardType::COUNT]>,
+}
+
+impl PlayNames for IdParts {
+    #[inline]
+    fn base(&self, v: usize, k: usize) -> u32 {
+        self.base[v][k]
+    }
+
+    #[inline]
+    fn part(&self, v: usize, t: usize, c: usize, left: usize) -> u32 {
+        self.parts[v][t][c][left]
+    }
 }
 
 fn copies_of(t: usize, expansion: u8) -> u8 {
@@ -47,6 +72,7 @@ impl Layout {
         let mut next = 2;
         let mut blocks = Vec::with_capacity(values);
         let mut positions = Vec::with_capacity(values);
+        let mut ids = IdParts { base: Vec::with_capacity(values), parts: Vec::with_capacity(values) };
         for v in 0..values {
             let types: Vec<usize> = (0..CardType::COUNT)
                 .filter(|&t| {
@@ -57,13 +83,22 @@ impl Layout {
             let first = next;
             next += sets.total();
             let mut at = [u8::MAX; CardType::COUNT];
+            let mut parts = [[[0u32; MAX_PLAY + 1]; MAX_COPIES + 1]; CardType::COUNT];
             for (i, &t) in types.iter().enumerate() {
                 at[t] = i as u8;
+                let copies = usize::from(copies_of(t, expansion));
+                parts[t] = std::array::from_fn(|c| {
+                    std::array::from_fn(
+                        |left| if (1..=copies).contains(&c) && c <= left { sets.part(i, c, left) } else { 0 },
+                    )
+                });
             }
+            ids.base.push(std::array::from_fn(|k| if k == 0 { 0 } else { (first + sets.first_of_size(k)) as u32 }));
+            ids.parts.push(parts);
             positions.push(at);
             blocks.push((types, sets, first));
         }
-        Layout { blocks, positions, total: next }
+        Layout { blocks, positions, ids, total: next }
     }
 
     fn get(setup: &Setup) -> &'static Layout {
@@ -162,14 +197,9 @@ impl RlGame for Matchstick {
         if self.may_pass(seat) {
             out.push(0);
         }
-        // The plays come in id order, so the ids need no sorting.
-        let layout = Layout::of(self);
-        self.for_each_legal_play(seat, |v, copies| {
-            let (types, sets, first) = &layout.blocks[v];
-            if let Some(rank) = sets.rank_of(types.len(), |i| copies[types[i]]) {
-                out.push((first + rank) as i32);
-            }
-        });
+        // The plays come in id order, so the ids need no sorting; each id is added up as its play is built.
+        out.reserve(self.legal_count(seat));
+        self.for_each_legal_play_name(seat, &Layout::of(self).ids, |id| out.push(id as i32));
     }
 
     fn action_move(&self, seat: Seat, id: usize) -> Option<MatchstickMove> {
