@@ -999,6 +999,26 @@ impl Matchstick {
         Some(copies)
     }
 
+    /// The copies per type of a play `seat` may make now, `None` when it may not: every check of `index_of`
+    /// but the ranking, which cannot fail once these pass (each card's cheapest cost is within the
+    /// matchsticks, so every type of the play is among the candidates its value and size rank over).
+    fn legal_play_copies(&self, seat: usize, p: &PlayMove) -> Option<[u8; TYPES]> {
+        if self.legal_count(seat) == 0 || !matches!(self.legal.turn, Turn::Lead | Turn::Follow) {
+            return None;
+        }
+        if p.value.index() >= usize::from(self.values) {
+            return None;
+        }
+        if let Some(top) = self.table {
+            if p.count != top.count || !p.value.beats(top.value, self.revolution) {
+                return None;
+            }
+        }
+        let copies = self.play_copies(seat, p)?;
+        let (_, _, cost) = resolve_details(p)?;
+        (cost <= self.matchsticks[seat]).then_some(copies)
+    }
+
     /// Puts the cards on the table and runs every consequence of the play.
     fn do_play(&mut self, seat: usize, top: TablePlay) {
         for &id in &top.cards[..usize::from(top.count)] {
@@ -1319,21 +1339,8 @@ impl Game for Matchstick {
             (MatchstickMove::DiscardMatchstick, Turn::Discard) => Some(0),
             (MatchstickMove::Pass, Turn::Follow) => Some(0),
             (MatchstickMove::Play(p), Turn::Lead | Turn::Follow) => {
-                let v = p.value.index();
-                if v >= usize::from(self.values) {
-                    return None;
-                }
-                if let Some(top) = self.table {
-                    if p.count != top.count || !p.value.beats(top.value, self.revolution) {
-                        return None;
-                    }
-                }
-                let copies = self.play_copies(seat, p)?;
-                let (_, _, cost) = resolve_details(p)?;
-                if cost > self.matchsticks[seat] {
-                    return None;
-                }
-                self.rank_play(v, &copies, usize::from(p.count))
+                let copies = self.legal_play_copies(seat, p)?;
+                self.rank_play(p.value.index(), &copies, usize::from(p.count))
             }
             _ => None,
         }
@@ -1964,6 +1971,12 @@ impl Matchstick {
                 }
             }
         }
+    }
+
+    /// Whether `seat` may make play `p` now: the same as `index_of(seat, Play(p)).is_some()`, without
+    /// ranking the play.
+    pub fn play_is_legal(&self, seat: Seat, p: &PlayMove) -> bool {
+        self.legal_play_copies(seat, p).is_some()
     }
 
     /// Whether `seat` may pass now (it follows a play on the table).

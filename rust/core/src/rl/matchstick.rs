@@ -206,28 +206,8 @@ impl RlGame for Matchstick {
         let mv = match id {
             0 => MatchstickMove::Pass,
             1 => MatchstickMove::DiscardMatchstick,
-            _ => {
-                let layout = Layout::of(self);
-                let v = layout.blocks.iter().rposition(|b| b.2 <= id)?;
-                let (types, sets, first) = &layout.blocks[v];
-                let copies = sets.unrank(id - first)?;
-                let hand = self.card_masks().0.get(seat).copied()?;
-                let mut cards = Vec::with_capacity(MAX_PLAY);
-                for (&t, &n) in types.iter().zip(&copies) {
-                    let mut nibble = (hand >> (4 * t)) & 0xF;
-                    for _ in 0..n {
-                        let low = nibble.trailing_zeros();
-                        if low >= 4 {
-                            return None;
-                        }
-                        cards.push((4 * t) as u8 + low as u8);
-                        nibble &= nibble - 1;
-                    }
-                }
-                MatchstickMove::Play(PlayMove::new(Shown::ALL[v], &cards)?)
-            }
+            _ => return legal_play_of_id(self, seat, id).map(MatchstickMove::Play),
         };
-        // Built from the lowest card ids of each type, as the engine lists it: legal iff it has an index.
         self.index_of(seat, &mv).map(|_| mv)
     }
 
@@ -290,4 +270,31 @@ impl RlGame for Matchstick {
             })
             .collect()
     }
+}
+
+/// The play of action `id` (at least 2) built from the lowest card ids of each type in `seat`'s hand, as
+/// the engine lists it, when it is legal now.
+fn legal_play_of_id(game: &Matchstick, seat: Seat, id: usize) -> Option<PlayMove> {
+    let layout = Layout::of(game);
+    let v = layout.blocks.iter().rposition(|b| b.2 <= id)?;
+    let (types, sets, first) = &layout.blocks[v];
+    let mut copies = [0u8; CardType::COUNT];
+    sets.unrank(id - first, &mut copies)?;
+    let hand = game.card_masks().0.get(seat).copied()?;
+    let mut cards = [0u8; MAX_PLAY];
+    let mut count = 0;
+    for (&t, &n) in types.iter().zip(&copies) {
+        let mut nibble = (hand >> (4 * t)) & 0xF;
+        for _ in 0..n {
+            let low = nibble.trailing_zeros();
+            if low >= 4 {
+                return None;
+            }
+            cards[count] = (4 * t) as u8 + low as u8;
+            count += 1;
+            nibble &= nibble - 1;
+        }
+    }
+    let play = PlayMove::new(Shown::ALL[v], &cards[..count])?;
+    game.play_is_legal(seat, &play).then_some(play)
 }

@@ -101,8 +101,9 @@ impl Multisets {
         zeros_before(i, left).wrapping_add(skip(i, c, left)).wrapping_sub(zeros_before(i + 1, left - c))
     }
 
-    /// The multiset of rank `index` as copies per kind (`None` past the end).
-    pub fn unrank(&self, mut index: usize) -> Option<Vec<u8>> {
+    /// Writes the multiset of rank `index` as copies per kind into `copies` (one slot per kind); `None`
+    /// past the end.
+    pub fn unrank(&self, mut index: usize, copies: &mut [u8]) -> Option<()> {
         let mut size = 1;
         while size <= self.max_size && index >= self.tail[0][size] {
             index -= self.tail[0][size];
@@ -111,9 +112,9 @@ impl Multisets {
         if size > self.max_size {
             return None;
         }
-        let mut copies = vec![0u8; self.caps.len()];
         let mut left = size;
-        for (i, slot) in copies.iter_mut().enumerate() {
+        for (i, slot) in copies.iter_mut().enumerate().take(self.caps.len()) {
+            *slot = 0;
             for c in (0..=usize::from(self.caps[i]).min(left)).rev() {
                 let n = self.tail[i + 1][left - c];
                 if index < n {
@@ -124,7 +125,7 @@ impl Multisets {
                 index -= n;
             }
         }
-        (left == 0).then_some(copies)
+        (left == 0).then_some(())
     }
 }
 
@@ -137,7 +138,8 @@ mod tests {
         let sets = Multisets::new(vec![4, 2, 1, 4], 5);
         let mut previous: Option<Vec<u8>> = None;
         for index in 0..sets.total() {
-            let copies = sets.unrank(index).expect("in range");
+            let mut copies = vec![0u8; 4];
+            sets.unrank(index, &mut copies).expect("in range");
             assert_eq!(sets.rank(&copies), Some(index));
             if let Some(prev) = previous {
                 let size = |c: &[u8]| c.iter().map(|&x| usize::from(x)).sum::<usize>();
@@ -148,7 +150,7 @@ mod tests {
             }
             previous = Some(copies);
         }
-        assert_eq!(sets.unrank(sets.total()), None);
+        assert_eq!(sets.unrank(sets.total(), &mut [0; 4]), None);
         assert_eq!(sets.rank(&[0, 3, 0, 0]), None);
         assert_eq!(sets.rank(&[0, 0, 0, 0]), None);
     }
@@ -157,7 +159,8 @@ mod tests {
     fn parts_add_up_to_the_rank() {
         let sets = Multisets::new(vec![4, 2, 1, 4, 3], 5);
         for index in 0..sets.total() {
-            let copies = sets.unrank(index).expect("in range");
+            let mut copies = [0u8; 5];
+            sets.unrank(index, &mut copies).expect("in range");
             let size: usize = copies.iter().map(|&c| usize::from(c)).sum();
             let mut left = size;
             let mut rank = sets.first_of_size(size) as u32;
