@@ -363,6 +363,49 @@ pub trait PlayNames {
     fn part(&self, v: usize, t: usize, c: usize, left: usize) -> u32;
 }
 
+/// Lists the plays of one value by name, lowest type first (the order of `legal_move` within a value and
+/// size), without building them: the counts and costs come straight from the hand and the cost table.
+struct NamedPlays<'a, N, F> {
+    names: &'a N,
+    counts: &'a [u8; TYPES],
+    v: usize,
+    emit: F,
+}
+
+impl<N: PlayNames, F: FnMut(u32)> NamedPlays<'_, N, F> {
+    /// Emits every way to add `left ≥ 1` cards of the types in `mask` within `budget` matchsticks to a
+    /// choice named `name`: more copies of a lower type first, and every choice with a type before those
+    /// without it.
+    fn walk(&mut self, mask: u16, left: usize, budget: u32, name: u32) {
+        let v = self.v;
+        if left == 1 {
+            // The last card: one play per type it can still pay for (no recursion on the deepest level).
+            let mut m = mask & REACH_LE[v][(budget as usize).min(MAX_CARD_COST)];
+            while m != 0 {
+                let t = m.trailing_zeros() as usize;
+                m &= m - 1;
+                (self.emit)(name.wrapping_add(self.names.part(v, t, 1, 1)));
+            }
+            return;
+        }
+        let mut rest = mask;
+        while rest != 0 {
+            let t = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let cost = u32::from(COST[t][v]);
+            let affordable = budget.checked_div(cost).map_or(left, |n| n as usize);
+            for c in (1..=usize::from(self.counts[t]).min(left).min(affordable)).rev() {
+                let named = name.wrapping_add(self.names.part(v, t, c, left));
+                if c == left {
+                    (self.emit)(named);
+                } else {
+                    self.walk(rest, left - c, budget - c as u32 * cost, named);
+                }
+            }
+        }
+    }
+}
+
 /// The card types that can take part in plays of value `v` with the player's matchsticks, with their
 /// copies in hand and unit costs, in increasing type order, and the budget that binds them (0 with all
 /// costs dropped when the matchsticks cover any `k` of these cards).
@@ -371,48 +414,13 @@ struct Candidates {
     types: [u8; TYPES],
     caps: [u8; TYPES],
     costs: [u8; TYPES],
-    /// `room[i]`: the copies of candidates `i..` together (no play needing more cards can end there).
-    room: [u8; TYPES],
     budget: usize,
 }
 
 impl Candidates {
-    /// Calls `emit` with the name of every multiset of `left` more cards over candidates `i..` that fits
-    /// the budget, more copies of an earlier candidate first; `name` is the name of the choice so far, and
-    /// each candidate taken `c ≥ 1` times adds `names.part(v, type, c, left)` to it (wrapping).
-    #[allow(clippy::too_many_arguments)]
-    fn visit_named<N: PlayNames, F: FnMut(u32)>(
-        &self,
-        names: &N,
-        v: usize,
-        i: usize,
-        left: usize,
-        budget: usize,
-        name: u32,
-        emit: &mut F,
-    ) {
-        if left == 0 {
-            emit(name);
-            return;
-        }
-        if i == self.len || usize::from(self.room[i]) < left {
-            return;
-        }
-        let t = usize::from(self.types[i]);
-        let cost = usize::from(self.costs[i]);
-        let affordable = budget.checked_div(cost).unwrap_or(left);
-        for c in (1..=usize::from(self.caps[i]).min(left).min(affordable)).rev() {
-            let name = name.wrapping_add(names.part(v, t, c, left));
-            self.visit_named(names, v, i + 1, left - c, budget - c * cost, name, emit);
-        }
-        self.visit_named(names, v, i + 1, left, budget, name, emit);
-    }
-
-    #[inline]
     fn new(counts: &[u8; TYPES], present: u16, v: usize, k: usize, matchsticks: u32) -> Candidates {
         let mask = present & REACH_LE[v][(matchsticks as usize).min(MAX_CARD_COST)];
-        let mut c =
-            Candidates { len: 0, types: [0; TYPES], caps: [0; TYPES], costs: [0; TYPES], room: [0; TYPES], budget: 0 };
+        let mut c = Candidates { len: 0, types: [0; TYPES], caps: [0; TYPES], costs: [0; TYPES], budget: 0 };
         let mut maxw = 0usize;
         let mut m = mask;
         while m != 0 {
@@ -423,11 +431,6 @@ impl Candidates {
             c.costs[c.len] = COST[t][v];
             maxw = maxw.max(usize::from(COST[t][v]));
             c.len += 1;
-        }
-        let mut room = 0u8;
-        for i in (0..c.len).rev() {
-            room += c.caps[i];
-            c.room[i] = room;
         }
         let budget = matchsticks as usize;
         if budget >= k * maxw {
@@ -1945,30 +1948,20 @@ impl Matchstick {
     /// of, `left` being the cards still to choose when types go in increasing order (sums wrap). The plays
     /// come by value, then by size, then with more copies of a lower card type first (the order of the
     /// RL action ids).
-    pub fn for_each_legal_play_name<N: PlayNames>(&self, seat: Seat, names: &N, mut emit: impl FnMut(u32)) {
+    pub fn for_each_legal_play_name<N: PlayNames>(&self, seat: Seat, names: &N, emit: impl FnMut(u32)) {
         if self.legal_count(seat) == 0 || !matches!(self.legal.turn, Turn::Lead | Turn::Follow) {
             return;
         }
         let values = usize::from(self.values);
         let sizes = self.play_sizes();
+        let sticks = self.matchsticks[seat];
+        let reach = (sticks as usize).min(MAX_CARD_COST);
+        let mut plays = NamedPlays { names, counts: &self.type_counts[seat], v: 0, emit };
         for (v, counted) in self.legal.plays.iter().enumerate().take(values) {
-            if counted[sizes.clone()].iter().all(|&n| n == 0) {
-                continue;
-            }
-            // Built for the largest size, the costs are dropped only when no size can exceed the budget:
-            // one set of candidates serves every size.
-            let cand =
-                Candidates::new(&self.type_counts[seat], self.present[seat], v, MAX_PLAY, self.matchsticks[seat]);
+            let mask = self.present[seat] & REACH_LE[v][reach];
+            plays.v = v;
             for k in sizes.clone().filter(|&k| counted[k] > 0) {
-                if k == 1 {
-                    // Every candidate alone is affordable: the single cards are the candidates in order.
-                    let first = names.base(v, 1);
-                    for &t in &cand.types[..cand.len] {
-                        emit(first.wrapping_add(names.part(v, usize::from(t), 1, 1)));
-                    }
-                } else {
-                    cand.visit_named(names, v, 0, k, cand.budget, names.base(v, k), &mut emit);
-                }
+                plays.walk(mask, k, sticks, names.base(v, k));
             }
         }
     }
@@ -2016,6 +2009,11 @@ impl Matchstick {
             let cards = t.cards[..usize::from(t.count)].iter().fold(0u64, |m, &id| m | (1u64 << id));
             (usize::from(t.seat), t.value, cards, t.cost)
         })
+    }
+
+    /// The player count, read from the state (the RL encoder's per-step reads stay off the shared setup).
+    pub fn players(&self) -> usize {
+        usize::from(self.players)
     }
 
     /// Public seat state for the RL observation encoder: finishing positions (0 while in), the seats still

@@ -212,7 +212,7 @@ impl RlGame for Matchstick {
     }
 
     fn encode(&self, seat: Seat, enc: &mut Encoder<'_>) {
-        let players = self.setup().players;
+        let players = self.players();
         let rel = |s: usize| relative(s, seat, players);
         let (hands, pile, removed, set_aside) = self.card_masks();
         enc.bits("hand", [hands[seat]], CARD_SLOTS);
@@ -226,17 +226,12 @@ impl RlGame for Matchstick {
         enc.bits("trick_cards", [pile], CARD_SLOTS);
         enc.bits("removed_cards", [removed], CARD_SLOTS);
         let (finish, active, passed, leader) = self.seat_state();
-        let column = |f: &dyn Fn(usize) -> f64| {
-            let mut out = [0.0; 8];
-            for s in 0..players {
-                out[rel(s)] = f(s);
-            }
-            out
-        };
-        enc.vector("hand_size", column(&|s| f64::from(hands[s].count_ones())), players, 16.0);
-        enc.vector("matchsticks", column(&|s| f64::from(self.matchsticks_of(s))), players, 10.0);
-        enc.vector("out", column(&|s| f64::from(u8::from(active & (1 << s) == 0))), players, 1.0);
-        enc.vector("finish", column(&|s| f64::from(finish[s])), players, players as f64);
+        let sticks = std::array::from_fn(|s| self.matchsticks_of(s));
+        let out = std::array::from_fn(|s| u32::from(active & (1 << s) == 0));
+        per_seat(enc, "hand_size", (seat, players), 16.0, &hands.map(u64::count_ones));
+        per_seat(enc, "matchsticks", (seat, players), 10.0, &sticks);
+        per_seat(enc, "out", (seat, players), 1.0, &out);
+        per_seat(enc, "finish", (seat, players), players as f64, &finish.map(u32::from));
         enc.counts("passed", (0..players).filter(|&s| passed & (1 << s) != 0).map(rel), players, 1.0);
         let turn = (!self.to_act().is_empty()).then(|| rel(self.current_seat()));
         enc.one_hot("turn", turn, players);
@@ -297,4 +292,15 @@ fn legal_play_of_id(game: &Matchstick, seat: Seat, id: usize) -> Option<PlayMove
     }
     let play = PlayMove::new(Shown::ALL[v], &cards[..count])?;
     game.play_is_legal(seat, &play).then_some(play)
+}
+
+/// Writes a block of one number per seat of `players`, relative to the observer `seat`, each divided by
+/// `scale` as [`Encoder::vector`] does (the zeros are already there).
+fn per_seat(enc: &mut Encoder<'_>, name: &str, (seat, players): (Seat, usize), scale: f64, value: &[u32; 8]) {
+    let slots = enc.block(name, players);
+    for (s, &v) in value.iter().enumerate().take(players) {
+        if let Some(slot) = slots.get_mut(relative(s, seat, players)).filter(|_| v != 0) {
+            *slot = (f64::from(v) / scale) as f32;
+        }
+    }
 }
