@@ -296,10 +296,14 @@ fn legal_play_of_id(game: &Matchstick, seat: Seat, id: usize) -> Option<PlayMove
 
 /// Writes a block of one number per seat of `players`, relative to the observer `seat`, each divided by
 /// `scale` as [`Encoder::vector`] does (the zeros are already there).
+#[inline]
 fn per_seat(enc: &mut Encoder<'_>, name: &str, (seat, players): (Seat, usize), scale: f64, value: &[u32; 8]) {
-    let slots = enc.block(name, players);
-    for (s, &v) in value.iter().enumerate().take(players) {
-        if let Some(slot) = slots.get_mut(relative(s, seat, players)).filter(|_| v != 0) {
+    // Slot `r` is the seat `r` places after the observer (as `relative` numbers them).
+    let seat = seat % players.max(1);
+    for (r, slot) in enc.block(name, players).iter_mut().enumerate() {
+        let s = if r + seat >= players { r + seat - players } else { r + seat };
+        let v = value[s];
+        if v != 0 {
             *slot = (f64::from(v) / scale) as f32;
         }
     }
