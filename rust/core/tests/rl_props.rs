@@ -184,6 +184,30 @@ fn action_spaces_follow_the_rules() {
     assert_eq!(Cherki::action_space_size(&cherki), 63);
 }
 
+/// Matchstick builds the move of an id from the id and checks it without ranking it: over whole games,
+/// every id of the action space has a move exactly when a listed legal move has that id.
+#[test]
+fn matchstick_ids_have_moves_exactly_when_legal() {
+    for (players, expansion, seed) in [(4, 0, 31), (3, 4, 32), (2, 2, 33)] {
+        let options = Matchstick::info().resolve_options(&json!({"expansion": expansion})).unwrap();
+        let setup = Setup { players, seed, options };
+        let mut game = Matchstick::new(&setup).unwrap();
+        let size = Matchstick::action_space_size(&setup);
+        let mut rng = Rng::new(seed);
+        while let Some(seat) = game.to_act().first() {
+            let mut legal: Vec<usize> = (0..game.legal_count(seat))
+                .map(|i| Matchstick::action_id(&setup, &game.legal_move(seat, i).unwrap()).unwrap())
+                .collect();
+            legal.sort_unstable();
+            for id in 0..size {
+                let listed = legal.binary_search(&id).is_ok();
+                assert_eq!(action_id_to_move(&game, seat, id).is_some(), listed, "seed {seed}: id {id}");
+            }
+            apply_action_id(&mut game, seat, legal[rng.index(legal.len())]).unwrap();
+        }
+    }
+}
+
 #[test]
 fn a_bad_action_changes_nothing() {
     let mut state = RlState::<Fistful>::start(None, 7, &Value::Null, true).unwrap();

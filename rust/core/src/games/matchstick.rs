@@ -354,6 +354,58 @@ impl CostRows for Wide {
     }
 }
 
+/// Names for plays that an enumeration can add up as it chooses the cards (see
+/// [`Matchstick::for_each_legal_play_name`]); the RL action ids are such names.
+pub trait PlayNames {
+    /// The name of the first choice for plays of `k` cards showing value index `v`.
+    fn base(&self, v: usize, k: usize) -> u32;
+    /// What taking `c ≥ 1` cards of type `t`, with `left` cards still to choose, adds to the name.
+    fn part(&self, v: usize, t: usize, c: usize, left: usize) -> u32;
+}
+
+/// Lists the plays of one value by name, lowest type first (the order of `legal_move` within a value and
+/// size), without building them: the counts and costs come straight from the hand and the cost table.
+struct NamedPlays<'a, N, F> {
+    names: &'a N,
+    counts: &'a [u8; TYPES],
+    v: usize,
+    emit: F,
+}
+
+impl<N: PlayNames, F: FnMut(u32)> NamedPlays<'_, N, F> {
+    /// Emits every way to add `left ≥ 1` cards of the types in `mask` within `budget` matchsticks to a
+    /// choice named `name`: more copies of a lower type first, and every choice with a type before those
+    /// without it.
+    fn walk(&mut self, mask: u16, left: usize, budget: u32, name: u32) {
+        let v = self.v;
+        if left == 1 {
+            // The last card: one play per type it can still pay for (no recursion on the deepest level).
+            let mut m = mask & REACH_LE[v][(budget as usize).min(MAX_CARD_COST)];
+            while m != 0 {
+                let t = m.trailing_zeros() as usize;
+                m &= m - 1;
+                (self.emit)(name.wrapping_add(self.names.part(v, t, 1, 1)));
+            }
+            return;
+        }
+        let mut rest = mask;
+        while rest != 0 {
+            let t = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let cost = u32::from(COST[t][v]);
+            let affordable = budget.checked_div(cost).map_or(left, |n| n as usize);
+            for c in (1..=usize::from(self.counts[t]).min(left).min(affordable)).rev() {
+                let named = name.wrapping_add(self.names.part(v, t, c, left));
+                if c == left {
+                    (self.emit)(named);
+                } else {
+                    self.walk(rest, left - c, budget - c as u32 * cost, named);
+                }
+            }
+        }
+    }
+}
+
 /// The card types that can take part in plays of value `v` with the player's matchsticks, with their
 /// copies in hand and unit costs, in increasing type order, and the budget that binds them (0 with all
 /// costs dropped when the matchsticks cover any `k` of these cards).
@@ -366,34 +418,6 @@ struct Candidates {
 }
 
 impl Candidates {
-    /// Calls `visit` with every multiset of `left` more cards over candidates `i..` that fits the budget
-    /// (`copies` is indexed by card type and holds the choice so far), more copies of an earlier
-    /// candidate first.
-    fn visit(
-        &self,
-        i: usize,
-        left: usize,
-        budget: usize,
-        copies: &mut [u8; TYPES],
-        visit: &mut dyn FnMut(&[u8; TYPES]),
-    ) {
-        if left == 0 {
-            visit(copies);
-            return;
-        }
-        if i == self.len {
-            return;
-        }
-        let t = usize::from(self.types[i]);
-        let cost = usize::from(self.costs[i]);
-        let affordable = budget.checked_div(cost).unwrap_or(left);
-        for c in (0..=usize::from(self.caps[i]).min(left).min(affordable)).rev() {
-            copies[t] = c as u8;
-            self.visit(i + 1, left - c, budget - c * cost, copies, visit);
-        }
-        copies[t] = 0;
-    }
-
     fn new(counts: &[u8; TYPES], present: u16, v: usize, k: usize, matchsticks: u32) -> Candidates {
         let mask = present & REACH_LE[v][(matchsticks as usize).min(MAX_CARD_COST)];
         let mut c = Candidates { len: 0, types: [0; TYPES], caps: [0; TYPES], costs: [0; TYPES], budget: 0 };
@@ -978,6 +1002,26 @@ impl Matchstick {
         Some(copies)
     }
 
+    /// The copies per type of a play `seat` may make now, `None` when it may not: every check of `index_of`
+    /// but the ranking, which cannot fail once these pass (each card's cheapest cost is within the
+    /// matchsticks, so every type of the play is among the candidates its value and size rank over).
+    fn legal_play_copies(&self, seat: usize, p: &PlayMove) -> Option<[u8; TYPES]> {
+        if self.legal_count(seat) == 0 || !matches!(self.legal.turn, Turn::Lead | Turn::Follow) {
+            return None;
+        }
+        if p.value.index() >= usize::from(self.values) {
+            return None;
+        }
+        if let Some(top) = self.table {
+            if p.count != top.count || !p.value.beats(top.value, self.revolution) {
+                return None;
+            }
+        }
+        let copies = self.play_copies(seat, p)?;
+        let (_, _, cost) = resolve_details(p)?;
+        (cost <= self.matchsticks[seat]).then_some(copies)
+    }
+
     /// Puts the cards on the table and runs every consequence of the play.
     fn do_play(&mut self, seat: usize, top: TablePlay) {
         for &id in &top.cards[..usize::from(top.count)] {
@@ -1298,21 +1342,8 @@ impl Game for Matchstick {
             (MatchstickMove::DiscardMatchstick, Turn::Discard) => Some(0),
             (MatchstickMove::Pass, Turn::Follow) => Some(0),
             (MatchstickMove::Play(p), Turn::Lead | Turn::Follow) => {
-                let v = p.value.index();
-                if v >= usize::from(self.values) {
-                    return None;
-                }
-                if let Some(top) = self.table {
-                    if p.count != top.count || !p.value.beats(top.value, self.revolution) {
-                        return None;
-                    }
-                }
-                let copies = self.play_copies(seat, p)?;
-                let (_, _, cost) = resolve_details(p)?;
-                if cost > self.matchsticks[seat] {
-                    return None;
-                }
-                self.rank_play(v, &copies, usize::from(p.count))
+                let copies = self.legal_play_copies(seat, p)?;
+                self.rank_play(p.value.index(), &copies, usize::from(p.count))
             }
             _ => None,
         }
@@ -1911,24 +1942,34 @@ impl Matchstick {
         self.matchsticks[seat]
     }
 
-    /// Calls `visit(value index, copies per card type)` once for every legal play of `seat`: the plays
-    /// `legal_move` lists, without ranking or building each one. They come by value, then by size, then
-    /// with more copies of a lower card type first (the order of the RL action ids).
-    pub fn for_each_legal_play(&self, seat: Seat, mut visit: impl FnMut(usize, &[u8; TYPES])) {
+    /// Calls `emit(name)` once for every legal play of `seat` (the plays `legal_move` lists), naming each
+    /// as it is built, without ranking or building it: a play of `k` cards showing value `v` is named
+    /// `names.base(v, k)` plus `names.part(v, t, c, left)` for every card type `t` it takes `c ≥ 1` copies
+    /// of, `left` being the cards still to choose when types go in increasing order (sums wrap). The plays
+    /// come by value, then by size, then with more copies of a lower card type first (the order of the
+    /// RL action ids).
+    pub fn for_each_legal_play_name<N: PlayNames>(&self, seat: Seat, names: &N, emit: impl FnMut(u32)) {
         if self.legal_count(seat) == 0 || !matches!(self.legal.turn, Turn::Lead | Turn::Follow) {
             return;
         }
         let values = usize::from(self.values);
-        for v in 0..values {
-            for k in self.play_sizes() {
-                if self.legal.plays[v][k] == 0 {
-                    continue;
-                }
-                let cand = Candidates::new(&self.type_counts[seat], self.present[seat], v, k, self.matchsticks[seat]);
-                let mut copies = [0u8; TYPES];
-                cand.visit(0, k, cand.budget, &mut copies, &mut |c| visit(v, c));
+        let sizes = self.play_sizes();
+        let sticks = self.matchsticks[seat];
+        let reach = (sticks as usize).min(MAX_CARD_COST);
+        let mut plays = NamedPlays { names, counts: &self.type_counts[seat], v: 0, emit };
+        for (v, counted) in self.legal.plays.iter().enumerate().take(values) {
+            let mask = self.present[seat] & REACH_LE[v][reach];
+            plays.v = v;
+            for k in sizes.clone().filter(|&k| counted[k] > 0) {
+                plays.walk(mask, k, sticks, names.base(v, k));
             }
         }
+    }
+
+    /// Whether `seat` may make play `p` now: the same as `index_of(seat, Play(p)).is_some()`, without
+    /// ranking the play.
+    pub fn play_is_legal(&self, seat: Seat, p: &PlayMove) -> bool {
+        self.legal_play_copies(seat, p).is_some()
     }
 
     /// Whether `seat` may pass now (it follows a play on the table).
@@ -1968,6 +2009,11 @@ impl Matchstick {
             let cards = t.cards[..usize::from(t.count)].iter().fold(0u64, |m, &id| m | (1u64 << id));
             (usize::from(t.seat), t.value, cards, t.cost)
         })
+    }
+
+    /// The player count, read from the state (the RL encoder's per-step reads stay off the shared setup).
+    pub fn players(&self) -> usize {
+        usize::from(self.players)
     }
 
     /// Public seat state for the RL observation encoder: finishing positions (0 while in), the seats still

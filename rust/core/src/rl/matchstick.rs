@@ -15,7 +15,7 @@ use super::encode::{boolean, card_ids, num, relative, uint, uints, Encoder};
 use super::multiset::Multisets;
 use super::RlGame;
 use crate::game::{Game, Seat, Setup};
-use crate::games::matchstick::{Matchstick, MatchstickMove, PlayMove};
+use crate::games::matchstick::{Matchstick, MatchstickMove, PlayMove, PlayNames};
 use crate::segments::{self, CardType, Value as Shown};
 use serde_json::{json, Value};
 use std::sync::OnceLock;
@@ -23,6 +23,8 @@ use std::sync::OnceLock;
 /// Card ids are `type * 4 + copy`: 64 slots cover the deck with the full expansion.
 const CARD_SLOTS: usize = 64;
 const MAX_PLAY: usize = 5;
+/// Most copies of one card type in a deck.
+const MAX_COPIES: usize = 4;
 
 /// The play blocks of one expansion setting.
 struct Layout {
@@ -30,7 +32,30 @@ struct Layout {
     blocks: Vec<(Vec<usize>, Multisets, usize)>,
     /// Per value and card type: the type's position among the block's types (`u8::MAX`: not in it).
     positions: Vec<[u8; CardType::COUNT]>,
+    /// The ids as sums the engine's enumeration adds up as it builds each play.
+    ids: IdParts,
     total: usize,
+}
+
+/// A play's action id as [`PlayNames`]: the id of the block's first play of its size, plus one part per
+/// card type taken ([`Multisets::part`] at the type's position in the block).
+struct IdParts {
+    /// `base[v][k]`: the first id of the plays of `k` cards showing `v`.
+    base: Vec<[u32; MAX_PLAY + 1]>,
+    /// `parts[v][t][c][left]`; 0 for types outside the block (they never show `v`).
+    parts: Vec<[[[u32; MAX_PLAY + 1]; MAX_COPIES + 1]; CardType::COUNT]>,
+}
+
+impl PlayNames for IdParts {
+    #[inline]
+    fn base(&self, v: usize, k: usize) -> u32 {
+        self.base[v][k]
+    }
+
+    #[inline]
+    fn part(&self, v: usize, t: usize, c: usize, left: usize) -> u32 {
+        self.parts[v][t][c][left]
+    }
 }
 
 fn copies_of(t: usize, expansion: u8) -> u8 {
@@ -47,6 +72,7 @@ impl Layout {
         let mut next = 2;
         let mut blocks = Vec::with_capacity(values);
         let mut positions = Vec::with_capacity(values);
+        let mut ids = IdParts { base: Vec::with_capacity(values), parts: Vec::with_capacity(values) };
         for v in 0..values {
             let types: Vec<usize> = (0..CardType::COUNT)
                 .filter(|&t| {
@@ -57,13 +83,22 @@ impl Layout {
             let first = next;
             next += sets.total();
             let mut at = [u8::MAX; CardType::COUNT];
+            let mut parts = [[[0u32; MAX_PLAY + 1]; MAX_COPIES + 1]; CardType::COUNT];
             for (i, &t) in types.iter().enumerate() {
                 at[t] = i as u8;
+                let copies = usize::from(copies_of(t, expansion));
+                parts[t] = std::array::from_fn(|c| {
+                    std::array::from_fn(
+                        |left| if (1..=copies).contains(&c) && c <= left { sets.part(i, c, left) } else { 0 },
+                    )
+                });
             }
+            ids.base.push(std::array::from_fn(|k| if k == 0 { 0 } else { (first + sets.first_of_size(k)) as u32 }));
+            ids.parts.push(parts);
             positions.push(at);
             blocks.push((types, sets, first));
         }
-        Layout { blocks, positions, total: next }
+        Layout { blocks, positions, ids, total: next }
     }
 
     fn get(setup: &Setup) -> &'static Layout {
@@ -162,47 +197,22 @@ impl RlGame for Matchstick {
         if self.may_pass(seat) {
             out.push(0);
         }
-        // The plays come in id order, so the ids need no sorting.
-        let layout = Layout::of(self);
-        self.for_each_legal_play(seat, |v, copies| {
-            let (types, sets, first) = &layout.blocks[v];
-            if let Some(rank) = sets.rank_of(types.len(), |i| copies[types[i]]) {
-                out.push((first + rank) as i32);
-            }
-        });
+        // The plays come in id order, so the ids need no sorting; each id is added up as its play is built.
+        out.reserve(self.legal_count(seat));
+        self.for_each_legal_play_name(seat, &Layout::of(self).ids, |id| out.push(id as i32));
     }
 
     fn action_move(&self, seat: Seat, id: usize) -> Option<MatchstickMove> {
         let mv = match id {
             0 => MatchstickMove::Pass,
             1 => MatchstickMove::DiscardMatchstick,
-            _ => {
-                let layout = Layout::of(self);
-                let v = layout.blocks.iter().rposition(|b| b.2 <= id)?;
-                let (types, sets, first) = &layout.blocks[v];
-                let copies = sets.unrank(id - first)?;
-                let hand = self.card_masks().0.get(seat).copied()?;
-                let mut cards = Vec::with_capacity(MAX_PLAY);
-                for (&t, &n) in types.iter().zip(&copies) {
-                    let mut nibble = (hand >> (4 * t)) & 0xF;
-                    for _ in 0..n {
-                        let low = nibble.trailing_zeros();
-                        if low >= 4 {
-                            return None;
-                        }
-                        cards.push((4 * t) as u8 + low as u8);
-                        nibble &= nibble - 1;
-                    }
-                }
-                MatchstickMove::Play(PlayMove::new(Shown::ALL[v], &cards)?)
-            }
+            _ => return legal_play_of_id(self, seat, id).map(MatchstickMove::Play),
         };
-        // Built from the lowest card ids of each type, as the engine lists it: legal iff it has an index.
         self.index_of(seat, &mv).map(|_| mv)
     }
 
     fn encode(&self, seat: Seat, enc: &mut Encoder<'_>) {
-        let players = self.setup().players;
+        let players = self.players();
         let rel = |s: usize| relative(s, seat, players);
         let (hands, pile, removed, set_aside) = self.card_masks();
         enc.bits("hand", [hands[seat]], CARD_SLOTS);
@@ -216,17 +226,12 @@ impl RlGame for Matchstick {
         enc.bits("trick_cards", [pile], CARD_SLOTS);
         enc.bits("removed_cards", [removed], CARD_SLOTS);
         let (finish, active, passed, leader) = self.seat_state();
-        let column = |f: &dyn Fn(usize) -> f64| {
-            let mut out = [0.0; 8];
-            for s in 0..players {
-                out[rel(s)] = f(s);
-            }
-            out
-        };
-        enc.vector("hand_size", column(&|s| f64::from(hands[s].count_ones())), players, 16.0);
-        enc.vector("matchsticks", column(&|s| f64::from(self.matchsticks_of(s))), players, 10.0);
-        enc.vector("out", column(&|s| f64::from(u8::from(active & (1 << s) == 0))), players, 1.0);
-        enc.vector("finish", column(&|s| f64::from(finish[s])), players, players as f64);
+        let sticks = std::array::from_fn(|s| self.matchsticks_of(s));
+        let out = std::array::from_fn(|s| u32::from(active & (1 << s) == 0));
+        per_seat(enc, "hand_size", (seat, players), 16.0, &hands.map(u64::count_ones));
+        per_seat(enc, "matchsticks", (seat, players), 10.0, &sticks);
+        per_seat(enc, "out", (seat, players), 1.0, &out);
+        per_seat(enc, "finish", (seat, players), players as f64, &finish.map(u32::from));
         enc.counts("passed", (0..players).filter(|&s| passed & (1 << s) != 0).map(rel), players, 1.0);
         let turn = (!self.to_act().is_empty()).then(|| rel(self.current_seat()));
         enc.one_hot("turn", turn, players);
@@ -259,5 +264,47 @@ impl RlGame for Matchstick {
                        "upright": t.upright_value().name()})
             })
             .collect()
+    }
+}
+
+/// The play of action `id` (at least 2) built from the lowest card ids of each type in `seat`'s hand, as
+/// the engine lists it, when it is legal now.
+fn legal_play_of_id(game: &Matchstick, seat: Seat, id: usize) -> Option<PlayMove> {
+    let layout = Layout::of(game);
+    let v = layout.blocks.iter().rposition(|b| b.2 <= id)?;
+    let (types, sets, first) = &layout.blocks[v];
+    let mut copies = [0u8; CardType::COUNT];
+    sets.unrank(id - first, &mut copies)?;
+    let hand = game.card_masks().0.get(seat).copied()?;
+    let mut cards = [0u8; MAX_PLAY];
+    let mut count = 0;
+    for (&t, &n) in types.iter().zip(&copies) {
+        let mut nibble = (hand >> (4 * t)) & 0xF;
+        for _ in 0..n {
+            let low = nibble.trailing_zeros();
+            if low >= 4 {
+                return None;
+            }
+            cards[count] = (4 * t) as u8 + low as u8;
+            count += 1;
+            nibble &= nibble - 1;
+        }
+    }
+    let play = PlayMove::new(Shown::ALL[v], &cards[..count])?;
+    game.play_is_legal(seat, &play).then_some(play)
+}
+
+/// Writes a block of one number per seat of `players`, relative to the observer `seat`, each divided by
+/// `scale` as [`Encoder::vector`] does (the zeros are already there).
+#[inline]
+fn per_seat(enc: &mut Encoder<'_>, name: &str, (seat, players): (Seat, usize), scale: f64, value: &[u32; 8]) {
+    // Slot `r` is the seat `r` places after the observer (as `relative` numbers them).
+    let seat = seat % players.max(1);
+    for (r, slot) in enc.block(name, players).iter_mut().enumerate() {
+        let s = if r + seat >= players { r + seat - players } else { r + seat };
+        let v = value[s];
+        if v != 0 {
+            *slot = (f64::from(v) / scale) as f32;
+        }
     }
 }

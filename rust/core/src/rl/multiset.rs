@@ -84,8 +84,26 @@ impl Multisets {
         Some(index)
     }
 
-    /// The multiset of rank `index` as copies per kind (`None` past the end).
-    pub fn unrank(&self, mut index: usize) -> Option<Vec<u8>> {
+    /// The rank of the first multiset of `size` items (`1..=max_size`).
+    pub fn first_of_size(&self, size: usize) -> usize {
+        self.first[size]
+    }
+
+    /// What kind `i` taken `c ≥ 1` times, with `left` items still to place, adds to a rank: the rank of a
+    /// multiset is [`Multisets::first_of_size`] plus the parts of the kinds it takes, in kind order, summed
+    /// with wrapping (a part may be negative). An enumeration in kind order can so rank as it builds.
+    pub fn part(&self, i: usize, c: usize, left: usize) -> u32 {
+        // The rank adds `skip(q, c_q, left_q)` for every kind q; the kinds left out between two taken
+        // ones add `skip(q, 0, left)` at a constant `left`, so each taken kind adds those before it and
+        // takes back those after it, which the next taken kind adds (none remain once `left` is 0).
+        let skip = |q: usize, c: usize, left: usize| self.skip[(q * self.stride + c) * (self.max_size + 1) + left];
+        let zeros_before = |p: usize, left: usize| (0..p).map(|q| skip(q, 0, left)).sum::<u32>();
+        zeros_before(i, left).wrapping_add(skip(i, c, left)).wrapping_sub(zeros_before(i + 1, left - c))
+    }
+
+    /// Writes the multiset of rank `index` as copies per kind into `copies` (one slot per kind); `None`
+    /// past the end.
+    pub fn unrank(&self, mut index: usize, copies: &mut [u8]) -> Option<()> {
         let mut size = 1;
         while size <= self.max_size && index >= self.tail[0][size] {
             index -= self.tail[0][size];
@@ -94,9 +112,9 @@ impl Multisets {
         if size > self.max_size {
             return None;
         }
-        let mut copies = vec![0u8; self.caps.len()];
         let mut left = size;
-        for (i, slot) in copies.iter_mut().enumerate() {
+        for (i, slot) in copies.iter_mut().enumerate().take(self.caps.len()) {
+            *slot = 0;
             for c in (0..=usize::from(self.caps[i]).min(left)).rev() {
                 let n = self.tail[i + 1][left - c];
                 if index < n {
@@ -107,7 +125,7 @@ impl Multisets {
                 index -= n;
             }
         }
-        (left == 0).then_some(copies)
+        (left == 0).then_some(())
     }
 }
 
@@ -120,7 +138,8 @@ mod tests {
         let sets = Multisets::new(vec![4, 2, 1, 4], 5);
         let mut previous: Option<Vec<u8>> = None;
         for index in 0..sets.total() {
-            let copies = sets.unrank(index).expect("in range");
+            let mut copies = vec![0u8; 4];
+            sets.unrank(index, &mut copies).expect("in range");
             assert_eq!(sets.rank(&copies), Some(index));
             if let Some(prev) = previous {
                 let size = |c: &[u8]| c.iter().map(|&x| usize::from(x)).sum::<usize>();
@@ -131,8 +150,25 @@ mod tests {
             }
             previous = Some(copies);
         }
-        assert_eq!(sets.unrank(sets.total()), None);
+        assert_eq!(sets.unrank(sets.total(), &mut [0; 4]), None);
         assert_eq!(sets.rank(&[0, 3, 0, 0]), None);
         assert_eq!(sets.rank(&[0, 0, 0, 0]), None);
+    }
+
+    #[test]
+    fn parts_add_up_to_the_rank() {
+        let sets = Multisets::new(vec![4, 2, 1, 4, 3], 5);
+        for index in 0..sets.total() {
+            let mut copies = [0u8; 5];
+            sets.unrank(index, &mut copies).expect("in range");
+            let size: usize = copies.iter().map(|&c| usize::from(c)).sum();
+            let mut left = size;
+            let mut rank = sets.first_of_size(size) as u32;
+            for (i, &c) in copies.iter().enumerate().filter(|(_, &c)| c > 0) {
+                rank = rank.wrapping_add(sets.part(i, usize::from(c), left));
+                left -= usize::from(c);
+            }
+            assert_eq!(rank as usize, index, "{copies:?}");
+        }
     }
 }

@@ -21,6 +21,9 @@ pub struct VecEnv {
     players: usize,
     obs_len: usize,
     actions: usize,
+    /// Legal ids the last step wrote: the next step's rows start with room for a few more (the binding
+    /// hands every step's rows to numpy, so they start empty; growing them by doubling costs copies).
+    last_legal: usize,
 }
 
 impl VecEnv {
@@ -32,7 +35,7 @@ impl VecEnv {
         let games = new_batch(name, players, options, n, seed)?;
         let first = games.env(0);
         let (players, obs_len, actions) = (first.setup().players, first.observation_len(), first.action_space_size());
-        Ok(VecEnv { games, players, obs_len, actions })
+        Ok(VecEnv { games, players, obs_len, actions, last_legal: 0 })
     }
 
     /// How many games run side by side.
@@ -108,7 +111,15 @@ impl VecEnv {
         Self::check_len("the reward buffer", rewards.len(), n * self.players)?;
         Self::check_len("the done buffer", dones.len(), n)?;
         self.check_outputs(out)?;
-        self.games.step(actions, rewards, dones, out)
+        if let Some(legal) = out.legal.as_deref_mut() {
+            legal.offsets.reserve(n + 1);
+            legal.ids.reserve(self.last_legal + self.last_legal / 8);
+        }
+        self.games.step(actions, rewards, dones, out)?;
+        if let Some(legal) = out.legal.as_deref() {
+            self.last_legal = legal.ids.len();
+        }
+        Ok(())
     }
 }
 
