@@ -40,6 +40,7 @@
 
 use super::cards::{TenData, TenKind, TOTAL_CARDS};
 use super::scoring::{self, Tally};
+use super::seat_scores::SeatScores;
 use crate::error::GameError;
 use crate::game::{Fields, Game, GameInfo, OptionKind, OptionSpec, Outcome, OutcomeKind, Search, Seat, SeatSet, Setup};
 use crate::rng::Rng;
@@ -350,6 +351,8 @@ pub struct Ten {
     /// The discard pile; the top card is the last.
     discard: Vec<u8>,
     seats: [SeatState; MAX_PLAYERS],
+    /// Each seat's score while its collection is unchanged (forgotten whenever a collection changes).
+    scores: SeatScores<MAX_PLAYERS>,
     bust_supply: u8,
     active: Seat,
     turn: u32,
@@ -536,7 +539,10 @@ impl Ten {
             let id = self.tableau[i];
             match self.kind(id) {
                 TenKind::Currency { .. } => self.discard.push(id),
-                _ if to_collection => self.seats[seat].collection.insert(id),
+                _ if to_collection => {
+                    self.seats[seat].collection.insert(id);
+                    self.scores.forget(seat);
+                }
                 _ => self.market.insert(id),
             }
         }
@@ -676,6 +682,7 @@ impl Ten {
             self.bust_supply += 1;
         } else if let Some(id) = card {
             s.collection.remove(id);
+            self.scores.forget(p.payer);
             p.cards.insert(id);
             self.discard.push(id);
         }
@@ -688,6 +695,7 @@ impl Ten {
         }
         self.pay = None;
         self.seats[p.payer].collection.insert(p.item);
+        self.scores.forget(p.payer);
         self.events.push(Event::Collected { seat: p.payer, card: p.item, purpose: p.purpose });
         match p.purpose {
             Purpose::Auction | Purpose::SoloWild => self.phase = Phase::Draw,
@@ -706,9 +714,10 @@ impl Ten {
         (0..self.players()).map(|s| self.score_of(s)).collect()
     }
 
-    /// The score of `seat` by the exact optimizer (one entry of [`Ten::scores`]).
+    /// The score of `seat` by the exact optimizer (one entry of [`Ten::scores`]), remembered until its
+    /// collection changes.
     pub fn score(&self, seat: Seat) -> u16 {
-        self.score_of(seat)
+        self.scores.get_or(seat, || self.score_of(seat))
     }
 
     fn score_of(&self, seat: Seat) -> u16 {
@@ -854,6 +863,7 @@ impl Ten {
                 game.seats[seat].collection.insert(id);
             }
         }
+        game.scores.forget_all();
         game.bust_supply = game.data.bust_token_supply.saturating_sub(held_busts);
         game.discard = deck.into_iter().filter(|&id| !used.contains(id)).collect();
         game.active = active % setup.players;
@@ -1051,6 +1061,7 @@ impl Ten {
             busts_held += u16::from(busts);
             self.seats[s] = SeatState { tokens, busts, collection };
         }
+        self.scores.forget_all();
         self.bust_supply = uint(public, "bust_supply", u64::from(self.data.bust_token_supply))? as u8;
         if busts_held + u16::from(self.bust_supply) != u16::from(self.data.bust_token_supply) {
             return Err(corrupt(format!(
@@ -1263,6 +1274,7 @@ impl Game for Ten {
             market: CardSet::default(),
             discard: Vec::with_capacity(64),
             seats,
+            scores: SeatScores::new(),
             bust_supply: data.bust_token_supply,
             active,
             turn: 1,
