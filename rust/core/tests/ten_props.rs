@@ -44,6 +44,14 @@ fn invariant(game: &Ten) -> Result<(), String> {
     if view.contains("draw_order") {
         return Err("the public view names the draw order".into());
     }
+    for seat in 0..players {
+        let mut visited = Vec::new();
+        game.visit_legal(seat, |mv| visited.push(mv));
+        let listed: Vec<_> = (0..game.legal_count(seat)).filter_map(|i| game.legal_move(seat, i)).collect();
+        if visited != listed {
+            return Err(format!("seat {seat}: visit_legal gives {visited:?}, legal_move {listed:?}"));
+        }
+    }
     remembered_scores_are_fresh(game)
 }
 

@@ -193,11 +193,11 @@ impl RlGame for Ten {
             }
             out
         };
-        enc.vector("tokens", column(&|s| f64::from(table.seats[s].0)), players, 10.0);
-        enc.vector("bust_tokens", column(&|s| f64::from(table.seats[s].1)), players, 5.0);
+        enc.vector("tokens", column(&|s| f64::from(table.seats[s].tokens)), players, 10.0);
+        enc.vector("bust_tokens", column(&|s| f64::from(table.seats[s].busts)), players, 5.0);
         enc.vector("score", column(&|s| f64::from(self.score(s))), players, 40.0);
         for r in 0..players {
-            enc.bits("collection", table.seats[(seat + r) % players].2.words(), TOTAL_CARDS);
+            enc.bits("collection", table.seats[(seat + r) % players].collection.words(), TOTAL_CARDS);
         }
         enc.scalar("bust_supply", f64::from(self.bust_supply()), 15.0);
         enc.scalar("token_supply", f64::from(table.token_supply), 50.0);
@@ -218,6 +218,22 @@ impl RlGame for Ten {
         enc.bits("payment_cards", pay.map(|p| p.cards).unwrap_or_default().words(), TOTAL_CARDS);
         enc.one_hot("final_round_next", table.final_next.map(rel), players);
         enc.scalar("solo_target", table.solo_target.map_or(0.0, f64::from), 40.0);
+    }
+
+    fn push_legal_ids(&self, seat: Seat, out: &mut Vec<i32>) {
+        let setup = self.setup();
+        self.visit_legal(seat, |mv| out.extend(Self::action_id(setup, &mv).map(|id| id as i32)));
+    }
+
+    fn action_move(&self, seat: Seat, id: usize) -> Option<TenMove> {
+        let setup = self.setup();
+        let mut found = None;
+        self.visit_legal(seat, |mv| {
+            if found.is_none() && Self::action_id(setup, &mv) == Some(id) {
+                found = Some(mv);
+            }
+        });
+        found
     }
 
     /// The sum of [`length_budget`]'s terms; the derivation is there and in `docs/RL.md`.

@@ -148,7 +148,7 @@ pub struct PublicTable<'a> {
     pub market: CardSet,
     pub discard: &'a [u8],
     /// Per seat: tokens, bust tokens, collection.
-    pub seats: Vec<(u8, u8, CardSet)>,
+    pub seats: &'a [SeatState],
     pub token_supply: u32,
     /// The wild on auction, the next bidder, the high bid and its seat.
     pub auction: Option<(u8, Seat, u32, Option<Seat>)>,
@@ -302,10 +302,13 @@ struct Auction {
 
 /// One seat's belongings.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct SeatState {
-    tokens: u8,
-    busts: u8,
-    collection: CardSet,
+pub struct SeatState {
+    /// Currency tokens.
+    pub tokens: u8,
+    /// Bust tokens.
+    pub busts: u8,
+    /// The cards collected.
+    pub collection: CardSet,
 }
 
 /// What a move caused, kept typed until a view asks for JSON. TEN hides nothing from anyone but the pile's
@@ -709,6 +712,58 @@ impl Ten {
         }
     }
 
+    /// Calls `visit` with each legal move of `seat` in the order of [`Game::legal_move`], working out once
+    /// what the moves share (listing them by index repeats it per move, and per move before it in a
+    /// payment or a purchase).
+    pub fn visit_legal(&self, seat: Seat, mut visit: impl FnMut(TenMove)) {
+        if self.actor() != Some(seat) {
+            return;
+        }
+        match self.phase {
+            Phase::Draw => {
+                let (draw, stop) = self.draw_moves();
+                for (ok, mv) in [(draw, TenMove::Draw), (stop, TenMove::Stop)] {
+                    if ok {
+                        visit(mv);
+                    }
+                }
+            }
+            Phase::Prize => {
+                for prize in [Prize::Numbers, Prize::Currency] {
+                    if self.has_kind(prize) {
+                        visit(TenMove::Prize(prize));
+                    }
+                }
+            }
+            Phase::Buy | Phase::FinalBuy => {
+                visit(TenMove::SkipBuy);
+                self.kinds_of(self.market, |id| self.buyable(seat, id)).for_each(|id| visit(TenMove::Buy(id)));
+            }
+            Phase::Auction => {
+                visit(TenMove::PassBid);
+                let lowest = self.min_bid();
+                (0..self.bid_count(seat) as u32).for_each(|i| visit(TenMove::Bid(lowest + i)));
+            }
+            Phase::SoloOffer => {
+                visit(TenMove::DeclineWild);
+                if self.power(seat) >= u32::from(self.solo_price()) {
+                    visit(TenMove::AcceptWild);
+                }
+            }
+            Phase::Pay => {
+                for (ok, mv) in [(self.token_ok(), TenMove::PayToken), (self.bust_ok(), TenMove::PayBust)] {
+                    if ok {
+                        visit(mv);
+                    }
+                }
+                if self.card_ok() {
+                    self.kinds_of(self.seats[seat].collection, |_| true).for_each(|id| visit(TenMove::PayCard(id)));
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+
     /// The scores of every seat by the exact optimizer (§4.10).
     pub fn scores(&self) -> Vec<u16> {
         (0..self.players()).map(|s| self.score_of(s)).collect()
@@ -802,7 +857,7 @@ impl Ten {
             currency: self.currency,
             market: self.market,
             discard: &self.discard,
-            seats: self.seats[..n].iter().map(|st| (st.tokens, st.busts, st.collection)).collect(),
+            seats: &self.seats[..n],
             token_supply: u32::from(self.data.currency_token_supply).saturating_sub(tokens_held),
             auction: self.auction.map(|a| (a.card, (self.active + a.offset) % n, a.high, a.high_seat)),
             offer: self.offer,
