@@ -3,6 +3,7 @@
 
 use cardnet_core::conformance::{check_random_game, Depth};
 use cardnet_core::games::ten::Ten;
+use cardnet_core::rng::Rng;
 use cardnet_core::Game;
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -42,6 +43,31 @@ fn invariant(game: &Ten) -> Result<(), String> {
     let view = game.public_view().to_string();
     if view.contains("draw_order") {
         return Err("the public view names the draw order".into());
+    }
+    for seat in 0..players {
+        let mut visited = Vec::new();
+        game.visit_legal(seat, |mv| visited.push(mv));
+        let listed: Vec<_> = (0..game.legal_count(seat)).filter_map(|i| game.legal_move(seat, i)).collect();
+        if visited != listed {
+            return Err(format!("seat {seat}: visit_legal gives {visited:?}, legal_move {listed:?}"));
+        }
+    }
+    remembered_scores_are_fresh(game)
+}
+
+/// The scores a game remembers (asked for at every step, so remembered across moves until a collection
+/// changes) equal the view's, which are computed afresh, in the game, its clone and a state rebuilt from
+/// its spectator view.
+fn remembered_scores_are_fresh(game: &Ten) -> Result<(), String> {
+    let view = game.view(None);
+    let rebuilt = Ten::from_view(game.setup(), None, &view, &mut Rng::new(3)).map_err(|e| e.to_string())?;
+    for seat in 0..game.setup().players {
+        let fresh = view["public"]["seats"][seat]["score"].as_u64().ok_or("a seat without a score")?;
+        for (what, state) in [("game", game), ("clone", &game.clone()), ("rebuilt", &rebuilt)] {
+            if u64::from(state.score(seat)) != fresh {
+                return Err(format!("{what}: seat {seat} remembers {} but scores {fresh}", state.score(seat)));
+            }
+        }
     }
     Ok(())
 }

@@ -16,11 +16,8 @@ use super::encode::{card_ids, num, relative, uint, uints, Encoder};
 use super::RlGame;
 use crate::game::{Game, Seat, Setup};
 use crate::games::ten::cards::{TenData, TenKind, TOTAL_CARDS};
-use crate::games::ten::{CardSet, Phase, Prize, Ten, TenMove};
+use crate::games::ten::{Phase, Prize, Ten, TenMove};
 use serde_json::{json, Value};
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 const PHASES: [&str; 8] = ["draw", "prize", "buy", "auction", "solo_offer", "pay", "final_buy", "over"];
@@ -77,50 +74,6 @@ impl Layout {
     fn pay_card(&self) -> usize {
         self.decline() + 4
     }
-}
-
-/// A cheap hash of a card set's words for the memory below (a private table: no keys chosen by an
-/// adversary, so SipHash's defence is not needed, and it cost as much as the lookup itself).
-#[derive(Default)]
-struct WordHasher(u64);
-
-impl Hasher for WordHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(26) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-    fn write_usize(&mut self, word: usize) {
-        self.write_u64(word as u64);
-    }
-}
-
-/// The score of a collection, remembered per thread: it depends on the collection alone, changes only
-/// when a card joins or leaves it, and costs a search over wild placements, which every observation of
-/// every seat would otherwise repeat. The memory is emptied when it grows past `SCORE_MEMORY` entries.
-fn cached_score(collection: CardSet, compute: impl FnOnce() -> u16) -> u16 {
-    const SCORE_MEMORY: usize = 1 << 16;
-    thread_local! {
-        static SCORES: RefCell<HashMap<CardSet, u16, BuildHasherDefault<WordHasher>>> = RefCell::new(HashMap::default());
-    }
-    SCORES.with(|memory| {
-        if let Some(&score) = memory.borrow().get(&collection) {
-            return score;
-        }
-        let score = compute();
-        let mut memory = memory.borrow_mut();
-        if memory.len() >= SCORE_MEMORY {
-            memory.clear();
-        }
-        memory.insert(collection, score);
-        score
-    })
 }
 
 impl RlGame for Ten {
@@ -240,15 +193,11 @@ impl RlGame for Ten {
             }
             out
         };
-        let mut scores = [0u16; 5];
-        for (s, score) in scores.iter_mut().enumerate().take(players) {
-            *score = cached_score(table.seats[s].2, || self.score(s));
-        }
-        enc.vector("tokens", column(&|s| f64::from(table.seats[s].0)), players, 10.0);
-        enc.vector("bust_tokens", column(&|s| f64::from(table.seats[s].1)), players, 5.0);
-        enc.vector("score", column(&|s| f64::from(scores[s])), players, 40.0);
+        enc.vector("tokens", column(&|s| f64::from(table.seats[s].tokens)), players, 10.0);
+        enc.vector("bust_tokens", column(&|s| f64::from(table.seats[s].busts)), players, 5.0);
+        enc.vector("score", column(&|s| f64::from(self.score(s))), players, 40.0);
         for r in 0..players {
-            enc.bits("collection", table.seats[(seat + r) % players].2.words(), TOTAL_CARDS);
+            enc.bits("collection", table.seats[(seat + r) % players].collection.words(), TOTAL_CARDS);
         }
         enc.scalar("bust_supply", f64::from(self.bust_supply()), 15.0);
         enc.scalar("token_supply", f64::from(table.token_supply), 50.0);
@@ -269,6 +218,22 @@ impl RlGame for Ten {
         enc.bits("payment_cards", pay.map(|p| p.cards).unwrap_or_default().words(), TOTAL_CARDS);
         enc.one_hot("final_round_next", table.final_next.map(rel), players);
         enc.scalar("solo_target", table.solo_target.map_or(0.0, f64::from), 40.0);
+    }
+
+    fn push_legal_ids(&self, seat: Seat, out: &mut Vec<i32>) {
+        let setup = self.setup();
+        self.visit_legal(seat, |mv| out.extend(Self::action_id(setup, &mv).map(|id| id as i32)));
+    }
+
+    fn action_move(&self, seat: Seat, id: usize) -> Option<TenMove> {
+        let setup = self.setup();
+        let mut found = None;
+        self.visit_legal(seat, |mv| {
+            if found.is_none() && Self::action_id(setup, &mv) == Some(id) {
+                found = Some(mv);
+            }
+        });
+        found
     }
 
     /// The sum of [`length_budget`]'s terms; the derivation is there and in `docs/RL.md`.

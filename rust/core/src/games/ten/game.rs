@@ -40,6 +40,7 @@
 
 use super::cards::{TenData, TenKind, TOTAL_CARDS};
 use super::scoring::{self, Tally};
+use super::seat_scores::SeatScores;
 use crate::error::GameError;
 use crate::game::{Fields, Game, GameInfo, OptionKind, OptionSpec, Outcome, OutcomeKind, Search, Seat, SeatSet, Setup};
 use crate::rng::Rng;
@@ -147,7 +148,7 @@ pub struct PublicTable<'a> {
     pub market: CardSet,
     pub discard: &'a [u8],
     /// Per seat: tokens, bust tokens, collection.
-    pub seats: Vec<(u8, u8, CardSet)>,
+    pub seats: &'a [SeatState],
     pub token_supply: u32,
     /// The wild on auction, the next bidder, the high bid and its seat.
     pub auction: Option<(u8, Seat, u32, Option<Seat>)>,
@@ -301,10 +302,13 @@ struct Auction {
 
 /// One seat's belongings.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct SeatState {
-    tokens: u8,
-    busts: u8,
-    collection: CardSet,
+pub struct SeatState {
+    /// Currency tokens.
+    pub tokens: u8,
+    /// Bust tokens.
+    pub busts: u8,
+    /// The cards collected.
+    pub collection: CardSet,
 }
 
 /// What a move caused, kept typed until a view asks for JSON. TEN hides nothing from anyone but the pile's
@@ -350,6 +354,8 @@ pub struct Ten {
     /// The discard pile; the top card is the last.
     discard: Vec<u8>,
     seats: [SeatState; MAX_PLAYERS],
+    /// Each seat's score while its collection is unchanged (forgotten whenever a collection changes).
+    scores: SeatScores<MAX_PLAYERS>,
     bust_supply: u8,
     active: Seat,
     turn: u32,
@@ -536,7 +542,10 @@ impl Ten {
             let id = self.tableau[i];
             match self.kind(id) {
                 TenKind::Currency { .. } => self.discard.push(id),
-                _ if to_collection => self.seats[seat].collection.insert(id),
+                _ if to_collection => {
+                    self.seats[seat].collection.insert(id);
+                    self.scores.forget(seat);
+                }
                 _ => self.market.insert(id),
             }
         }
@@ -676,6 +685,7 @@ impl Ten {
             self.bust_supply += 1;
         } else if let Some(id) = card {
             s.collection.remove(id);
+            self.scores.forget(p.payer);
             p.cards.insert(id);
             self.discard.push(id);
         }
@@ -688,6 +698,7 @@ impl Ten {
         }
         self.pay = None;
         self.seats[p.payer].collection.insert(p.item);
+        self.scores.forget(p.payer);
         self.events.push(Event::Collected { seat: p.payer, card: p.item, purpose: p.purpose });
         match p.purpose {
             Purpose::Auction | Purpose::SoloWild => self.phase = Phase::Draw,
@@ -701,14 +712,67 @@ impl Ten {
         }
     }
 
+    /// Calls `visit` with each legal move of `seat` in the order of [`Game::legal_move`], working out once
+    /// what the moves share (listing them by index repeats it per move, and per move before it in a
+    /// payment or a purchase).
+    pub fn visit_legal(&self, seat: Seat, mut visit: impl FnMut(TenMove)) {
+        if self.actor() != Some(seat) {
+            return;
+        }
+        match self.phase {
+            Phase::Draw => {
+                let (draw, stop) = self.draw_moves();
+                for (ok, mv) in [(draw, TenMove::Draw), (stop, TenMove::Stop)] {
+                    if ok {
+                        visit(mv);
+                    }
+                }
+            }
+            Phase::Prize => {
+                for prize in [Prize::Numbers, Prize::Currency] {
+                    if self.has_kind(prize) {
+                        visit(TenMove::Prize(prize));
+                    }
+                }
+            }
+            Phase::Buy | Phase::FinalBuy => {
+                visit(TenMove::SkipBuy);
+                self.kinds_of(self.market, |id| self.buyable(seat, id)).for_each(|id| visit(TenMove::Buy(id)));
+            }
+            Phase::Auction => {
+                visit(TenMove::PassBid);
+                let lowest = self.min_bid();
+                (0..self.bid_count(seat) as u32).for_each(|i| visit(TenMove::Bid(lowest + i)));
+            }
+            Phase::SoloOffer => {
+                visit(TenMove::DeclineWild);
+                if self.power(seat) >= u32::from(self.solo_price()) {
+                    visit(TenMove::AcceptWild);
+                }
+            }
+            Phase::Pay => {
+                for (ok, mv) in [(self.token_ok(), TenMove::PayToken), (self.bust_ok(), TenMove::PayBust)] {
+                    if ok {
+                        visit(mv);
+                    }
+                }
+                if self.card_ok() {
+                    self.kinds_of(self.seats[seat].collection, |_| true).for_each(|id| visit(TenMove::PayCard(id)));
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+
     /// The scores of every seat by the exact optimizer (§4.10).
     pub fn scores(&self) -> Vec<u16> {
         (0..self.players()).map(|s| self.score_of(s)).collect()
     }
 
-    /// The score of `seat` by the exact optimizer (one entry of [`Ten::scores`]).
+    /// The score of `seat` by the exact optimizer (one entry of [`Ten::scores`]), remembered until its
+    /// collection changes.
     pub fn score(&self, seat: Seat) -> u16 {
-        self.score_of(seat)
+        self.scores.get_or(seat, || self.score_of(seat))
     }
 
     fn score_of(&self, seat: Seat) -> u16 {
@@ -793,7 +857,7 @@ impl Ten {
             currency: self.currency,
             market: self.market,
             discard: &self.discard,
-            seats: self.seats[..n].iter().map(|st| (st.tokens, st.busts, st.collection)).collect(),
+            seats: &self.seats[..n],
             token_supply: u32::from(self.data.currency_token_supply).saturating_sub(tokens_held),
             auction: self.auction.map(|a| (a.card, (self.active + a.offset) % n, a.high, a.high_seat)),
             offer: self.offer,
@@ -854,6 +918,7 @@ impl Ten {
                 game.seats[seat].collection.insert(id);
             }
         }
+        game.scores.forget_all();
         game.bust_supply = game.data.bust_token_supply.saturating_sub(held_busts);
         game.discard = deck.into_iter().filter(|&id| !used.contains(id)).collect();
         game.active = active % setup.players;
@@ -1051,6 +1116,7 @@ impl Ten {
             busts_held += u16::from(busts);
             self.seats[s] = SeatState { tokens, busts, collection };
         }
+        self.scores.forget_all();
         self.bust_supply = uint(public, "bust_supply", u64::from(self.data.bust_token_supply))? as u8;
         if busts_held + u16::from(self.bust_supply) != u16::from(self.data.bust_token_supply) {
             return Err(corrupt(format!(
@@ -1263,6 +1329,7 @@ impl Game for Ten {
             market: CardSet::default(),
             discard: Vec::with_capacity(64),
             seats,
+            scores: SeatScores::new(),
             bust_supply: data.bust_token_supply,
             active,
             turn: 1,

@@ -4,5 +4,6 @@
 pub mod cards;
 pub mod game;
 pub mod scoring;
+mod seat_scores;
 
-pub use game::{CardSet, Phase, Prize, PublicPayment, PublicTable, Ten, TenMove};
+pub use game::{CardSet, Phase, Prize, PublicPayment, PublicTable, SeatState, Ten, TenMove};
