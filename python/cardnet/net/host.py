@@ -333,12 +333,7 @@ class Host:
         fds: list[int] = []
         direct: list[bytes] = []
         targets: list[Connection] = []
-        mover_seen = False
-        for other in (conn, *self.conns.values()):
-            if other is conn:
-                if mover_seen:
-                    continue
-                mover_seen = True
+        for other in (conn, *[c for c in self.conns.values() if c is not conn]):
             link = other.link
             if not link.ready:
                 continue
@@ -359,15 +354,7 @@ class Host:
             self._keep_rest(targets[at], direct[at], sent)
         if game_over:
             self._game_finished()
-        table = self.table
-        for seat in table.decisions:
-            if table.controlled_by_builtin(seat):
-                self._after_change()
-                return True
-        if self.session.gone_since:
-            # Without a turn timer (the fast lane has none), only absent seats and built-in players give the
-            # scheduler or a bot work.
-            self._after_change()
+        self._after_change()
         return True
 
     def _commit(self, commit: Commit) -> None:

@@ -122,9 +122,7 @@ class Bucket:
 
     def take(self, now: float) -> bool:
         """Spend a token; False when none is left."""
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1.0:
+        if not self.has_token(now):
             return False
         self.tokens -= 1.0
         return True
