@@ -1,11 +1,13 @@
 """Round trip and host CPU per move of one table on loopback, measured by raw-socket clients.
 
-    python bench/net_rtt.py [--seconds S] [--games matchstick:4,fistful:2] [--seed N]
+    python bench/net_rtt.py [--seconds S] [--games matchstick:4,fistful:2] [--seed N] [--lanes native,python]
 
 For each game a headless ``cardnet host`` is started on 127.0.0.1 and every seat is taken by a raw client
 written from docs/PROTOCOL.md alone (a socket, json, no cardnet import). All clients run in one thread on a
 selector; each answers its open decision at once with a random legal index, and everyone votes for a rematch
-when a game ends, until the time is up. Printed as one JSON document:
+when a game ends, until the time is up. Each table is measured with the host as it runs by default (its native
+lane on) and with ``--no-native-lane`` (every move through trio and Python), one after the other. Printed as
+one JSON document, per table and host:
 
 - ``mover_rtt_ms``: from the mover's ``move`` write to the ``update`` carrying its ``ack`` (p50/p99);
 - ``all_seats_ms``: from the same write to the moment every seat has an update at or past that state (p50/p99);
@@ -151,11 +153,12 @@ def state_of(client: Client, msg: dict[str, Any]) -> int | None:
     return int(msg["state_id"])
 
 
-def run_table(game: str, players: int, seconds: float, seed: int) -> dict[str, Any]:
-    """Hosts one table, plays it for ``seconds`` with raw clients and returns its figures."""
+def run_table(game: str, players: int, seconds: float, seed: int, *extra: str) -> dict[str, Any]:
+    """Hosts one table (``extra``: more ``cardnet host`` arguments), plays it for ``seconds`` with raw clients
+    and returns its figures."""
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        host = start_host(game, players, port, Path(tmp) / "t.journal", seed)
+        host = start_host(game, players, port, Path(tmp) / "t.journal", seed, *extra)
         try:
             clients = [connect(port, f"rtt{i}") for i in range(players)]
             return drive(clients, host.pid, seconds, random.Random(seed))
@@ -270,13 +273,22 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="measured time per table (default 10)")
     parser.add_argument("--games", default="matchstick:4,fistful:2", help="GAME:PLAYERS,... (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1, help="deal and move seed (default 1)")
+    parser.add_argument(
+        "--lanes",
+        default="native,python",
+        help="hosts to measure, taking turns: native (the default host, its native lane on) and/or python"
+        " (--no-native-lane); default %(default)s",
+    )
     args = parser.parse_args()
     if not release_build("net_rtt"):
         return 1
-    figures = {}
+    lanes = {"native": (), "python": ("--no-native-lane",)}
+    figures: dict[str, Any] = {}
     for spec in args.games.split(","):
         game, _, players = spec.partition(":")
-        figures[f"{game}_{players}p"] = run_table(game, int(players), args.seconds, args.seed)
+        for lane in args.lanes.split(","):
+            table = run_table(game, int(players), args.seconds, args.seed, *lanes[lane])
+            figures.setdefault(f"{game}_{players}p", {})[lane] = table
     print(json.dumps({"bench": "net_rtt", "seconds": args.seconds, "tables": figures}, indent=2))
     return 0
 

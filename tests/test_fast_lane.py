@@ -173,64 +173,78 @@ class _Client:
         return next(m for m in reversed(self.messages) if m["type"] in ("update", "snapshot"))
 
 
-async def _play_over_tcp(name: str, players: int, fast: bool, journal_path: Path) -> tuple[list[bytes], bytes]:
-    """Plays a seeded table through a rematch with raw clients; every byte each client got, and the journal."""
-    options = HostOptions(fast_lane=fast, keepalive_interval=3600, idle_timeout=3600, msg_rate=1e6, msg_burst=1e6)
+async def _play_over_tcp(name: str, players: int, lane: str, journal_path: Path) -> tuple[list[bytes], bytes]:
+    """Plays a seeded table through a rematch with raw clients; every byte each client got, and the journal.
+
+    ``lane``: ``general`` (every line through the general path), ``fast`` (the fast lane, not the native one) or
+    ``native`` (both). The clients run in a thread of their own (their own trio run), as peers of another
+    process would: the native lane takes over only while the host's run has nothing else to do."""
+    fast = lane != "general"
+    options = HostOptions(fast_lane=fast, native_lane=lane == "native", keepalive_interval=3600, idle_timeout=3600,
+                          msg_rate=1e6, msg_burst=1e6)  # fmt: skip
     journal = Journal.create(journal_path)
-    rnd = random.Random(3)
     try:
         async with running_host(core_engine(), game=name, players=players, seed=9, host_options=options,
                                 journal=journal) as host:  # fmt: skip
             assert host.port is not None
-            clients: list[_Client] = []
-            for index in range(players + 1):
-                client = _Client(await trio.open_tcp_stream("127.0.0.1", host.port))
-                await client.until(lambda m: m["type"] == "table")
-                role = "spectator" if index == players else "player"
-                await client.stream.send_all(_hello(f"c{index}", role) + b"\n")
-                await client.until(lambda m: m["type"] == "welcome")
-                clients.append(client)
-            state = 0
-            for client in clients:
-                # The first seats got a snapshot of the table before it filled up: wait for the started one.
-                started = await client.until(lambda m: m["type"] in ("update", "snapshot") and bool(m["to_act"]))
-                state = max(state, started["state_id"])
-            games = 0
-            for step in range(500):
-                latest = clients[0].latest_state()
-                if latest["over"]:
-                    games += 1
-                    if games == 2:
-                        break
-                    for client in clients[:players]:
-                        await client.stream.send_all(b'{"type":"rematch"}\n')
-                        for other in clients:
-                            await other.until(lambda m: m["type"] in ("rematch", "snapshot"))
-                    state = clients[0].latest_state()["state_id"]
-                    continue
-                seat = min(latest["to_act"])
-                mover = clients[seat]
-                decision = mover.latest_state()["decision"]
-                index = rnd.randrange(decision["count"])
-                if step % 11 == 5:
-                    # A refused move first: the error goes to the mover alone, on both paths.
-                    await mover.stream.send_all(_move_line(decision["id"], decision["count"], step) + b"\n")
-                    await mover.until(lambda m: m["type"] == "error")
-                line = _move_line(decision["id"], index, step)
-                if step % 13 == 6:
-                    line = json.dumps({"type": "move", "decision_id": decision["id"], "index": index}).encode()
-                await mover.stream.send_all(line + b"\n")
-                state += 1
-                for client in clients:
-                    await client.until(lambda m, s=state: m["type"] in ("update", "snapshot") and m["state_id"] >= s)
-            assert games >= 1
+            raw = await trio.to_thread.run_sync(trio.run, _clients_play, host.port, players)
             # The general path answered the refused and the spaced-out moves, and every move without a fast lane.
             assert (host.quick_moves > 50) if fast else (host.quick_moves == 0)
-            for client in clients:
-                await client.stream.aclose()
+            played_natively = host.lane.moves if host.lane is not None else 0
+            assert (played_natively > 20) if lane == "native" else (played_natively == 0)
     finally:
         journal.close()
-    return [bytes(client.raw) for client in clients], journal_path.read_bytes()
+    return raw, journal_path.read_bytes()
+
+
+async def _clients_play(port: int, players: int) -> list[bytes]:
+    """The raw clients' side of :func:`_play_over_tcp`: every byte each client got."""
+    rnd = random.Random(3)
+    clients: list[_Client] = []
+    for index in range(players + 1):
+        client = _Client(await trio.open_tcp_stream("127.0.0.1", port))
+        await client.until(lambda m: m["type"] == "table")
+        role = "spectator" if index == players else "player"
+        await client.stream.send_all(_hello(f"c{index}", role) + b"\n")
+        await client.until(lambda m: m["type"] == "welcome")
+        clients.append(client)
+    state = 0
+    for client in clients:
+        # The first seats got a snapshot of the table before it filled up: wait for the started one.
+        started = await client.until(lambda m: m["type"] in ("update", "snapshot") and bool(m["to_act"]))
+        state = max(state, started["state_id"])
+    games = 0
+    for step in range(500):
+        latest = clients[0].latest_state()
+        if latest["over"]:
+            games += 1
+            if games == 2:
+                break
+            for client in clients[:players]:
+                await client.stream.send_all(b'{"type":"rematch"}\n')
+                for other in clients:
+                    await other.until(lambda m: m["type"] in ("rematch", "snapshot"))
+            state = clients[0].latest_state()["state_id"]
+            continue
+        seat = min(latest["to_act"])
+        mover = clients[seat]
+        decision = mover.latest_state()["decision"]
+        index = rnd.randrange(decision["count"])
+        if step % 11 == 5:
+            # A refused move first: the error goes to the mover alone, on both paths.
+            await mover.stream.send_all(_move_line(decision["id"], decision["count"], step) + b"\n")
+            await mover.until(lambda m: m["type"] == "error")
+        line = _move_line(decision["id"], index, step)
+        if step % 13 == 6:
+            line = json.dumps({"type": "move", "decision_id": decision["id"], "index": index}).encode()
+        await mover.stream.send_all(line + b"\n")
+        state += 1
+        for client in clients:
+            await client.until(lambda m, s=state: m["type"] in ("update", "snapshot") and m["state_id"] >= s)
+    assert games >= 1
+    for client in clients:
+        await client.stream.aclose()
+    return [bytes(client.raw) for client in clients]
 
 
 @pytest.mark.parametrize(("name", "players"), [("fistful", 2), ("matchstick", 4)])
@@ -238,14 +252,15 @@ def test_a_host_with_the_fast_lane_sends_the_same_bytes(
     name: str, players: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     results = []
-    for fast in (False, True):
+    for lane in ("general", "fast", "native"):
         # Challenges and seat tokens are the only random bytes of a seeded table: the same on both runs.
         counter = itertools.count()
         monkeypatch.setattr(secrets, "token_hex", lambda n=16: f"{next(counter):0{2 * n}x}")
         monkeypatch.setattr(secrets, "token_urlsafe", lambda n=32: f"token{next(counter)}")
-        results.append(trio.run(_play_over_tcp, name, players, fast, tmp_path / f"{fast}.journal"))
-    (slow_lines, slow_journal), (fast_lines, fast_journal) = results
-    assert slow_journal == fast_journal
-    for slow, quick in zip(slow_lines, fast_lines, strict=True):
-        assert slow.splitlines() == quick.splitlines()
-    assert sum(line.count(b'"type":"update"') for line in fast_lines) > 50
+        results.append(trio.run(_play_over_tcp, name, players, lane, tmp_path / f"{lane}.journal"))
+    (slow_lines, slow_journal), *others = results
+    for fast_lines, fast_journal in others:
+        assert slow_journal == fast_journal
+        for slow, quick in zip(slow_lines, fast_lines, strict=True):
+            assert slow.splitlines() == quick.splitlines()
+        assert sum(line.count(b'"type":"update"') for line in fast_lines) > 50

@@ -287,6 +287,12 @@ class Journal:
             journal.fsync()
         return journal, contents
 
+    @property
+    def descriptor(self) -> int:
+        """The open file's descriptor: the host's native lane appends move records to it itself, each as
+        :meth:`append_payload` would (and adds them to :attr:`records_written`)."""
+        return self._fd
+
     def _write(self, data: bytes) -> None:
         written = os.write(self._fd, data)
         while written < len(data):

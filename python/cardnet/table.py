@@ -12,9 +12,12 @@ import hashlib
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Union
+from typing import TYPE_CHECKING, Any, Protocol, Union
 
 from .protocol import Encodable, JSONValue, ProtocolError, Raw, canonical, is_unicode, token_hash
+
+if TYPE_CHECKING:
+    from ._core import LaneRun
 
 
 #: Decision ids are ``n * SEAT_STRIDE + seat``; the stride exceeds any seat count the core supports.
@@ -521,19 +524,51 @@ class Table:
         if done is None:
             return None
         fan, record, lines, after, ref = done
-        self.state_id += 1
+        self._played_natively([(seat, decision.id)], fan, after)
+        for acting, _, _, legal_json in after:
+            if legal_json is not None:
+                self._decision_seq[acting] += 1
+        return record, lines, ref, fan.over
+
+    def _played_natively(
+        self, answered: Sequence[tuple[int, int]], fan: FanOutLike, after: Sequence[tuple[int, int, int, str | None]]
+    ) -> None:
+        """The table's bookkeeping after the core played moves without it (the fast lane, the native lane):
+        ``answered`` holds each move's (seat, decision id), ``fan`` the last state's fragments, ``after`` each
+        open decision as (seat, id, count, legal list), the list None for a decision kept from before. The
+        caller counts the decisions opened."""
+        for seat, decision_id in answered:
+            self.state_id += 1
+            self.answered[decision_id] = (seat, self.state_id)
         self._fan = ((id(self.game), self.game_no, self.state_id), fan)
         self.rematch_votes.clear()
-        self.answered[decision.id] = (seat, self.state_id)
         fresh: dict[int, OpenDecision] = {}
         for acting, decision_id, count, legal_json in after:
             if legal_json is None:
-                fresh[acting] = decisions[acting]
+                fresh[acting] = self.decisions[acting]
             else:
                 fresh[acting] = OpenDecision(decision_id, acting, legal_json, count, self.clock())
-                self._decision_seq[acting] += 1
         self.decisions = fresh
-        return record, lines, ref, fan.over
+
+    def lane_decisions(self) -> list[tuple[int, int, int, str]]:
+        """Every open decision as (seat, id, count, legal list): what the host's native lane starts from."""
+        return [(d.seat, d.id, d.count, d.legal_json) for d in self.decisions.values()]
+
+    def decision_counts(self) -> list[int]:
+        """How many decisions each seat has been given so far (a copy)."""
+        return list(self._decision_seq)
+
+    def absorb_lane(self, run: LaneRun) -> None:
+        """Catch up with the moves the host's native lane played on the game (:mod:`cardnet.net.lane`)."""
+        if not run.moves or run.fan is None:
+            return
+        after = [
+            (seat, decision_id, count, None if (old := self.decisions.get(seat)) and old.id == decision_id else legal)
+            for seat, decision_id, count, legal in run.decisions
+        ]
+        self._played_natively([(seat, decision_id) for _, seat, decision_id, _, _ in run.moves], run.fan, after)
+        self._decision_seq = list(run.seq)
+        assert self.state_id == run.state_id, "the native lane and the table count states alike"
 
     # -- rematch ----------------------------------------------------------------------------------------------
 

@@ -50,6 +50,11 @@ def add_parsers(subparsers: Any) -> None:
     group.add_argument("--journal", type=Path, help="journal file (default: under the user's state directory)")
     group.add_argument("--resume", type=Path, metavar="JOURNAL", help="continue the table recorded in JOURNAL")
     host.add_argument("--fsync", action="store_true", help="fsync the journal before acknowledging (group-committed)")
+    host.add_argument(
+        "--no-native-lane",
+        action="store_true",
+        help="serve every move through Python (the native lane sends the same bytes; this is for comparing)",
+    )
     host.add_argument("--seed", type=seed_arg, help="deal seed (marks the table 'seeded')")
     host.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (repeatable)")
     host.add_argument(
@@ -243,6 +248,7 @@ def _host(args: argparse.Namespace) -> int:
             idle_timeout=max(HostOptions.idle_timeout, 3 * args.keepalive),
             max_spectators=args.max_spectators,
             max_connections=connections,
+            native_lane=not args.no_native_lane,
         )
         server = Host(table, journal=journal, options=options)
         try:

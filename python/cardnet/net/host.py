@@ -24,7 +24,7 @@ import secrets
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import trio
 
@@ -47,7 +47,11 @@ from ..protocol.host import (
 )
 from .. import write_lines
 from ..table import Table
+from .lane import Lane
 from .lines import LineReader
+
+if TYPE_CHECKING:
+    from .._core import LaneRun
 
 __all__ = ["Connection", "Host", "HostOptions", "JournalFailure"]
 
@@ -80,6 +84,8 @@ class Connection:
     fd: int = -1
     #: The writer task is draining (between its wake and its next wait): a direct write now would overtake it.
     busy: bool = False
+    #: The connection's line reader, once its reader task runs (the native lane needs its buffer empty).
+    reader: LineReader | None = None
 
     @property
     def id(self) -> int:
@@ -124,9 +130,11 @@ class Host:
         self._nursery: trio.Nursery | None = None
         self.port: int | None = None
         self.finished_games = 0
-        #: Moves accepted on the fast lane (the rest of the lines took the general path).
+        #: Moves accepted on the fast lane or the native lane (the rest of the lines took the general path).
         self.quick_moves = 0
         self.game_over = trio.Event()
+        #: The native lane (:mod:`cardnet.net.lane`), once the table runs and if trio and the game allow it.
+        self.lane: Lane | None = None
 
     @property
     def stopping(self) -> bool:
@@ -164,6 +172,9 @@ class Host:
             nursery.start_soon(self._committer)
             nursery.start_soon(self._scheduler)
             nursery.start_soon(self._keepalive)
+            if self._fast_lane and Lane.available(self):
+                self.lane = Lane(self)
+                nursery.start_soon(self.lane.serve)
             if listeners:
                 await nursery.start(trio.serve_listeners, self._handle, listeners)
             self._after_change()
@@ -235,7 +246,7 @@ class Host:
     async def _reader(self, conn: Connection) -> None:
         """Feed the connection's lines to the session until it is done with them."""
         link = conn.link
-        reader = LineReader(conn.stream, MAX_PEER_LINE, conn.fd)
+        reader = conn.reader = LineReader(conn.stream, MAX_PEER_LINE, conn.fd)
         clock = trio.lowlevel.current_clock()  # clock.current_time() is trio.current_time(), a step shorter
         while link.closing is None:
             # One timeout scope serves line after line: a scope per line would cost more than the line's own
@@ -355,7 +366,91 @@ class Host:
         if game_over:
             self._game_finished()
         self._after_change()
+        if self.lane is not None:
+            self.lane.nudge()
         return True
+
+    # -- the native lane's hooks (cardnet.net.lane) -------------------------------------------------------------
+
+    def lane_connections(self) -> list[Connection] | None:
+        """The ready connections, in this host's order, when the native lane may serve the table now: no
+        commit, built-in move, timer or absent seat pending, and every ready connection idle (nothing buffered
+        or queued, its writer idle, no snapshot or ack owed). None when it may not."""
+        table = self.table
+        if (
+            self.stopping
+            or self._bot_busy
+            or self._pending
+            or not table.started
+            or not table.decisions
+            or table.config.turn_timer is not None
+            or self.session.gone_since
+            or any(d.deadline is not None or d.timed_out for d in table.decisions.values())
+        ):
+            return None
+        conns: list[Connection] = []
+        for conn in self.conns.values():
+            if not conn.link.ready:
+                continue  # still in its handshake: trio serves it, and its lines end the lane
+            idle = conn.reader is not None and conn.reader.lines.empty and conn.unsent_ack is None
+            if not idle or conn.link.closing is not None or not self._writable_now(conn, "state", b""):
+                return None
+            conns.append(conn)
+        return conns
+
+    def absorb_lane(self, run: LaneRun, conns: list[Connection]) -> None:
+        """Catch up with a native lane's run over ``conns``: the table, each connection's bucket and last line,
+        the counters, then what the lane left to the general path (lines that did not go out whole, a line the
+        core refused, a broken socket, the end of the game)."""
+        for conn, (tokens, stamp) in zip(conns, run.buckets):
+            conn.link.bucket.tokens, conn.link.bucket.stamp = tokens, stamp
+        if run.moves:
+            self.table.absorb_lane(run)
+            for at, _, _, _, heard in run.moves:
+                conns[at].link.last_heard = heard
+            self.quick_moves += len(run.moves)
+        if self.journal is not None:
+            self.journal.records_written += len(run.moves) - (run.journal_error is not None)
+            if run.journal_error is not None:
+                raise JournalFailure(f"cannot write the journal {self.journal.path}: {run.journal_error}")
+        ack: Ack | None = None
+        if run.ack is not None:
+            ack = {"decision_id": run.ack[0], "ref": run.ack[1]}
+        mover = run.moves[-1][1] if run.moves else None
+        for at, data, sent in run.undelivered:
+            conn = conns[at]
+            if data is None or sent == -2:
+                self._deliver(conn, data, ack if conn.seat == mover and not conn.spectator else None)
+            else:
+                self._keep_rest(conn, data, sent)
+        for at in run.broken:
+            self._drop(conns[at], "broken")
+        if run.over:
+            self._game_finished()
+        if run.refused is not None:
+            at, line = run.refused
+            self._receive_line(conns[at], line)
+        self._after_change()
+
+    def _drop(self, conn: Connection, reason: str) -> None:
+        """End a connection from outside its tasks, as its reader would on a failed read."""
+        conn.closing = conn.closing or reason
+        if conn.scope is not None:
+            conn.scope.cancel()
+
+    def _receive_line(self, conn: Connection, line: bytes) -> None:
+        """A line of ``conn`` handled outside its reader task (the native lane read it): the general path, and a
+        bug costs that connection, not the table, as in the reader."""
+        try:
+            durable = self._apply(self.session.receive_line(conn.link, line, trio.current_time()))
+        except JournalFailure:
+            raise
+        except Exception:
+            log.exception("connection %d failed", conn.id)
+            self._drop(conn, "failed")
+            return
+        # No durable tokens here: the native lane runs only without group commit.
+        assert durable is None
 
     def _commit(self, commit: Commit) -> None:
         """Journal the records, and release every seat's message once durable."""

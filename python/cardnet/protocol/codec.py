@@ -215,6 +215,11 @@ class LineBuffer:
         """Append bytes received from the connection."""
         self._buf += data
 
+    @property
+    def empty(self) -> bool:
+        """Whether no byte is waiting in the buffer (no line, not even part of one)."""
+        return not self._buf
+
     def take(self, data: bytes | bytearray) -> bytes | None:
         """:meth:`feed`, then :meth:`next_line`, in one call. A chunk that is exactly one whole line arriving on
         an empty buffer (a peer's usual line) is returned without passing through the buffer."""

@@ -101,6 +101,9 @@ class HostOptions:
     #: Accepted moves in the canonical index form take the fast lane (:meth:`HostSession.quick_move`), which
     #: sends the same bytes as the general path; False sends every line through the general path.
     fast_lane: bool = True
+    #: While every other task is blocked, the core serves the fast lane's moves itself, reading and writing the
+    #: table's sockets without Python or trio in between (:mod:`cardnet.net.lane`); the same bytes again.
+    native_lane: bool = True
 
 
 class Bucket:

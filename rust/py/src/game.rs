@@ -5,7 +5,8 @@
 
 use crate::convert::{from_py, map_to_py, to_py};
 use crate::errors::{check, guard, internal, to_pyerr};
-use crate::host_move::{ack_json, decisions_after, move_record, parse_move_line, Held, Ref};
+use crate::host_move::{ack_json, decisions_after, move_record, parse_move_line, After, Held, Ref};
+use crate::lane::{host_lane, LaneLimits, LaneRun, LaneTable};
 use crate::lines::{state_line, DecisionLine, Shared};
 use cardnet_core::ai::Player;
 use cardnet_core::json::{canonical, parse};
@@ -53,9 +54,110 @@ impl Game {
         }
     }
 
-    fn players(&self) -> usize {
+    /// The number of seats.
+    pub(crate) fn players(&self) -> usize {
         self.inner.setup().players
     }
+
+    /// The fast lane's move (`host_move`, and the native lane's every move), in Rust values: None, changing
+    /// nothing, unless `line` is the canonical index form of a listed move of `asked.decision_id`; an error,
+    /// the game unchanged, when the core refuses it.
+    pub(crate) fn quick_move<'l>(
+        &mut self,
+        py: Python<'_>,
+        line: &'l [u8],
+        seat: i64,
+        asked: &QuickMove<'_>,
+    ) -> PyResult<Option<Moved<'l>>> {
+        let Some(parsed) = parse_move_line(line) else { return Ok(None) };
+        if parsed.decision_id != asked.decision_id || parsed.index < 0 || parsed.index as u64 >= asked.count {
+            return Ok(None);
+        }
+        let game = self.usable(py)?;
+        let mover = seat_of(py, game, seat)?;
+        let players = self.players();
+        if asked.seq.len() != players {
+            // Checked before the move: nothing may fail between the move and the answer (allocation aside).
+            return Err(PyValueError::new_err("one decision count is needed per seat"));
+        }
+        let observers: Vec<Option<Seat>> = (0..players).map(Some).chain([None]).collect();
+        let (fan, move_json) = self.mutate(py, |game| {
+            let move_json = check(py, game.apply_recorded(mover, MoveInput::Index(parsed.index as usize)))?;
+            Ok((FanOut::new(&*game, game.fan_out(&observers), None), move_json))
+        })?;
+        let acting = if fan.over { &[][..] } else { &fan.legal[..] };
+        let decisions = decisions_after(mover, acting, asked.held, asked.seq, asked.stride);
+        let to_act: Vec<u64> = decisions.iter().map(|(s, ..)| *s as u64).collect();
+        let head = fan.head("update", asked.game_no, asked.state_id, &to_act);
+        let ack = ack_json(asked.decision_id, parsed.peer_ref);
+        let lines = fan
+            .seats
+            .iter()
+            .map(|(observer, view, events)| {
+                let decision = observer.and_then(|o| decisions.iter().position(|(s, ..)| *s == o)).map(|i| {
+                    let (_, id, count, _) = decisions[i];
+                    let legal = acting[i].2.as_str();
+                    DecisionLine {
+                        id,
+                        count: count as u64,
+                        deadline_ms: None,
+                        legal: (legal.len() <= asked.inline_limit).then_some(legal),
+                    }
+                });
+                let mine = (*observer == Some(mover)).then_some(ack.as_str());
+                let text = state_line(&head, true, mine, decision.as_ref(), events, view);
+                (text.len() <= asked.limit + 1).then_some(text)
+            })
+            .collect();
+        let record = move_record(asked.game_no, asked.state_id, mover, &move_json);
+        Ok(Some(Moved { fan, record, lines, decisions, peer_ref: parsed.peer_ref }))
+    }
+}
+
+/// What a fast-lane move is asked against: see `Game.host_move`.
+pub(crate) struct QuickMove<'a> {
+    pub decision_id: u64,
+    pub count: u64,
+    pub held: &'a [Held],
+    pub seq: &'a [u64],
+    pub stride: u64,
+    pub game_no: u64,
+    pub state_id: u64,
+    pub inline_limit: usize,
+    pub limit: usize,
+}
+
+/// What an accepted fast-lane move produced (see `Game.host_move`).
+pub(crate) struct Moved<'l> {
+    pub fan: FanOut,
+    /// The move's journal payload.
+    pub record: String,
+    /// Every observer's `update` line (`[0, .., players - 1, None]`), newline included; None when too long.
+    pub lines: Vec<Option<String>>,
+    /// The acting seats' decisions.
+    pub decisions: Vec<After>,
+    pub peer_ref: Ref<'l>,
+}
+
+impl Moved<'_> {
+    /// The legal list of acting seat `seat` (one of `decisions`).
+    pub fn legal_of(&self, seat: Seat) -> String {
+        self.fan.legal.iter().find(|(s, ..)| *s == seat).map(|(.., list)| list.clone()).unwrap_or_default()
+    }
+
+    /// Whether the game ended with this move.
+    pub fn over(&self) -> bool {
+        self.fan.over
+    }
+}
+
+/// A peer's `ref` as Python sees it.
+pub(crate) fn ref_to_py<'py>(py: Python<'py>, peer_ref: Ref<'_>) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match peer_ref {
+        Ref::None => py.None().into_bound(py),
+        Ref::Int(n) => n.into_pyobject(py)?.into_any(),
+        Ref::Str(text) => PyString::new(py, text).into_any(),
+    })
 }
 
 /// Checks a seat number against the player count (negative numbers included).
@@ -374,64 +476,33 @@ impl Game {
         inline_limit: usize,
         limit: usize,
     ) -> PyResult<Option<Bound<'py, PyTuple>>> {
-        let Some(parsed) = parse_move_line(line) else { return Ok(None) };
-        if parsed.decision_id != decision_id || parsed.index < 0 || parsed.index as u64 >= count {
-            return Ok(None);
-        }
-        let game = self.usable(py)?;
-        let mover = seat_of(py, game, seat)?;
-        let players = self.players();
-        if seq.len() != players {
-            // Checked before the move: nothing may fail between the move and the answer (allocation aside).
-            return Err(PyValueError::new_err("one decision count is needed per seat"));
-        }
-        let observers: Vec<Option<Seat>> = (0..players).map(Some).chain([None]).collect();
-        let (fan, move_json) = self.mutate(py, |game| {
-            let move_json = check(py, game.apply_recorded(mover, MoveInput::Index(parsed.index as usize)))?;
-            Ok((FanOut::new(&*game, game.fan_out(&observers), None), move_json))
-        })?;
-        let acting = if fan.over { &[][..] } else { &fan.legal[..] };
-        let after = decisions_after(mover, acting, &held, &seq, stride);
-        let to_act: Vec<u64> = after.iter().map(|(s, ..)| *s as u64).collect();
-        let head = fan.head("update", game_no, state_id, &to_act);
-        let ack = ack_json(decision_id, parsed.peer_ref);
+        let asked =
+            QuickMove { decision_id, count, held: &held, seq: &seq, stride, game_no, state_id, inline_limit, limit };
+        let Some(moved) = self.quick_move(py, line, seat, &asked)? else { return Ok(None) };
         let lines = PyList::empty(py);
-        for (at, (observer, view, events)) in fan.seats.iter().enumerate() {
-            let decision = observer.and_then(|o| after.iter().position(|(s, ..)| *s == o)).map(|i| {
-                let (_, id, count, _) = after[i];
-                let legal = acting[i].2.as_str();
-                DecisionLine {
-                    id,
-                    count: count as u64,
-                    deadline_ms: None,
-                    legal: (legal.len() <= inline_limit).then_some(legal),
-                }
-            });
-            let mine = (*observer == Some(mover)).then_some(ack.as_str());
-            let text = state_line(&head, true, mine, decision.as_ref(), events, view);
-            debug_assert_eq!(at, lines.len());
-            if text.len() <= limit + 1 {
-                lines.append(PyBytes::new(py, text.as_bytes()))?;
-            } else {
-                lines.append(py.None())?;
+        for text in &moved.lines {
+            match text {
+                Some(text) => lines.append(PyBytes::new(py, text.as_bytes()))?,
+                None => lines.append(py.None())?,
             }
         }
-        let record = PyBytes::new(py, move_record(game_no, state_id, mover, &move_json).as_bytes());
-        let peer_ref = match parsed.peer_ref {
-            Ref::None => py.None().into_bound(py),
-            Ref::Int(n) => n.into_pyobject(py)?.into_any(),
-            Ref::Str(text) => PyString::new(py, text).into_any(),
-        };
+        let record = PyBytes::new(py, moved.record.as_bytes());
+        let peer_ref = ref_to_py(py, moved.peer_ref)?;
         let decisions = PyList::new(
             py,
-            after
-                .iter()
-                .zip(acting)
-                .map(|(&(s, id, count, kept), (.., legal))| (s, id, count, (!kept).then_some(legal))),
+            moved.decisions.iter().map(|&(s, id, count, kept)| (s, id, count, (!kept).then(|| moved.legal_of(s)))),
         )?;
-        let fan = Bound::new(py, fan)?;
+        let fan = Bound::new(py, moved.fan)?;
         PyTuple::new(py, [fan.into_any(), record.into_any(), lines.into_any(), decisions.into_any(), peer_ref])
             .map(Some)
+    }
+
+    /// The host's native lane: serves this table's players' `move` lines until something needs Python (see
+    /// `cardnet.net.lane`). `table` and `limits` are dicts with the keys of `LaneTable` and `LaneLimits`
+    /// (rust/py/src/lane.rs); returns what it did as a `LaneRun`. Only for trio's thread, with every other
+    /// task blocked: it blocks the calling thread (not the GIL) while it waits.
+    fn host_lane(&mut self, py: Python<'_>, table: LaneTable, limits: LaneLimits) -> PyResult<LaneRun> {
+        host_lane(self, py, table, limits)
     }
 
     /// Hex SHA-256 of the canonical public view; any peer can recompute it from what it sees.
@@ -552,6 +623,11 @@ pub struct FanOut {
 }
 
 impl FanOut {
+    /// Whether the game is over in this state.
+    pub(crate) fn is_over(&self) -> bool {
+        self.over
+    }
+
     fn new(game: &dyn AnyGame, core: CoreFanOut, move_json: Option<String>) -> Self {
         FanOut {
             state_hash: core.state_hash,

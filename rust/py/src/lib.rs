@@ -5,6 +5,7 @@ mod convert;
 mod errors;
 mod game;
 mod host_move;
+mod lane;
 mod lines;
 mod rl;
 mod segments;
@@ -233,6 +234,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Game>()?;
     m.add_class::<game::FanOut>()?;
+    m.add_class::<lane::LaneRun>()?;
     m.add_class::<rl::RlState>()?;
     m.add_class::<rl::VecEnv>()?;
     m.add_function(wrap_pyfunction!(rl::rl_new, m)?)?;

@@ -1,0 +1,167 @@
+"""The host's native lane: a table in play served by the core, move after move, while trio has nothing to do.
+
+A move on the fast lane (:meth:`Host._quick_move`) costs a trio wake-up, the session's and the table's Python
+and a native call. Once such a move has been played, the lane waits for the moment trio's run loop has run
+every runnable task and is about to wait for I/O (a trio instrument's ``before_io_wait``), then hands the
+table to the core (``Game.host_lane``, rust/py/src/lane.rs). The core waits on the players' sockets itself
+and plays every line that the fast lane would take: the canonical index ``move`` of a seat's own open
+decision, within its rate. It journals each move and writes every ready connection's ``update`` line as the
+fast lane does, byte for byte, with no Python or trio in between.
+
+The core gives the table back, having read nothing more, as soon as anything else happens: another kind of
+line or half a line, a closed or failed socket, a socket that does not take a whole line, the end of the
+game, a decision for a built-in player or an absent seat, a signal, trio's next timer, or any I/O that trio
+waits for (it watches trio's own epoll descriptor, so a spectator's line, a new connection or a worker
+thread's result all end the lane). Lines the lane leaves are still in their sockets for the trio readers.
+The host then brings the table, the connections' buckets and its counters up to date
+(:meth:`Host.absorb_lane`) and carries on in Python.
+
+The lane needs trio's epoll I/O manager (Linux), trio's system clock (not a test's mock clock) and
+descriptors for every ready connection; without them the host runs as before. It is not used with group
+commit (``fsync``), turn timers or absent seats, whose moves need the host's timers.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+import trio
+
+from ..protocol import MAX_HOST_LINE, MAX_PEER_LINE
+from ..table import SEAT_STRIDE
+
+if TYPE_CHECKING:
+    from .._core import LaneRun
+    from .host import Host
+
+__all__ = ["Lane", "trio_epoll_descriptor"]
+
+log = logging.getLogger("cardnet.host")
+
+def trio_epoll_descriptor() -> int:
+    """The descriptor of the running trio loop's epoll set, readable whenever trio has I/O to handle; -1 when
+    trio runs another I/O backend or keeps it elsewhere (the lane is then off)."""
+    try:
+        manager = trio._core._run.GLOBAL_RUN_CONTEXT.runner.io_manager
+        return int(manager._epoll.fileno())
+    except (AttributeError, RuntimeError):
+        return -1
+
+
+def _on_system_clock() -> bool:
+    """Whether trio's clock is its system clock (``time.perf_counter`` plus an offset), which the lane reads."""
+    return type(trio.lowlevel.current_clock()).__name__ == "SystemClock"
+
+
+class Lane(trio.abc.Instrument):
+    """The native lane of one :class:`~cardnet.net.host.Host` (see the module's documentation).
+
+    It is a trio instrument: :meth:`before_io_wait` runs the lane when trio has no task to run. What goes
+    wrong there is handed to :meth:`serve`'s task, since trio would only log an instrument's exception."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self._nudged = False
+        self._failure: BaseException | None = None
+        self._failed = trio.Event()
+        #: How many runs ended, and why (``LaneRun.stopped``): for tests and benchmarks.
+        self.stops: dict[str, int] = {}
+        #: Moves the lane played.
+        self.moves = 0
+
+    @staticmethod
+    def available(host: Host) -> bool:
+        """Whether ``host`` can use the lane in this trio run."""
+        return (
+            host.opts.native_lane
+            and hasattr(host.table.game, "host_lane")
+            and trio_epoll_descriptor() >= 0
+            and _on_system_clock()
+        )
+
+    def nudge(self) -> None:
+        """A move went through the fast lane: the lane may take over when trio next waits for I/O."""
+        self._nudged = True
+
+    async def serve(self) -> None:
+        """The lane's task: installs the instrument for as long as the table runs, and raises in the table's
+        nursery what the lane could not carry out (a journal that cannot be written stops the host)."""
+        trio.lowlevel.add_instrument(self)
+        try:
+            await self._failed.wait()
+        finally:
+            trio.lowlevel.remove_instrument(self)
+        from .host import JournalFailure  # the host module imports this one
+
+        failure = self._failure
+        if isinstance(failure, JournalFailure):
+            raise failure
+        # A bug in the lane must not stop the table: the host goes on without it.
+        log.error("the native lane failed; the host goes on without it", exc_info=failure)
+        self.host.lane = None
+
+    def before_io_wait(self, timeout: float) -> None:
+        """Trio has run every runnable task and will wait up to ``timeout`` seconds: the lane's moment."""
+        if not self._nudged or timeout <= 0 or self._failure is not None:
+            return
+        self._nudged = False
+        try:
+            self.run_once(timeout)
+        except BaseException as exc:
+            self._failure = exc
+            self._failed.set()
+        # The run may have woken tasks (writers, the game's end) after trio chose its wait: cut that wait short.
+        trio.lowlevel.current_trio_token().run_sync_soon(_nothing)
+
+    def run_once(self, wait: float) -> None:
+        """Run the lane for at most ``wait`` seconds if the table allows it, and catch up with what it did."""
+        conns = self.host.lane_connections()
+        if conns is None:
+            return
+        host = self.host
+        table = host.table
+        seats = sorted({c.link.seat for c in conns if c.link.seat is not None and not c.link.spectator})
+        seats = [s for s in seats if not table.controlled_by_builtin(s)]
+        if any(seat not in seats for seat in table.decisions):
+            return
+        trio_fd = trio_epoll_descriptor()
+        if trio_fd < 0:
+            return
+        opts = host.opts
+        host_lane = getattr(table.game, "host_lane")
+        run: LaneRun = host_lane(
+            {
+                "conns": [
+                    (c.fd, -1 if c.link.spectator or c.link.seat is None else c.link.seat,
+                     c.link.bucket.tokens, c.link.bucket.stamp)
+                    for c in conns
+                ],
+                "decisions": table.lane_decisions(),
+                "seats": seats,
+                "seq": table.decision_counts(),
+                "game_no": table.game_no,
+                "state_id": table.state_id,
+                "journal_fd": host.journal.descriptor if host.journal is not None else -1,
+                "trio_fd": trio_fd,
+                "clock_offset": trio.current_time() - time.perf_counter(),
+                "wait": wait,
+            },
+            {
+                "stride": SEAT_STRIDE,
+                "inline_limit": opts.legal_inline_limit,
+                "host_line": MAX_HOST_LINE,
+                "peer_line": MAX_PEER_LINE,
+                "outbox_bytes": opts.outbox_bytes,
+                "rate": opts.msg_rate,
+                "burst": opts.msg_burst,
+            },
+        )  # fmt: skip
+        self.stops[run.stopped] = self.stops.get(run.stopped, 0) + 1
+        self.moves += len(run.moves)
+        self.host.absorb_lane(run, conns)
+
+
+def _nothing() -> None:
+    """A no-op for ``run_sync_soon``: its only effect is to wake trio's wait for I/O."""

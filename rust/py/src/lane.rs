@@ -1,0 +1,561 @@
+//! The host's native lane: a table in play served move after move without returning to Python or trio.
+//!
+//! The trio layer calls `Game.host_lane` from its own thread when every task is blocked. The call waits on
+//! the players' sockets and on trio's own epoll descriptor. A player's socket holding exactly one line, which
+//! is the canonical index `move` for that seat's open decision within its rate, is served here as the fast
+//! lane (`Game.host_move`) serves it: read, played, journalled, and every ready connection's `update` line
+//! written. Anything else ends the call with nothing read and hands control back: another kind of line, half
+//! a line, two lines, an end of stream, anything trio has to do (its epoll set readable: another connection,
+//! a worker thread's wake-up, a signal), its next timer, a socket that does not take a whole line, the end of
+//! the game, or a decision for a seat the lane does not play. The caller then brings the table's and the
+//! connections' bookkeeping up to date from the returned `LaneRun` and carries on in Python.
+//!
+//! Lines are only looked at (`MSG_PEEK`) until the lane takes them, so a line it leaves is still in the
+//! socket for the trio reader, which never knew the lane ran.
+
+use crate::game::{ref_to_py, FanOut, Game, QuickMove};
+use crate::host_move::Held;
+use cardnet_core::Seat;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::io;
+
+/// The epoll key of trio's own descriptor (a connection's key is its index).
+const TRIO: u64 = u64::MAX;
+/// Most events taken from one wait.
+const EVENTS: usize = 16;
+
+/// One ready connection: where its lines go and, for a player, its message-rate bucket.
+struct Conn {
+    fd: i32,
+    /// Its position in every move's lines: the seat, or the player count for a spectator.
+    observer: usize,
+    seat: Option<Seat>,
+    /// The bucket of `HostSession`'s `Bucket.has_token`: tokens and the time they were counted at.
+    tokens: f64,
+    stamp: f64,
+}
+
+impl Conn {
+    /// `Bucket.has_token`: refill to `now`, then whether a token is there (none spent: an accepted move
+    /// gives it back at once).
+    fn has_token(&mut self, now: f64, rate: f64, burst: f64) -> bool {
+        self.tokens = burst.min(self.tokens + (now - self.stamp) * rate);
+        self.stamp = now;
+        self.tokens >= 1.0
+    }
+}
+
+/// One seat's open decision as the lane holds it.
+#[derive(Clone)]
+struct Open {
+    id: u64,
+    count: usize,
+    legal: String,
+}
+
+/// The limits the lane keeps, all the host's own (a dict of these keys).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct LaneLimits {
+    /// Decision ids are `n * stride + seat`.
+    stride: u64,
+    /// A legal list longer than this is paged, not inlined.
+    inline_limit: usize,
+    /// The longest line the host sends.
+    host_line: usize,
+    /// The longest line a peer may send.
+    peer_line: usize,
+    /// A line longer than this goes through the connection's outbox instead (`HostOptions.outbox_bytes`).
+    outbox_bytes: usize,
+    /// The message-rate bucket (`HostOptions.msg_rate`, `msg_burst`).
+    rate: f64,
+    burst: f64,
+}
+
+/// Everything the lane needs of the table, as the Python host holds it when it calls (a dict of these keys).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct LaneTable {
+    /// `(fd, seat or -1 for a spectator, bucket tokens, bucket stamp)` of every ready connection, in the
+    /// host's order.
+    conns: Vec<(i32, i64, f64, f64)>,
+    /// `(seat, id, count, legal list)` of every open decision.
+    decisions: Vec<(Seat, u64, usize, String)>,
+    /// The seats the lane may play (a decision for any other ends the lane).
+    seats: Vec<Seat>,
+    /// Decisions opened so far per seat.
+    seq: Vec<u64>,
+    game_no: u64,
+    /// The current state's id.
+    state_id: u64,
+    /// The journal's descriptor (records are appended with one write each), or -1 for none.
+    journal_fd: i32,
+    /// Trio's epoll descriptor: readable whenever trio has anything to do.
+    trio_fd: i32,
+    /// Trio's clock is `CLOCK_MONOTONIC` + this.
+    clock_offset: f64,
+    /// How long the lane may wait at most (trio's next timer), seconds.
+    wait: f64,
+}
+
+/// What a lane did, for the caller's bookkeeping.
+#[pyclass(module = "cardnet._core", name = "LaneRun", frozen, get_all)]
+pub struct LaneRun {
+    /// `(connection index, seat, decision id, new state id, time)` of every move played, in order.
+    moves: Vec<(usize, Seat, u64, u64, f64)>,
+    /// `(seat, id, count, legal list)` of every open decision now.
+    decisions: Vec<(Seat, u64, usize, String)>,
+    /// Decisions opened so far per seat, now.
+    seq: Vec<u64>,
+    /// The current state's id now.
+    state_id: u64,
+    /// The last move's fan-out (None when no move was played).
+    fan: Option<Py<FanOut>>,
+    /// Every connection's bucket `(tokens, stamp)` now.
+    buckets: Vec<(f64, f64)>,
+    /// The last move's lines that did not go out whole: `(connection index, line or None when it could not
+    /// be built, bytes written)`; -1 written: the socket failed; -2: not tried (longer than the outbox).
+    undelivered: Vec<(usize, Option<Py<PyBytes>>, i64)>,
+    /// The last move's `(decision id, ref)`: the mover's ack, for an undelivered line of its seat.
+    ack: Option<(u64, Py<PyAny>)>,
+    /// A line the lane read but the core refused: `(connection index, line)`; the general path answers it.
+    refused: Option<(usize, Py<PyBytes>)>,
+    /// Connections whose socket failed while the lane read a line it had looked at (dropped as broken).
+    broken: Vec<usize>,
+    /// Whether the game is over.
+    over: bool,
+    /// Why the lane stopped.
+    stopped: String,
+    /// Why the journal could not be written (the move was played and nothing sent: the host must stop).
+    journal_error: Option<String>,
+}
+
+/// An owned epoll descriptor.
+struct Epoll(i32);
+
+impl Drop for Epoll {
+    fn drop(&mut self) {
+        // SAFETY: the descriptor was created by `Epoll::new` and is closed once.
+        unsafe { libc::close(self.0) };
+    }
+}
+
+impl Epoll {
+    fn new() -> io::Result<Epoll> {
+        // SAFETY: plain system call.
+        let fd = unsafe { libc::epoll_create1(libc::EPOLL_CLOEXEC) };
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(Epoll(fd))
+    }
+
+    fn add(&self, fd: i32, key: u64) -> io::Result<()> {
+        let mut event = libc::epoll_event { events: (libc::EPOLLIN | libc::EPOLLRDHUP) as u32, u64: key };
+        // SAFETY: `event` lives through the call.
+        if unsafe { libc::epoll_ctl(self.0, libc::EPOLL_CTL_ADD, fd, &mut event) } < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(())
+    }
+}
+
+/// `CLOCK_MONOTONIC` in seconds: the clock under Python's `time.perf_counter` and so under trio's.
+fn monotonic() -> f64 {
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `now` is a valid timespec for the call to fill.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
+    now.tv_sec as f64 + now.tv_nsec as f64 * 1e-9
+}
+
+/// Whether `fd` is readable now.
+fn readable(fd: i32) -> bool {
+    let mut probe = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+    // SAFETY: one valid pollfd, no wait.
+    unsafe { libc::poll(&mut probe, 1, 0) > 0 && probe.revents != 0 }
+}
+
+/// `recv` without waiting; `peek` leaves the bytes in the socket.
+fn receive(fd: i32, buf: &mut [u8], peek: bool) -> io::Result<usize> {
+    let flags = libc::MSG_DONTWAIT | if peek { libc::MSG_PEEK } else { 0 };
+    loop {
+        // SAFETY: `buf` is valid for `buf.len()` bytes.
+        let n = unsafe { libc::recv(fd, buf.as_mut_ptr().cast(), buf.len(), flags) };
+        if n >= 0 {
+            return Ok(n as usize);
+        }
+        let error = io::Error::last_os_error();
+        if error.kind() != io::ErrorKind::Interrupted {
+            return Err(error);
+        }
+    }
+}
+
+/// Writes what a non-blocking descriptor takes of `data`: the count, or -1 when the write failed.
+fn write_some(fd: i32, data: &[u8]) -> i64 {
+    loop {
+        // SAFETY: `data` is valid for `data.len()` bytes.
+        let n = unsafe { libc::write(fd, data.as_ptr().cast(), data.len()) };
+        if n >= 0 {
+            return n as i64;
+        }
+        match io::Error::last_os_error().kind() {
+            io::ErrorKind::Interrupted => continue,
+            io::ErrorKind::WouldBlock => return 0,
+            _ => return -1,
+        }
+    }
+}
+
+/// Appends a whole journal record (the header of `cardnet.journal.encode_payload`, then the payload).
+fn journal_append(fd: i32, payload: &[u8]) -> io::Result<()> {
+    let length = u32::try_from(payload.len()).map_err(|_| io::Error::other("journal record too large"))?;
+    let mut record = Vec::with_capacity(payload.len() + 8);
+    record.extend_from_slice(&length.to_be_bytes());
+    record.extend_from_slice(&crc32(payload).to_be_bytes());
+    record.extend_from_slice(payload);
+    let mut written = 0;
+    while written < record.len() {
+        // SAFETY: the slice is valid for its length.
+        let n = unsafe { libc::write(fd, record[written..].as_ptr().cast(), record.len() - written) };
+        if n < 0 {
+            let error = io::Error::last_os_error();
+            if error.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(error);
+        }
+        written += n as usize;
+    }
+    Ok(())
+}
+
+/// CRC-32 (IEEE 802.3, reflected), the checksum of `zlib.crc32`.
+pub fn crc32(data: &[u8]) -> u32 {
+    const TABLE: [u32; 256] = {
+        let mut table = [0u32; 256];
+        let mut i = 0;
+        while i < 256 {
+            let mut c = i as u32;
+            let mut k = 0;
+            while k < 8 {
+                c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
+                k += 1;
+            }
+            table[i] = c;
+            i += 1;
+        }
+        table
+    };
+    !data.iter().fold(!0u32, |c, &b| TABLE[((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8))
+}
+
+/// How serving one readable connection went.
+enum Served {
+    /// Nothing to read after all (a spurious wake).
+    Nothing,
+    /// A move was played; `Some(reason)` when the lane must stop after it.
+    Played(Option<&'static str>),
+    /// The lane stops before this connection's bytes (they stay in the socket unless the run says otherwise).
+    Stop(&'static str),
+}
+
+/// A lane in progress.
+struct Lane<'g> {
+    game: &'g mut Game,
+    limits: LaneLimits,
+    conns: Vec<Conn>,
+    open: Vec<Option<Open>>,
+    seats: Vec<Seat>,
+    seq: Vec<u64>,
+    game_no: u64,
+    state_id: u64,
+    journal_fd: i32,
+    clock_offset: f64,
+    buf: Vec<u8>,
+    moves: Vec<(usize, Seat, u64, u64, f64)>,
+    fan: Option<FanOut>,
+    undelivered: Vec<(usize, Option<String>, i64)>,
+    /// The last move's decision id and line (its `ref` is the mover's ack).
+    last: Option<(u64, Vec<u8>)>,
+    refused: Option<(usize, Vec<u8>)>,
+    broken: Vec<usize>,
+    journal_error: Option<String>,
+}
+
+impl Lane<'_> {
+    fn now(&self) -> f64 {
+        monotonic() + self.clock_offset
+    }
+
+    /// Serves connection `at`, whose socket was reported readable.
+    fn serve(&mut self, py: Python<'_>, at: usize) -> Served {
+        let fd = self.conns[at].fd;
+        let Some(seat) = self.conns[at].seat else { return Served::Stop("spectator") };
+        let peeked = match receive(fd, &mut self.buf, true) {
+            Ok(0) => return Served::Stop("end"),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Served::Nothing,
+            Err(_) => return Served::Stop("read_error"),
+        };
+        // Exactly one whole line, and nothing after it.
+        let data = &self.buf[..peeked];
+        if data[peeked - 1] != b'\n' || data[..peeked - 1].contains(&b'\n') || peeked - 1 > self.limits.peer_line {
+            return Served::Stop("line");
+        }
+        let Some(open) = self.open.get(seat).and_then(Option::as_ref) else { return Served::Stop("line") };
+        let now = self.now();
+        let (rate, burst) = (self.limits.rate, self.limits.burst);
+        if !self.conns[at].has_token(now, rate, burst) {
+            return Served::Stop("rate");
+        }
+        let line = &data[..peeked - 1];
+        let Some(parsed) = crate::host_move::parse_move_line(line) else { return Served::Stop("line") };
+        if parsed.decision_id != open.id || parsed.index < 0 || parsed.index as u64 >= open.count as u64 {
+            return Served::Stop("line");
+        }
+        // The line is the lane's: take it out of the socket, then play it.
+        let line = line.to_vec();
+        match receive(fd, &mut self.buf[..peeked], false) {
+            Ok(n) if n == peeked => {}
+            _ => {
+                self.broken.push(at);
+                return Served::Stop("read_error");
+            }
+        }
+        let held: Vec<Held> = self
+            .open
+            .iter()
+            .enumerate()
+            .filter(|(s, _)| *s != seat)
+            .filter_map(|(s, o)| o.as_ref().map(|o| (s, o.id, o.legal.clone())))
+            .collect();
+        let state_id = self.state_id + 1;
+        let asked = QuickMove {
+            decision_id: open.id,
+            count: open.count as u64,
+            held: &held,
+            seq: &self.seq,
+            stride: self.limits.stride,
+            game_no: self.game_no,
+            state_id,
+            inline_limit: self.limits.inline_limit,
+            limit: self.limits.host_line,
+        };
+        let decision_id = open.id;
+        let moved = match self.game.quick_move(py, &line, seat as i64, &asked) {
+            Ok(Some(moved)) => moved,
+            _ => {
+                // The core refused (the game is unchanged): the general path answers the line.
+                self.refused = Some((at, line));
+                return Served::Stop("refused");
+            }
+        };
+        self.state_id = state_id;
+        self.moves.push((at, seat, decision_id, state_id, now));
+        let mut next = vec![None; self.open.len()];
+        for &(s, id, count, kept) in &moved.decisions {
+            next[s] = if kept {
+                self.open[s].take()
+            } else {
+                self.seq[s] += 1;
+                Some(Open { id, count, legal: moved.legal_of(s) })
+            };
+        }
+        self.open = next;
+        if self.journal_fd >= 0 {
+            if let Err(error) = journal_append(self.journal_fd, moved.record.as_bytes()) {
+                self.journal_error = Some(error.to_string());
+                self.fan = Some(moved.fan);
+                return Served::Stop("journal");
+            }
+        }
+        // The mover's connection first: its ack is the round trip that paces play.
+        let order = std::iter::once(at).chain((0..self.conns.len()).filter(|&j| j != at));
+        for j in order {
+            let conn = &self.conns[j];
+            match moved.lines.get(conn.observer).and_then(Option::as_ref) {
+                None => self.undelivered.push((j, None, -2)),
+                Some(text) if text.len() > self.limits.outbox_bytes => {
+                    self.undelivered.push((j, Some(text.clone()), -2))
+                }
+                Some(text) => {
+                    let sent = write_some(conn.fd, text.as_bytes());
+                    if sent != text.len() as i64 {
+                        self.undelivered.push((j, Some(text.clone()), sent));
+                    }
+                }
+            }
+        }
+        let over = moved.over();
+        let stranger = moved.decisions.iter().any(|(s, ..)| !self.seats.contains(s));
+        self.fan = Some(moved.fan);
+        self.last = Some((decision_id, line));
+        let stop = if over {
+            Some("over")
+        } else if !self.undelivered.is_empty() {
+            Some("backlog")
+        } else if stranger {
+            Some("other_seat")
+        } else {
+            None
+        };
+        Served::Played(stop)
+    }
+
+    /// Serves until something needs Python; returns why it stopped.
+    fn run(&mut self, py: Python<'_>, trio_fd: i32, wait: f64) -> PyResult<&'static str> {
+        let epoll = Epoll::new()?;
+        for (i, conn) in self.conns.iter().enumerate() {
+            if conn.seat.is_some() {
+                epoll.add(conn.fd, i as u64)?;
+            }
+        }
+        epoll.add(trio_fd, TRIO)?;
+        let until = monotonic() + wait;
+        let mut events = [libc::epoll_event { events: 0, u64: 0 }; EVENTS];
+        loop {
+            let left = until - monotonic();
+            if left <= 0.0 {
+                return Ok("timer");
+            }
+            let ms = (left * 1000.0).ceil().min(f64::from(i32::MAX)) as i32;
+            let ep = epoll.0;
+            let n = py.detach(|| {
+                // SAFETY: `events` holds EVENTS entries.
+                let n = unsafe { libc::epoll_wait(ep, events.as_mut_ptr(), EVENTS as i32, ms) };
+                if n < 0 {
+                    Err(io::Error::last_os_error())
+                } else {
+                    Ok(n as usize)
+                }
+            });
+            let n = match n {
+                Ok(n) => n,
+                // A signal: Python must see it.
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => return Ok("signal"),
+                // Moves may have been played: stop and report them rather than raise.
+                Err(_) => return Ok("wait_error"),
+            };
+            let mut trio_ready = false;
+            let mut played = false;
+            for event in &events[..n] {
+                let key = event.u64;
+                if key == TRIO {
+                    trio_ready = true;
+                    continue;
+                }
+                match self.serve(py, key as usize) {
+                    Served::Nothing => {}
+                    Served::Played(None) => played = true,
+                    Served::Played(Some(reason)) | Served::Stop(reason) => return Ok(reason),
+                }
+            }
+            // Trio's set is readable whenever a player's socket is, so after a move it is asked again.
+            if trio_ready && (!played || readable(trio_fd)) {
+                return Ok("trio");
+            }
+        }
+    }
+}
+
+/// `Game.host_lane`: runs the lane on `game` (see the module's documentation).
+pub fn host_lane(game: &mut Game, py: Python<'_>, table: LaneTable, limits: LaneLimits) -> PyResult<LaneRun> {
+    let players = game.players();
+    if table.seq.len() != players {
+        return Err(PyValueError::new_err("one decision count is needed per seat"));
+    }
+    if table.conns.iter().any(|&(fd, seat, ..)| fd < 0 || seat >= players as i64 || seat < -1) {
+        return Err(PyValueError::new_err("every connection needs a descriptor and a seat of the table or -1"));
+    }
+    let mut open = vec![None; players];
+    for (seat, id, count, legal) in table.decisions {
+        *open.get_mut(seat).ok_or_else(|| PyValueError::new_err("a decision for no seat"))? =
+            Some(Open { id, count, legal });
+    }
+    let conns = table
+        .conns
+        .iter()
+        .map(|&(fd, seat, tokens, stamp)| {
+            let seat = usize::try_from(seat).ok();
+            Conn { fd, observer: seat.unwrap_or(players), seat, tokens, stamp }
+        })
+        .collect();
+    let buf = vec![0u8; limits.peer_line + 2];
+    let mut lane = Lane {
+        game,
+        limits,
+        conns,
+        open,
+        seats: table.seats,
+        seq: table.seq,
+        game_no: table.game_no,
+        state_id: table.state_id,
+        journal_fd: table.journal_fd,
+        clock_offset: table.clock_offset,
+        buf,
+        moves: Vec::new(),
+        fan: None,
+        undelivered: Vec::new(),
+        last: None,
+        refused: None,
+        broken: Vec::new(),
+        journal_error: None,
+    };
+    let stopped = lane.run(py, table.trio_fd, table.wait.max(0.0))?;
+    let over = lane.fan.as_ref().is_some_and(FanOut::is_over);
+    Ok(LaneRun {
+        decisions: lane
+            .open
+            .iter()
+            .enumerate()
+            .filter_map(|(s, o)| o.as_ref().map(|o| (s, o.id, o.count, o.legal.clone())))
+            .collect(),
+        seq: lane.seq,
+        state_id: lane.state_id,
+        fan: lane.fan.map(|fan| Py::new(py, fan)).transpose()?,
+        buckets: lane.conns.iter().map(|c| (c.tokens, c.stamp)).collect(),
+        undelivered: lane
+            .undelivered
+            .into_iter()
+            .map(|(at, text, sent)| (at, text.map(|t| PyBytes::new(py, t.as_bytes()).unbind()), sent))
+            .collect(),
+        ack: match &lane.last {
+            Some((id, line)) => match crate::host_move::parse_move_line(line) {
+                Some(parsed) => Some((*id, ref_to_py(py, parsed.peer_ref)?.unbind())),
+                None => None,
+            },
+            None => None,
+        },
+        refused: lane.refused.map(|(at, line)| (at, PyBytes::new(py, &line).unbind())),
+        broken: lane.broken,
+        moves: lane.moves,
+        over,
+        stopped: stopped.to_string(),
+        journal_error: lane.journal_error,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crc32_is_zlibs() {
+        assert_eq!(crc32(b""), 0);
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+        assert_eq!(crc32(b"The quick brown fox jumps over the lazy dog"), 0x414F_A339);
+    }
+
+    #[test]
+    fn buckets_refill_like_the_sessions() {
+        let mut conn = Conn { fd: -1, observer: 0, seat: Some(0), tokens: 0.5, stamp: 10.0 };
+        assert!(!conn.has_token(10.0, 50.0, 200.0));
+        assert!(conn.has_token(10.02, 50.0, 200.0));
+        assert!((conn.tokens - 1.5).abs() < 1e-9);
+        assert!(conn.has_token(1000.0, 50.0, 200.0));
+        assert_eq!(conn.tokens, 200.0);
+    }
+}

@@ -1,0 +1,248 @@
+"""The host's native lane (cardnet.net.lane): it plays the fast lane's moves itself and hands everything else
+back to the trio host, which then answers it exactly as before.
+
+The clients here are blocking sockets driven from a worker thread, as peers of another process would be: the
+lane only serves while the host's trio run has nothing else to do. tests/test_fast_lane.py compares whole
+games byte for byte with and without the lane.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from cardnet.journal import Journal, read_journal
+from cardnet.net.host import Host, HostOptions, JournalFailure
+from cardnet.table import core_engine
+
+from nethelpers import running_host
+
+pytestmark = pytest.mark.trio
+
+
+
+def _options(**more: Any) -> HostOptions:
+    """Host options for quick play: no keepalive or idle timeout during a test, no rate limit."""
+    return HostOptions(keepalive_interval=3600.0, idle_timeout=3600.0, msg_rate=1e6, msg_burst=1e6, **more)
+
+
+def _state_at(state: int) -> Callable[[dict[str, Any]], bool]:
+    """A state message at or past ``state``."""
+    return lambda m: m["type"] in ("update", "snapshot") and m["state_id"] >= state
+
+
+class Peer:
+    """A blocking raw client: sends lines, reads messages, remembers the latest state."""
+
+    def __init__(self, port: int, name: str, role: str = "player", rcvbuf: int | None = None) -> None:
+        self.sock = socket.socket()
+        if rcvbuf is not None:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        self.sock.settimeout(10)
+        self.sock.connect(("127.0.0.1", port))
+        self.buffer = b""
+        self.messages: list[dict[str, Any]] = []
+        self.until(lambda m: m["type"] == "table")
+        hello = {"capabilities": ["chat", "index_moves", "rematch"], "name": name, "protocol": 1, "role": role, "type": "hello"}
+        self.send(hello)
+        self.welcome = self.until(lambda m: m["type"] == "welcome")
+
+    def send(self, message: dict[str, Any] | bytes) -> None:
+        data = message if isinstance(message, bytes) else json.dumps(message, separators=(",", ":")).encode()
+        self.sock.sendall(data + b"\n")
+
+    def until(self, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """Reads messages until one satisfies ``done`` (pings are answered); returns it."""
+        while True:
+            while b"\n" in self.buffer:
+                line, self.buffer = self.buffer.split(b"\n", 1)
+                message: dict[str, Any] = json.loads(line)
+                self.messages.append(message)
+                if message["type"] == "ping":
+                    self.send({"id": message["id"], "type": "pong"})
+                if done(message):
+                    return message
+            chunk = self.sock.recv(1 << 16)
+            assert chunk, "the host closed the connection"
+            self.buffer += chunk
+
+    def state(self) -> dict[str, Any]:
+        return next(m for m in reversed(self.messages) if m["type"] in ("update", "snapshot"))
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def _started(peers: list[Peer]) -> int:
+    """Waits until every peer has the started table; its state id."""
+    return max(int(p.until(lambda m: m["type"] in ("update", "snapshot") and bool(m["to_act"]))["state_id"]) for p in peers)
+
+
+def _play(players: list[Peer], watchers: list[Peer], moves: int, state: int) -> int:
+    """Each seat to act answers with its first legal move, ``moves`` times (or until the game ends); every peer
+    waits for each new state. Returns the last state id."""
+    for _ in range(moves):
+        latest = players[0].state()
+        if latest["over"]:
+            break
+        seat = min(latest["to_act"])
+        decision = players[seat].state()["decision"]
+        players[seat].send(f'{{"decision_id":{decision["id"]},"index":0,"type":"move"}}'.encode())
+        state += 1
+        for peer in players + watchers:
+            peer.until(_state_at(state))
+    return state
+
+
+def _close(peers: list[Peer]) -> None:
+    for peer in peers:
+        peer.close()
+
+
+async def _in_thread(work: Callable[[], Any]) -> Any:
+    return await trio.to_thread.run_sync(work)
+
+
+async def test_the_lane_plays_moves_and_hands_back_a_chat_line() -> None:
+    async with running_host(core_engine(), game="matchstick", players=2, host_options=_options()) as host:
+        assert host.port is not None
+        port = host.port
+
+        def scene() -> tuple[int, dict[str, Any]]:
+            players = [Peer(port, "ann"), Peer(port, "bob")]
+            state = _play(players, [], 10, _started(players))
+            # A chat line while the lane serves: it stops, and the host answers the line as always.
+            players[0].send({"text": "good luck", "type": "chat"})
+            said = players[1].until(lambda m: m["type"] == "chat")
+            state = _play(players, [], 10, state)
+            _close(players)
+            return state, said
+
+        state, said = await _in_thread(scene)
+        assert said["text"] == "good luck" and said["seat"] == 0
+        lane = host.lane
+        assert lane is not None
+        assert lane.moves >= 10, (lane.moves, lane.stops)
+        assert lane.stops.get("line", 0) >= 1
+        assert host.table.state_id == state
+        assert host.quick_moves >= lane.moves
+
+
+async def test_a_spectators_line_ends_the_lane_at_once() -> None:
+    async with running_host(core_engine(), game="matchstick", players=2, host_options=_options()) as host:
+        assert host.port is not None
+        port = host.port
+
+        def scene() -> dict[str, Any]:
+            players = [Peer(port, "ann"), Peer(port, "bob")]
+            watcher = Peer(port, "eve", role="spectator")
+            # The spectator's welcome and first states go out through its writer: the lane starts after those.
+            _play(players, [watcher], 20, _started(players))
+            # Trio's reader of the spectator's socket must get the line while the lane waits on the players.
+            watcher.send({"id": 77, "type": "ping"})
+            pong = watcher.until(lambda m: m["type"] == "pong")
+            _close([*players, watcher])
+            return pong
+
+        pong = await _in_thread(scene)
+        assert pong["id"] == 77
+        lane = host.lane
+        assert lane is not None
+        assert lane.moves >= 5, (lane.moves, lane.stops, host.quick_moves)
+        assert lane.stops.get("trio", 0) >= 1
+
+
+async def test_a_built_in_players_turn_ends_the_lane() -> None:
+    options = _options()
+    async with running_host(core_engine(), game="matchstick", players=3, bots={2: "random"}, host_options=options) as host:
+        assert host.port is not None
+        port = host.port
+
+        def scene() -> int:
+            players = [Peer(port, "ann"), Peer(port, "bob")]
+            state = _started(players)
+            for _ in range(40):
+                latest = players[0].state()
+                if latest["over"]:
+                    break
+                acting = [s for s in latest["to_act"] if s < 2]
+                if not acting:
+                    # The bot's turn: wait for its move.
+                    state = players[0].until(_state_at(state + 1))["state_id"]
+                    continue
+                seat = acting[0]
+                decision = players[seat].state()["decision"]
+                players[seat].send(f'{{"decision_id":{decision["id"]},"index":0,"type":"move"}}'.encode())
+                state = players[0].until(_state_at(state + 1))["state_id"]
+                players[1].until(_state_at(state))
+            _close(players)
+            return state
+
+        state = await _in_thread(scene)
+        assert host.table.state_id >= state
+        assert host.lane is not None and host.lane.stops.get("other_seat", 0) >= 1
+
+
+async def test_a_watcher_that_does_not_read_gets_a_whole_stream(tmp_path: Path) -> None:
+    # A spectator whose socket is full: the lane's write to it falls short, the lane stops, and the host keeps
+    # the rest of the line whole (then drops states for a snapshot) while the players play on.
+    options = _options(outbox_messages=4)
+    async with running_host(core_engine(), game="matchstick", players=2, host_options=options) as host:
+        assert host.port is not None
+        port = host.port
+
+        def scene() -> tuple[int, dict[str, Any]]:
+            players = [Peer(port, "ann"), Peer(port, "bob")]
+            watcher = Peer(port, "eve", role="spectator", rcvbuf=4096)
+            state = _play(players, [], 200, _started(players))
+            # Now read everything: a whole stream, ending at the current state.
+            last = watcher.until(_state_at(state))
+            _close([*players, watcher])
+            return state, last
+
+        state, last = await _in_thread(scene)
+        assert last["state_id"] == state
+        assert host.lane is not None and host.lane.stops.get("backlog", 0) >= 1
+
+
+async def test_a_journal_that_cannot_be_written_stops_the_host_before_anyone_hears(tmp_path: Path) -> None:
+    journal = Journal.create(tmp_path / "t.journal")
+    host: Host | None = None
+    heard: list[int] = []
+    with pytest.raises(BaseExceptionGroup) as stopped:
+        async with running_host(core_engine(), game="matchstick", players=2, journal=journal,
+                                host_options=_options()) as running:  # fmt: skip
+            host = running
+            assert running.port is not None
+            port = running.port
+
+            def scene() -> None:
+                players = [Peer(port, "ann"), Peer(port, "bob")]
+                state = _play(players, [], 8, _started(players))
+                heard.append(state)
+                # The disk fills up: every further record fails.
+                full = os.open("/dev/full", os.O_WRONLY)
+                os.dup2(full, journal.descriptor)
+                os.close(full)
+                seat = min(players[0].state()["to_act"])
+                decision = players[seat].state()["decision"]
+                players[seat].send(f'{{"decision_id":{decision["id"]},"index":0,"type":"move"}}'.encode())
+                with pytest.raises((AssertionError, OSError)):
+                    # The host stops: the connection ends without the move's update.
+                    players[1 - seat].until(lambda m: m["type"] == "update" and m["state_id"] > state)
+                _close(players)
+
+            await _in_thread(scene)
+            await trio.sleep(10)
+    assert stopped.group_contains(JournalFailure)
+    assert host is not None and heard
+    # Every acknowledged move is in the journal, and the one that could not be written was heard by no one.
+    records = read_journal(tmp_path / "t.journal").records
+    assert sum(1 for r in records if r.get("kind") == "move") == 8
