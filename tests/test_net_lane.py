@@ -246,3 +246,38 @@ async def test_a_journal_that_cannot_be_written_stops_the_host_before_anyone_hea
     # Every acknowledged move is in the journal, and the one that could not be written was heard by no one.
     records = read_journal(tmp_path / "t.journal").records
     assert sum(1 for r in records if r.get("kind") == "move") == 8
+
+
+async def test_hostile_lines_during_the_lane_get_the_general_paths_answers() -> None:
+    async with running_host(core_engine(), game="matchstick", players=2, host_options=_options()) as host:
+        assert host.port is not None
+        port = host.port
+
+        def scene() -> tuple[list[str], int]:
+            players = [Peer(port, "ann"), Peer(port, "bob")]
+            state = _play(players, [], 10, _started(players))
+            seat = min(players[0].state()["to_act"])
+            mover, other = players[seat], players[1 - seat]
+            decision = mover.state()["decision"]
+            codes = []
+            # Each line is one the lane must leave: the general path answers it, and nothing changes.
+            hostile = [
+                (other, f'{{"decision_id":{decision["id"]},"index":0,"type":"move"}}'.encode()),  # not its decision
+                (mover, f'{{"decision_id":{decision["id"]},"index":{decision["count"]},"type":"move"}}'.encode()),
+                (mover, f'{{"decision_id":{decision["id"] + 16},"index":0,"type":"move"}}'.encode()),
+                (mover, b"\xff\xfe not json"),
+            ]
+            for sender, line in hostile:
+                sender.send(line)
+                codes.append(str(sender.until(lambda m: m["type"] == "error")["code"]))
+            # A line past the limit ends that connection; the other seat and the table are unharmed.
+            other.send(b'{"pad":"' + b"x" * 70_000 + b'"}')
+            codes.append(str(other.until(lambda m: m["type"] == "error")["code"]))
+            state = _play([mover], [], 0, state)
+            _close(players)
+            return codes, state
+
+        codes, state = await _in_thread(scene)
+        assert codes == ["wrong_seat", "invalid_move", "stale_decision", "bad_utf8", "line_too_long"]
+        assert host.table.state_id == state
+        assert host.lane is not None and host.lane.stops.get("line", 0) >= 1
