@@ -366,8 +366,6 @@ class Host:
         if game_over:
             self._game_finished()
         self._after_change()
-        if self.lane is not None:
-            self.lane.nudge()
         return True
 
     # -- the native lane's hooks (cardnet.net.lane) -------------------------------------------------------------
@@ -647,6 +645,8 @@ class Host:
     # -- built-in players, timers, keepalive ------------------------------------------------------------------
 
     def _after_change(self) -> None:
+        if self.lane is not None:
+            self.lane.nudge()
         table = self.table
         if table.config.turn_timer is not None or self.session.gone_since:
             # Only turn timers and absent seats give the scheduler a deadline; without them, waking it on every

@@ -1,7 +1,7 @@
 """The host's native lane: a table in play served by the core, move after move, while trio has nothing to do.
 
 A move on the fast lane (:meth:`Host._quick_move`) costs a trio wake-up, the session's and the table's Python
-and a native call. Once such a move has been played, the lane waits for the moment trio's run loop has run
+and a native call. Whenever the table has changed, the lane waits for the moment trio's run loop has run
 every runnable task and is about to wait for I/O (a trio instrument's ``before_io_wait``), then hands the
 table to the core (``Game.host_lane``, rust/py/src/lane.rs). The core waits on the players' sockets itself
 and plays every line that the fast lane would take: the canonical index ``move`` of a seat's own open
@@ -82,7 +82,7 @@ class Lane(trio.abc.Instrument):
         )
 
     def nudge(self) -> None:
-        """A move went through the fast lane: the lane may take over when trio next waits for I/O."""
+        """The table changed: the lane may take over when trio next waits for I/O."""
         self._nudged = True
 
     async def serve(self) -> None:
@@ -161,6 +161,9 @@ class Lane(trio.abc.Instrument):
         self.stops[run.stopped] = self.stops.get(run.stopped, 0) + 1
         self.moves += len(run.moves)
         self.host.absorb_lane(run, conns)
+        if not run.moves:
+            # Nothing played: wait for the table to change before trying again, rather than spin.
+            self._nudged = False
 
 
 def _nothing() -> None:

@@ -25,6 +25,8 @@ use std::io;
 const TRIO: u64 = u64::MAX;
 /// Most events taken from one wait.
 const EVENTS: usize = 16;
+/// How many times in a row the lane serves players while trio's set stays readable before it lets trio run.
+const MAX_BUSY_LOOKS: u32 = 16;
 
 /// One ready connection: where its lines go and, for a player, its message-rate bucket.
 struct Conn {
@@ -416,12 +418,20 @@ impl Lane<'_> {
         epoll.add(trio_fd, TRIO)?;
         let until = monotonic() + wait;
         let mut events = [libc::epoll_event { events: 0, u64: 0 }; EVENTS];
+        // Trio's set is readable whenever a player's socket is (trio waits on it too), so its readiness means
+        // work for trio only when no player's socket is readable. A player's line wakes the two sets from two
+        // wake-ups, so another core may run this wait between them: before stopping, one more look without
+        // waiting (`look_again`). After serving players, trio's set is asked again: readable still means new
+        // lines or trio's own work, so the lane looks again; `busy_looks` bounds how long trio waits when
+        // players keep their sockets busy.
+        let mut look_again = false;
+        let mut busy_looks = 0;
         loop {
             let left = until - monotonic();
             if left <= 0.0 {
                 return Ok("timer");
             }
-            let ms = (left * 1000.0).ceil().min(f64::from(i32::MAX)) as i32;
+            let ms = if look_again { 0 } else { (left * 1000.0).ceil().min(f64::from(i32::MAX)) as i32 };
             let ep = epoll.0;
             let n = py.detach(|| {
                 // SAFETY: `events` holds EVENTS entries.
@@ -440,22 +450,35 @@ impl Lane<'_> {
                 Err(_) => return Ok("wait_error"),
             };
             let mut trio_ready = false;
-            let mut played = false;
+            let mut players_ready = false;
             for event in &events[..n] {
                 let key = event.u64;
                 if key == TRIO {
                     trio_ready = true;
                     continue;
                 }
+                players_ready = true;
                 match self.serve(py, key as usize) {
-                    Served::Nothing => {}
-                    Served::Played(None) => played = true,
+                    Served::Nothing | Served::Played(None) => {}
                     Served::Played(Some(reason)) | Served::Stop(reason) => return Ok(reason),
                 }
             }
-            // Trio's set is readable whenever a player's socket is, so after a move it is asked again.
-            if trio_ready && (!played || readable(trio_fd)) {
-                return Ok("trio");
+            if !players_ready {
+                if trio_ready && look_again {
+                    return Ok("trio");
+                }
+                look_again = trio_ready;
+                continue;
+            }
+            look_again = false;
+            if trio_ready && readable(trio_fd) {
+                busy_looks += 1;
+                if busy_looks > MAX_BUSY_LOOKS {
+                    return Ok("trio");
+                }
+                look_again = true;
+            } else {
+                busy_looks = 0;
             }
         }
     }
