@@ -39,6 +39,10 @@ class JournalError(Exception):
     """The journal cannot be used at all (missing, not a journal, unwritable)."""
 
 
+class JournalFailure(Exception):
+    """The journal could not be written: the host stops rather than acknowledge what it cannot keep."""
+
+
 class JournalBusy(JournalError):
     """Another process holds the journal (``pid`` is None when it could not be read from the lock file)."""
 

@@ -12,13 +12,9 @@ import hashlib
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, Union
+from typing import Any, Protocol, Union
 
 from .protocol import Encodable, JSONValue, ProtocolError, Raw, canonical, is_unicode, token_hash
-
-if TYPE_CHECKING:
-    from ._core import LaneRun
-
 
 #: Decision ids are ``n * SEAT_STRIDE + seat``; the stride exceeds any seat count the core supports.
 SEAT_STRIDE = 16
@@ -58,6 +54,31 @@ class FanOutLike(Protocol):
         ack: tuple[int, str] | None,
         limit: int,
     ) -> list[bytes | None]: ...
+
+
+class LaneMoves(Protocol):
+    """What the host's native lane reports of the moves it played (the core's ``LaneRun``; see
+    :mod:`cardnet.net.lane`)."""
+
+    @property
+    def moves(self) -> list[tuple[int, int, int, int, float]]:
+        """(connection index, seat, decision id, new state id, time) of every move, in order."""
+
+    @property
+    def decisions(self) -> list[tuple[int, int, int, str]]:
+        """(seat, id, count, legal list) of every open decision now."""
+
+    @property
+    def seq(self) -> list[int]:
+        """Decisions opened so far per seat, now."""
+
+    @property
+    def state_id(self) -> int:
+        """The current state's id now."""
+
+    @property
+    def fan(self) -> FanOutLike | None:
+        """The last move's fragments (None when no move was played)."""
 
 
 #: What :meth:`Table.play_line` returns: the move's journal payload, every observer's ``update`` line (seats
@@ -558,7 +579,7 @@ class Table:
         """How many decisions each seat has been given so far (a copy)."""
         return list(self._decision_seq)
 
-    def absorb_lane(self, run: LaneRun) -> None:
+    def absorb_lane(self, run: LaneMoves) -> None:
         """Catch up with the moves the host's native lane played on the game (:mod:`cardnet.net.lane`)."""
         if not run.moves or run.fan is None:
             return

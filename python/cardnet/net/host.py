@@ -24,11 +24,11 @@ import secrets
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import trio
 
-from ..journal import Journal
+from ..journal import Journal, JournalFailure
 from ..protocol import MAX_PEER_LINE, Move, ProtocolError
 from ..protocol.host import (
     Ack,
@@ -47,11 +47,8 @@ from ..protocol.host import (
 )
 from .. import write_lines
 from ..table import Table
-from .lane import Lane
+from .lane import Lane, LaneReport
 from .lines import LineReader
-
-if TYPE_CHECKING:
-    from .._core import LaneRun
 
 __all__ = ["Connection", "Host", "HostOptions", "JournalFailure"]
 
@@ -59,10 +56,6 @@ log = logging.getLogger("cardnet.host")
 
 #: How far (seconds) a connection's armed read timeout may lag its real deadline before it is moved.
 DEADLINE_SLACK = 1.0
-
-
-class JournalFailure(Exception):
-    """The journal could not be written: the host stops rather than acknowledge what it cannot keep."""
 
 
 @dataclass(eq=False)
@@ -135,6 +128,8 @@ class Host:
         self.game_over = trio.Event()
         #: The native lane (:mod:`cardnet.net.lane`), once the table runs and if trio and the game allow it.
         self.lane: Lane | None = None
+        #: The connections the native lane serves in its current run.
+        self._lane_conns: list[Connection] = []
 
     @property
     def stopping(self) -> bool:
@@ -370,10 +365,12 @@ class Host:
 
     # -- the native lane's hooks (cardnet.net.lane) -------------------------------------------------------------
 
-    def lane_connections(self) -> list[Connection] | None:
-        """The ready connections, in this host's order, when the native lane may serve the table now: no
-        commit, built-in move, timer or absent seat pending, and every ready connection idle (nothing buffered
-        or queued, its writer idle, no snapshot or ack owed). None when it may not."""
+    def lane_connections(self) -> tuple[list[tuple[int, int, float, float]], list[int]] | None:
+        """Every ready connection as (descriptor, seat or -1 for a spectator, bucket tokens, bucket stamp), in
+        this host's order, and the seats the native lane may play, when it may serve the table now: no commit,
+        built-in move, timer or absent seat pending, every open decision a seat the lane plays, and every ready
+        connection idle (nothing buffered or queued, its writer idle, no snapshot or ack owed). None when it
+        may not. The connections are kept for :meth:`absorb_lane`."""
         table = self.table
         if (
             self.stopping
@@ -394,12 +391,22 @@ class Host:
             if not idle or conn.link.closing is not None or not self._writable_now(conn, "state", b""):
                 return None
             conns.append(conn)
-        return conns
+        players = {c.seat for c in conns if c.seat is not None and not c.spectator}
+        seats = sorted(s for s in players if not table.controlled_by_builtin(s))
+        if any(seat not in seats for seat in table.decisions):
+            return None
+        self._lane_conns = conns
+        entries = [
+            (c.fd, -1 if c.spectator or c.seat is None else c.seat, c.link.bucket.tokens, c.link.bucket.stamp)
+            for c in conns
+        ]
+        return entries, seats
 
-    def absorb_lane(self, run: LaneRun, conns: list[Connection]) -> None:
-        """Catch up with a native lane's run over ``conns``: the table, each connection's bucket and last line,
-        the counters, then what the lane left to the general path (lines that did not go out whole, a line the
-        core refused, a broken socket, the end of the game)."""
+    def absorb_lane(self, run: LaneReport) -> None:
+        """Catch up with a native lane's run over the connections :meth:`lane_connections` gave: the table,
+        each connection's bucket and last line, the counters, then what the lane left to the general path (lines
+        that did not go out whole, a line the core refused, a broken socket, the end of the game)."""
+        conns, self._lane_conns = self._lane_conns, []
         for conn, (tokens, stamp) in zip(conns, run.buckets):
             conn.link.bucket.tokens, conn.link.bucket.stamp = tokens, stamp
         if run.moves:

@@ -25,20 +25,72 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import trio
 
+from ..journal import Journal, JournalFailure
 from ..protocol import MAX_HOST_LINE, MAX_PEER_LINE
-from ..table import SEAT_STRIDE
+from ..protocol.host import HostOptions
+from ..table import SEAT_STRIDE, LaneMoves, Table
 
-if TYPE_CHECKING:
-    from .._core import LaneRun
-    from .host import Host
-
-__all__ = ["Lane", "trio_epoll_descriptor"]
+__all__ = ["Lane", "LaneReport", "trio_epoll_descriptor"]
 
 log = logging.getLogger("cardnet.host")
+
+class LaneReport(LaneMoves, Protocol):
+    """All that one run of the lane reports (the core's ``LaneRun``), beyond the moves the table catches up
+    with."""
+
+    @property
+    def buckets(self) -> list[tuple[float, float]]:
+        """Every connection's rate bucket (tokens, stamp) now."""
+
+    @property
+    def undelivered(self) -> list[tuple[int, bytes | None, int]]:
+        """The last move's lines that did not go out whole: (connection index, line or None when it could not
+        be built, bytes written; -1: the socket failed, -2: not tried, longer than the outbox)."""
+
+    @property
+    def ack(self) -> tuple[int, int | str | None] | None:
+        """The last move's (decision id, ref): the mover's ack, for an undelivered line of its seat."""
+
+    @property
+    def refused(self) -> tuple[int, bytes] | None:
+        """A line the lane read but the core refused: (connection index, line)."""
+
+    @property
+    def broken(self) -> list[int]:
+        """Connections whose socket failed while the lane read a line it had looked at."""
+
+    @property
+    def over(self) -> bool:
+        """Whether the game is over."""
+
+    @property
+    def stopped(self) -> str:
+        """Why the lane stopped."""
+
+    @property
+    def journal_error(self) -> str | None:
+        """Why the journal could not be written (the host must stop)."""
+
+
+class LaneHost(Protocol):
+    """What the lane needs of its host (:class:`cardnet.net.host.Host`)."""
+
+    table: Table
+    journal: Journal | None
+    opts: HostOptions
+    lane: Lane | None
+
+    def lane_connections(self) -> tuple[list[tuple[int, int, float, float]], list[int]] | None:
+        """Every ready connection as (descriptor, seat or -1, bucket tokens, bucket stamp) and the seats the
+        lane may play, when it may serve them all now; else None."""
+
+    def absorb_lane(self, run: LaneReport) -> None:
+        """Catch up with a run over the connections :meth:`lane_connections` gave."""
+
 
 def trio_epoll_descriptor() -> int:
     """The descriptor of the running trio loop's epoll set, readable whenever trio has I/O to handle; -1 when
@@ -61,7 +113,7 @@ class Lane(trio.abc.Instrument):
     It is a trio instrument: :meth:`before_io_wait` runs the lane when trio has no task to run. What goes
     wrong there is handed to :meth:`serve`'s task, since trio would only log an instrument's exception."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: LaneHost) -> None:
         self.host = host
         self._nudged = False
         self._failure: BaseException | None = None
@@ -72,7 +124,7 @@ class Lane(trio.abc.Instrument):
         self.moves = 0
 
     @staticmethod
-    def available(host: Host) -> bool:
+    def available(host: LaneHost) -> bool:
         """Whether ``host`` can use the lane in this trio run."""
         return (
             host.opts.native_lane
@@ -93,8 +145,6 @@ class Lane(trio.abc.Instrument):
             await self._failed.wait()
         finally:
             trio.lowlevel.remove_instrument(self)
-        from .host import JournalFailure  # the host module imports this one
-
         failure = self._failure
         if isinstance(failure, JournalFailure):
             raise failure
@@ -117,27 +167,20 @@ class Lane(trio.abc.Instrument):
 
     def run_once(self, wait: float) -> None:
         """Run the lane for at most ``wait`` seconds if the table allows it, and catch up with what it did."""
-        conns = self.host.lane_connections()
-        if conns is None:
-            return
         host = self.host
-        table = host.table
-        seats = sorted({c.link.seat for c in conns if c.link.seat is not None and not c.link.spectator})
-        seats = [s for s in seats if not table.controlled_by_builtin(s)]
-        if any(seat not in seats for seat in table.decisions):
+        served = host.lane_connections()
+        if served is None:
             return
+        conns, seats = served
+        table = host.table
         trio_fd = trio_epoll_descriptor()
         if trio_fd < 0:
             return
         opts = host.opts
         host_lane = getattr(table.game, "host_lane")
-        run: LaneRun = host_lane(
+        run: LaneReport = host_lane(
             {
-                "conns": [
-                    (c.fd, -1 if c.link.spectator or c.link.seat is None else c.link.seat,
-                     c.link.bucket.tokens, c.link.bucket.stamp)
-                    for c in conns
-                ],
+                "conns": conns,
                 "decisions": table.lane_decisions(),
                 "seats": seats,
                 "seq": table.decision_counts(),
@@ -160,7 +203,7 @@ class Lane(trio.abc.Instrument):
         )  # fmt: skip
         self.stops[run.stopped] = self.stops.get(run.stopped, 0) + 1
         self.moves += len(run.moves)
-        self.host.absorb_lane(run, conns)
+        self.host.absorb_lane(run)
         if not run.moves:
             # Nothing played: wait for the table to change before trying again, rather than spin.
             self._nudged = False

@@ -433,6 +433,19 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The events caused by the last applied move, as `seat` may learn them (`None` = spectator).
     fn events(&self, seat: Option<Seat>) -> Vec<Value>;
 
+    /// Appends the canonical JSON array of [`Game::events`] to `out` (same contract as
+    /// [`Game::write_public_view`]: the bytes must equal the canonical array of `events(seat)`).
+    fn write_events(&self, seat: Option<Seat>, out: &mut String) {
+        out.push('[');
+        for (i, event) in self.events(seat).iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write_canonical(out, event);
+        }
+        out.push(']');
+    }
+
     /// Whether [`Game::events`] is the same for every observer (no event hides anything), so that the host's
     /// fan-out encodes the events once rather than once per observer.
     fn events_are_public(&self) -> bool {

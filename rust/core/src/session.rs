@@ -6,7 +6,7 @@
 use crate::ai::Player;
 use crate::error::GameError;
 use crate::game::{Game, GameInfo, Outcome, Seat, Setup};
-use crate::json::{canonical, write_canonical};
+use crate::json::canonical;
 use crate::rng::Rng;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
@@ -233,7 +233,7 @@ impl<G: Game> AnyGame for Session<G> {
     }
     fn events_json(&self, seat: Option<Seat>) -> String {
         let mut out = String::with_capacity(128);
-        write_events(&mut out, &self.game.events(seat));
+        self.game.write_events(seat, &mut out);
         out
     }
     fn legal_json(&self, seat: Seat) -> String {
@@ -352,17 +352,6 @@ pub struct FanOut {
     pub legal: Vec<(Seat, usize, String)>,
     /// For every observer asked for (`None` = spectator): `(observer, view, events)`.
     pub seats: Vec<(Option<Seat>, String, String)>,
-}
-
-fn write_events(out: &mut String, events: &[Value]) {
-    out.push('[');
-    for (i, event) in events.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        write_canonical(out, event);
-    }
-    out.push(']');
 }
 
 /// Replays a saved game document into a session of `G`, checking every move and the final state.

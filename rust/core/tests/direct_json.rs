@@ -35,9 +35,13 @@ fn check_state(game: &dyn AnyGame, what: &str) {
 }
 
 fn play(name: &str, players: usize, games: u64) {
+    play_with(name, players, games, &json!({}));
+}
+
+fn play_with(name: &str, players: usize, games: u64, options: &Value) {
     let mut rng = Rng::new(5);
     for g in 0..games {
-        let mut game = new_game(name, Some(players), 300 + g, &json!({})).expect("new game");
+        let mut game = new_game(name, Some(players), 300 + g, options).expect("new game");
         check_state(game.as_ref(), &format!("{name} game {g} start"));
         let mut moves = 0;
         while let Some(&seat) = game.to_act().first() {
@@ -58,6 +62,8 @@ fn play(name: &str, players: usize, games: u64) {
 fn matchstick_direct_bytes_match_values() {
     play("matchstick", 4, 3);
     play("matchstick", 6, 1);
+    // The expansion's cards, and every event kind of a long game (revolutions, discarded matchsticks).
+    play_with("matchstick", 3, 4, &json!({"expansion": 4}));
 }
 
 #[test]

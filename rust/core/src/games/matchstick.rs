@@ -1623,6 +1623,17 @@ impl Game for Matchstick {
         self.events[..usize::from(self.event_count)].iter().map(Self::event_json).collect()
     }
 
+    fn write_events(&self, _seat: Option<Seat>, out: &mut String) {
+        out.push('[');
+        for (i, event) in self.events[..usize::from(self.event_count)].iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            event.write(out);
+        }
+        out.push(']');
+    }
+
     fn determinize(&self, observer: Option<Seat>, rng: &mut Rng) -> Self {
         let mut game = self.clone();
         let n = usize::from(self.players);
@@ -2108,6 +2119,11 @@ impl Matchstick {
 impl TablePlay {
     /// Canonical JSON of [`TablePlay::to_json`], written directly.
     fn write(&self, out: &mut String) {
+        self.write_as(out, None);
+    }
+
+    /// [`TablePlay::write`] with a `type` key added (the play as an event).
+    fn write_as(&self, out: &mut String, kind: Option<&str>) {
         out.push_str("{\"cards\":[");
         for i in 0..usize::from(self.count) {
             if i > 0 {
@@ -2133,9 +2149,55 @@ impl TablePlay {
         write_u64(out, u64::from(self.count));
         out.push_str(",\"seat\":");
         write_u64(out, u64::from(self.seat));
+        if let Some(kind) = kind {
+            out.push_str(",\"type\":");
+            write_string(out, kind);
+        }
         out.push_str(",\"value\":");
         write_string(out, self.value.name());
         out.push('}');
+    }
+}
+
+impl Event {
+    /// Canonical JSON of [`Matchstick::event_json`], written directly.
+    fn write(&self, out: &mut String) {
+        // Every event's other keys sort before `type`, which therefore comes last.
+        let fields = |out: &mut String, pairs: &[(&str, u64)], kind: &str| {
+            out.push('{');
+            for (key, value) in pairs {
+                write_string(out, key);
+                out.push(':');
+                write_u64(out, *value);
+                out.push(',');
+            }
+            out.push_str("\"type\":");
+            write_string(out, kind);
+            out.push('}');
+        };
+        match self {
+            Event::Play(top) => top.write_as(out, Some("play")),
+            Event::Pass { seat, matchsticks } => {
+                fields(out, &[("matchsticks", u64::from(*matchsticks)), ("seat", u64::from(*seat))], "pass")
+            }
+            Event::Discard { seat, matchsticks } => fields(
+                out,
+                &[("matchsticks", u64::from(*matchsticks)), ("seat", u64::from(*seat))],
+                "discard_matchstick",
+            ),
+            Event::Revolution(on) => {
+                out.push_str("{\"revolution\":");
+                out.push_str(bool_str(*on));
+                out.push_str(",\"type\":\"revolution\"}");
+            }
+            Event::WentOut { seat, position } => {
+                fields(out, &[("position", u64::from(*position)), ("seat", u64::from(*seat))], "went_out")
+            }
+            Event::TrickCleared { cards, leader } => {
+                fields(out, &[("leader", u64::from(*leader)), ("removed", u64::from(*cards))], "trick_cleared")
+            }
+            Event::GameOver => fields(out, &[], "game_over"),
+        }
     }
 }
 
@@ -2152,4 +2214,38 @@ fn write_mask(out: &mut String, mask: u64) {
             })
         }),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::canonical;
+
+    #[test]
+    fn events_are_written_as_their_values_encode() {
+        let play = TablePlay {
+            seat: 2,
+            count: 2,
+            value: Value::ALL[9],
+            cards: [5, 40, 0, 0, 0],
+            rotated: 0b10,
+            added: [0, 0b0100_0001, 0, 0, 0],
+            cost: 1,
+        };
+        let events = [
+            Event::Play(play),
+            Event::Pass { seat: 1, matchsticks: 7 },
+            Event::Discard { seat: 0, matchsticks: 0 },
+            Event::Revolution(true),
+            Event::Revolution(false),
+            Event::WentOut { seat: 3, position: 2 },
+            Event::TrickCleared { cards: 4, leader: 1 },
+            Event::GameOver,
+        ];
+        for event in &events {
+            let mut out = String::new();
+            event.write(&mut out);
+            assert_eq!(out, canonical(&Matchstick::event_json(event)), "{event:?}");
+        }
+    }
 }
