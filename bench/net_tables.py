@@ -1,6 +1,6 @@
 """Many tables on one machine, and one table with many spectators, on loopback with raw-socket clients.
 
-    python bench/net_tables.py [--tables 50] [--seconds 60] [--spectators 60] [--game matchstick:4]
+    python bench/net_tables.py [--tables 50] [--seconds 60] [--spectators 60] [--game matchstick:4] [--no-native-lane]
 
 Part 1 starts ``--tables`` headless ``cardnet host`` processes (one table each) and seats raw clients at
 every seat (the clients of ``bench/net_rtt.py``: a socket and json, written from docs/PROTOCOL.md); all
@@ -162,7 +162,9 @@ def drive(tables: list[Table], seconds: float, grace: float, seed: int) -> tuple
     return figures, time.perf_counter() - start
 
 
-def open_tables(count: int, game: str, players: int, spectators: int, tmp: Path, seed: int) -> list[Table]:
+def open_tables(
+    count: int, game: str, players: int, spectators: int, tmp: Path, seed: int, host_args: tuple[str, ...] = ()
+) -> list[Table]:
     """Starts ``count`` hosts, then seats every client.
 
     Every host is up before the first client joins: a seated client is not read until play starts, and starting
@@ -170,7 +172,7 @@ def open_tables(count: int, game: str, players: int, spectators: int, tmp: Path,
     """
     tables: list[Table] = []
     ports: list[int] = []
-    extra = ("--max-spectators", str(spectators)) if spectators else ()
+    extra = (("--max-spectators", str(spectators)) if spectators else ()) + host_args
     for i in range(count):
         ports.append(free_port())
         tables.append(Table(i, start_host(game, players, ports[i], tmp / f"t{i}.journal", seed + i, *extra)))
@@ -202,9 +204,14 @@ def spread(values: list[int]) -> dict[str, float]:
     return {"min": min(values), "median": statistics.median(values), "max": max(values)}
 
 
+def host_args(args: argparse.Namespace) -> tuple[str, ...]:
+    """Extra ``cardnet host`` arguments for this run."""
+    return ("--no-native-lane",) if args.no_native_lane else ()
+
+
 def many_tables(args: argparse.Namespace, game: str, players: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
-        tables = open_tables(args.tables, game, players, 0, Path(tmp), args.seed)
+        tables = open_tables(args.tables, game, players, 0, Path(tmp), args.seed, host_args(args))
         try:
             figures, elapsed = drive(tables, args.seconds, args.grace, args.seed)
             rss_end = [rss_kib(t.host.pid) for t in tables]
@@ -227,7 +234,7 @@ def many_tables(args: argparse.Namespace, game: str, players: int) -> dict[str, 
 
 def spectated_table(args: argparse.Namespace, game: str, players: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
-        tables = open_tables(1, game, players, args.spectators, Path(tmp), args.seed)
+        tables = open_tables(1, game, players, args.spectators, Path(tmp), args.seed, host_args(args))
         try:
             cpu_start = cpu_seconds(tables[0].host.pid)
             figures, elapsed = drive(tables, args.seconds, args.grace, args.seed)
@@ -255,11 +262,16 @@ def main() -> int:
     parser.add_argument("--spectators", type=int, default=60, help="spectators in part 2 (default 60; 0 skips)")
     parser.add_argument("--game", default="matchstick:4", help="GAME:PLAYERS (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1, help="deal and move seed (default 1)")
+    parser.add_argument(
+        "--no-native-lane", action="store_true", help="hosts serve every move through Python (for comparing)"
+    )
     args = parser.parse_args()
     if not release_build("net_tables"):
         return 1
     game, _, players = args.game.partition(":")
-    report: dict[str, Any] = {"bench": "net_tables", "game": args.game, "seconds": args.seconds}
+    report: dict[str, Any] = {
+        "bench": "net_tables", "game": args.game, "seconds": args.seconds, "native_lane": not args.no_native_lane,
+    }
     if args.tables:
         report["many_tables"] = many_tables(args, game, int(players))
     if args.spectators:
