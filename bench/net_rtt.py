@@ -9,8 +9,13 @@ when a game ends, until the time is up. Each table is measured with the host as 
 lane on) and with ``--no-native-lane`` (every move through trio and Python), one after the other. Printed as
 one JSON document, per table and host:
 
-- ``mover_rtt_ms``: from the mover's ``move`` write to the ``update`` carrying its ``ack`` (p50/p99);
-- ``all_seats_ms``: from the same write to the moment every seat has an update at or past that state (p50/p99);
+- ``mover_rtt_ms``: from the mover's ``move`` write to the arrival of the ``update`` carrying its ``ack`` in the
+  mover's socket (the kernel's receive timestamp, ``SO_TIMESTAMPNS``), p50/p99;
+- ``all_seats_ms``: from the same write to the arrival of the last seat's update at or past that state
+  (p50/p99);
+- ``mover_rtt_seen_ms`` and ``all_seats_seen_ms``: the same, timed when the client thread has read and parsed
+  the lines. One Python thread parses every seat's lines, so these include the time it spends on the other
+  seats' updates of the same move: with a fast host they measure the client more than the host;
 - ``host_cpu_ms_per_move``: the host process's user+system CPU over the run, divided by accepted moves;
 - ``moves_per_s``: accepted moves over wall-clock seconds.
 
@@ -26,6 +31,7 @@ import os
 import random
 import selectors
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -112,7 +118,24 @@ def connect(port: int, name: str, role: str = "player") -> Client:
     client.seat = -1 if seat is None else int(seat)
     sock.setblocking(False)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
     return client
+
+
+#: Linux's SO_TIMESTAMPNS (and SCM_TIMESTAMPNS): receive timestamps in nanoseconds, CLOCK_REALTIME.
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
+TIMESPEC = struct.Struct("@qq")
+
+
+def receive(client: Client) -> tuple[bytes, float]:
+    """What the socket holds now, and when its last bytes reached the socket (``time.time`` seconds; now when
+    the kernel gives no timestamp)."""
+    data, ancillary, _, _ = client.sock.recvmsg(1 << 20, socket.CMSG_SPACE(TIMESPEC.size))
+    for level, kind, raw in ancillary:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(raw) >= TIMESPEC.size:
+            seconds, nanoseconds = TIMESPEC.unpack_from(raw)
+            return data, seconds + nanoseconds * 1e-9
+    return data, time.time()
 
 
 def read_line(client: Client) -> dict[str, Any]:
@@ -177,55 +200,62 @@ def drive(clients: list[Client], host_pid: int, seconds: float, rng: random.Rand
         selector.register(client.sock, selectors.EVENT_READ, client)
     pending: dict[tuple[int, int], PendingMove] = {}
     by_state: dict[int, list[PendingMove]] = {}
+    arrived: dict[int, float] = {}  # per seat: when its latest state reached its socket
     mover_rtt: list[float] = []
     all_seats: list[float] = []
+    mover_seen: list[float] = []
+    all_seen: list[float] = []
     moves = games = 0
     cpu_start = cpu_seconds(host_pid)
     start = time.perf_counter()
     deadline = start + seconds
 
-    def handle(client: Client, msg: dict[str, Any], now: float) -> None:
+    def handle(client: Client, msg: dict[str, Any], landed: float) -> None:
         nonlocal moves, games
         state = state_of(client, msg)
         if state is None:
             return
+        seen = time.time()
         client.last_state = max(client.last_state, state)
+        arrived[client.seat] = landed
         ack = msg.get("ack")
         if ack is not None:
             sent = pending.pop((client.seat, int(ack["decision_id"])), None)
             if sent is not None:
-                mover_rtt.append(now - sent.sent)
+                mover_rtt.append(landed - sent.sent)
+                mover_seen.append(seen - sent.sent)
                 moves += 1
                 sent.target_state = state
                 by_state.setdefault(state, []).append(sent)
         for target in [s for s in by_state if s <= min(c.last_state for c in clients)]:
+            last_arrival = max(arrived.values())
             for done in by_state.pop(target):
-                all_seats.append(now - done.sent)
+                all_seats.append(last_arrival - done.sent)
+                all_seen.append(seen - done.sent)
         if msg.get("over"):
             if client.voted_for != msg["game_no"]:
                 client.voted_for = msg["game_no"]
                 if client.seat == 0:
                     games += 1
-                client.vote_soon(now)
+                client.vote_soon(time.perf_counter())
             return
         decision = msg.get("decision")
-        if decision is None or decision["id"] in client.answered or now > deadline:
+        if decision is None or decision["id"] in client.answered or time.perf_counter() > deadline:
             return
         client.answered.add(decision["id"])
-        pending[(client.seat, int(decision["id"]))] = PendingMove(time.perf_counter(), -1)
+        pending[(client.seat, int(decision["id"]))] = PendingMove(time.time(), -1)
         client.send({"decision_id": decision["id"], "index": rng.randrange(decision["count"]), "type": "move"})
 
     # Decisions that arrived with the welcome are in the buffers already.
-    events: list[tuple[Client, bytes]] = [(c, b"") for c in clients]
+    events: list[tuple[Client, bytes, float]] = [(c, b"", time.time()) for c in clients]
     while time.perf_counter() < deadline + 1.0 and (time.perf_counter() < deadline or pending):
-        for client, data in events:
+        for client, data, landed in events:
             client.buffer += data
-            now = time.perf_counter()
             while (cut := client.buffer.find(b"\n")) >= 0:
                 line = bytes(client.buffer[:cut])
                 del client.buffer[: cut + 1]
                 client.last = json.loads(line)
-                handle(client, client.last, now)
+                handle(client, client.last, landed)
         events = []
         now = time.perf_counter()
         for client in clients:
@@ -234,28 +264,32 @@ def drive(clients: list[Client], host_pid: int, seconds: float, rng: random.Rand
         for key, _ in selector.select(timeout=min([0.5, *(max(0.0, t - now) for t in due)])):
             client = key.data
             try:
-                data = client.sock.recv(1 << 20)
+                data, landed = receive(client)
             except BlockingIOError:
                 continue
             if not data:
                 last = {k: client.last.get(k) for k in ("type", "code", "reason", "state_id")}
                 raise RuntimeError(f"the host closed seat {client.seat} after {last}")
-            events.append((client, data))
+            events.append((client, data, landed))
     elapsed = time.perf_counter() - start
     cpu = cpu_seconds(host_pid) - cpu_start
     for client in clients:
         client.sock.close()
-    ms = 1000.0
     return {
         "moves": moves,
         "games_finished": games,
         "moves_per_s": round(moves / elapsed, 1),
-        "mover_rtt_ms": {"p50": round(percentile(mover_rtt, 0.5) * ms, 3),
-                         "p99": round(percentile(mover_rtt, 0.99) * ms, 3)},
-        "all_seats_ms": {"p50": round(percentile(all_seats, 0.5) * ms, 3),
-                         "p99": round(percentile(all_seats, 0.99) * ms, 3)},
-        "host_cpu_ms_per_move": round(cpu * ms / max(1, moves), 3),
+        "mover_rtt_ms": quantiles_ms(mover_rtt),
+        "all_seats_ms": quantiles_ms(all_seats),
+        "mover_rtt_seen_ms": quantiles_ms(mover_seen),
+        "all_seats_seen_ms": quantiles_ms(all_seen),
+        "host_cpu_ms_per_move": round(cpu * 1000.0 / max(1, moves), 3),
     }
+
+
+def quantiles_ms(values: list[float]) -> dict[str, float]:
+    """p50 and p99 of seconds, in milliseconds."""
+    return {"p50": round(percentile(values, 0.5) * 1000.0, 3), "p99": round(percentile(values, 0.99) * 1000.0, 3)}
 
 
 def release_build(bench: str) -> bool:
