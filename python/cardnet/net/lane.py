@@ -38,6 +38,7 @@ __all__ = ["Lane", "LaneReport", "trio_epoll_descriptor"]
 
 log = logging.getLogger("cardnet.host")
 
+
 class LaneReport(LaneMoves, Protocol):
     """All that one run of the lane reports (the core's ``LaneRun``), beyond the moves the table catches up
     with."""
@@ -158,24 +159,26 @@ class Lane(trio.abc.Instrument):
             return
         self._nudged = False
         try:
-            self.run_once(timeout)
-        except BaseException as exc:
+            ran = self.run_once(timeout)
+        except Exception as exc:
             self._failure = exc
             self._failed.set()
-        # The run may have woken tasks (writers, the game's end) after trio chose its wait: cut that wait short.
-        trio.lowlevel.current_trio_token().run_sync_soon(_nothing)
+            ran = True
+        if ran:
+            # The run may have woken tasks (writers, the game's end, the failure's) after trio chose how long to
+            # wait: cut that wait short.
+            trio.lowlevel.current_trio_token().run_sync_soon(_nothing)
 
-    def run_once(self, wait: float) -> None:
-        """Run the lane for at most ``wait`` seconds if the table allows it, and catch up with what it did."""
+    def run_once(self, wait: float) -> bool:
+        """Run the lane for at most ``wait`` seconds if the table allows it, and catch up with what it did;
+        whether it ran."""
         host = self.host
         served = host.lane_connections()
-        if served is None:
-            return
+        trio_fd = trio_epoll_descriptor()
+        if served is None or trio_fd < 0:
+            return False
         conns, seats = served
         table = host.table
-        trio_fd = trio_epoll_descriptor()
-        if trio_fd < 0:
-            return
         opts = host.opts
         host_lane = getattr(table.game, "host_lane")
         run: LaneReport = host_lane(
@@ -207,6 +210,7 @@ class Lane(trio.abc.Instrument):
         if not run.moves:
             # Nothing played: wait for the table to change before trying again, rather than spin.
             self._nudged = False
+        return True
 
 
 def _nothing() -> None:
