@@ -18,7 +18,7 @@ use crate::host_move::Held;
 use cardnet_core::Seat;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyList};
 use std::io;
 
 /// The epoll key of trio's own descriptor (a connection's key is its index).
@@ -106,26 +106,26 @@ pub struct LaneTable {
 #[pyclass(module = "cardnet._core", name = "LaneRun", frozen, get_all)]
 pub struct LaneRun {
     /// `(connection index, seat, decision id, new state id, time)` of every move played, in order.
-    moves: Vec<(usize, Seat, u64, u64, f64)>,
+    moves: Py<PyList>,
     /// `(seat, id, count, legal list)` of every open decision now.
-    decisions: Vec<(Seat, u64, usize, String)>,
+    decisions: Py<PyList>,
     /// Decisions opened so far per seat, now.
-    seq: Vec<u64>,
+    seq: Py<PyList>,
     /// The current state's id now.
     state_id: u64,
     /// The last move's fan-out (None when no move was played).
     fan: Option<Py<FanOut>>,
     /// Every connection's bucket `(tokens, stamp)` now.
-    buckets: Vec<(f64, f64)>,
+    buckets: Py<PyList>,
     /// The last move's lines that did not go out whole: `(connection index, line or None when it could not
     /// be built, bytes written)`; -1 written: the socket failed; -2: not tried (longer than the outbox).
-    undelivered: Vec<(usize, Option<Py<PyBytes>>, i64)>,
+    undelivered: Py<PyList>,
     /// The last move's `(decision id, ref)`: the mover's ack, for an undelivered line of its seat.
     ack: Option<(u64, Py<PyAny>)>,
     /// A line the lane read but the core refused: `(connection index, line)`; the general path answers it.
     refused: Option<(usize, Py<PyBytes>)>,
     /// Connections whose socket failed while the lane read a line it had looked at (dropped as broken).
-    broken: Vec<usize>,
+    broken: Py<PyList>,
     /// Whether the game is over.
     over: bool,
     /// Why the lane stopped.
@@ -529,32 +529,31 @@ pub fn host_lane(game: &mut Game, py: Python<'_>, table: LaneTable, limits: Lane
     };
     let stopped = lane.run(py, table.trio_fd, table.wait.max(0.0))?;
     let over = lane.fan.as_ref().is_some_and(FanOut::is_over);
-    Ok(LaneRun {
-        decisions: lane
-            .open
-            .iter()
-            .enumerate()
-            .filter_map(|(s, o)| o.as_ref().map(|o| (s, o.id, o.count, o.legal.clone())))
-            .collect(),
-        seq: lane.seq,
-        state_id: lane.state_id,
-        fan: lane.fan.map(|fan| Py::new(py, fan)).transpose()?,
-        buckets: lane.conns.iter().map(|c| (c.tokens, c.stamp)).collect(),
-        undelivered: lane
-            .undelivered
-            .into_iter()
-            .map(|(at, text, sent)| (at, text.map(|t| PyBytes::new(py, t.as_bytes()).unbind()), sent))
-            .collect(),
-        ack: match &lane.last {
-            Some((id, line)) => match crate::host_move::parse_move_line(line) {
-                Some(parsed) => Some((*id, ref_to_py(py, parsed.peer_ref)?.unbind())),
-                None => None,
-            },
+    // Lists are built once here: every attribute read on the Python side then costs nothing more.
+    let decisions: Vec<_> =
+        lane.open.iter().enumerate().filter_map(|(s, o)| o.as_ref().map(|o| (s, o.id, o.count, &o.legal))).collect();
+    let undelivered = lane
+        .undelivered
+        .iter()
+        .map(|(at, text, sent)| (*at, text.as_ref().map(|t| PyBytes::new(py, t.as_bytes())), *sent));
+    let ack = match &lane.last {
+        Some((id, line)) => match crate::host_move::parse_move_line(line) {
+            Some(parsed) => Some((*id, ref_to_py(py, parsed.peer_ref)?.unbind())),
             None => None,
         },
+        None => None,
+    };
+    Ok(LaneRun {
+        moves: PyList::new(py, &lane.moves)?.unbind(),
+        decisions: PyList::new(py, decisions)?.unbind(),
+        seq: PyList::new(py, &lane.seq)?.unbind(),
+        state_id: lane.state_id,
+        fan: lane.fan.map(|fan| Py::new(py, fan)).transpose()?,
+        buckets: PyList::new(py, lane.conns.iter().map(|c| (c.tokens, c.stamp)))?.unbind(),
+        undelivered: PyList::new(py, undelivered)?.unbind(),
+        ack,
         refused: lane.refused.map(|(at, line)| (at, PyBytes::new(py, &line).unbind())),
-        broken: lane.broken,
-        moves: lane.moves,
+        broken: PyList::new(py, &lane.broken)?.unbind(),
         over,
         stopped: stopped.to_string(),
         journal_error: lane.journal_error,
