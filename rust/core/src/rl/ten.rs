@@ -102,11 +102,17 @@ impl SlotTable {
             return;
         }
         for card in cards {
-            let slot = self.slot(card);
-            debug_assert!(slot.is_some(), "card {card} has no slot in block {name}");
-            if let Some(s) = slot.and_then(|s| slots.get_mut(s)) {
-                *s += 1.0;
-            }
+            self.add(slots, card, name);
+        }
+    }
+
+    /// Counts one card in a block's slots.
+    #[inline]
+    fn add(&self, slots: &mut [f32], card: usize, name: &str) {
+        let slot = self.slot(card);
+        debug_assert!(slot.is_some(), "card {card} has no slot in block {name}");
+        if let Some(s) = slot.and_then(|s| slots.get_mut(s)) {
+            *s += 1.0;
         }
     }
 
@@ -119,13 +125,8 @@ impl SlotTable {
         }
         for (w, mut word) in set.words().into_iter().enumerate() {
             while word != 0 {
-                let card = 64 * w + word.trailing_zeros() as usize;
+                self.add(slots, 64 * w + word.trailing_zeros() as usize, name);
                 word &= word - 1;
-                let slot = self.slot(card);
-                debug_assert!(slot.is_some(), "card {card} has no slot in block {name}");
-                if let Some(s) = slot.and_then(|s| slots.get_mut(s)) {
-                    *s += 1.0;
-                }
             }
         }
     }
