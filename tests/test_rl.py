@@ -3,6 +3,7 @@ determinization, saves, the vectorized env, and ``import cardnet`` without numpy
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -11,7 +12,7 @@ import pytest
 
 from cardnet import IllegalMove, new_game
 from cardnet.errors import BadOptions, CorruptState
-from cardnet.rl import VectorEnv, infostate_tensor, legal_mask, load_state, new_state, observation_tensor
+from cardnet.rl import LAYOUT_VERSION, VectorEnv, infostate_tensor, legal_mask, load_state, new_state, observation_tensor
 
 GAMES = ["matchstick", "fistful", "cherki", "ten"]
 
@@ -45,8 +46,13 @@ def _play(game: str, seed: int, steps: int) -> None:
         assert move is not None and state.move_to_action_id(seat, move) == action
         state.apply_action_id(seat, action)
     assert state.move_count() == len(state.action_history())
-    again = load_state(state.to_json())
+    save = state.to_json()
+    assert json.loads(save)["format"] == LAYOUT_VERSION
+    again = load_state(save)
     assert again.state_json() == state.state_json()
+    # Layout 2 changed only TEN's tensors: a layout-1 save holds the same action ids and still replays.
+    older = load_state(json.dumps({**json.loads(save), "format": 1}))
+    assert older.state_json() == state.state_json()
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 #: Version of the action-id and tensor layouts (``docs/RL.md``).
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2
 
 FloatArray = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]

@@ -350,6 +350,30 @@ proptest! {
     }
 }
 
+/// Random collections whose only wilds are colour # wilds (0 to all 8).
+fn colour_wilds_only() -> impl Strategy<Value = Vec<TenKind>> {
+    let pool: Vec<TenKind> = wild_pool().into_iter().filter(|k| matches!(k, TenKind::ColourWild { .. })).collect();
+    (collection(0..=0), prop::sample::subsequence(pool, 0..=8)).prop_map(|(mut kinds, wilds)| {
+        kinds.extend(wilds);
+        kinds
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// `best_total` scores such collections colour by colour; the full search (`score`) must agree.
+    #[test]
+    fn colour_wilds_alone_score_as_the_full_search(kinds in colour_wilds_only()) {
+        let b = score(&kinds, BONUS).unwrap();
+        prop_assert_eq!(best_total(&kinds, BONUS).unwrap(), b.total);
+        prop_assert_eq!(best_total(&kinds, 0).unwrap(), score(&kinds, 0).unwrap().total);
+        if kinds.iter().filter(|k| k.is_wild()).count() <= 4 {
+            prop_assert_eq!(b.total, brute_force(&kinds, BONUS));
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(20))]
 

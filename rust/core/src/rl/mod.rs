@@ -35,7 +35,12 @@ use crate::session::hex_sha256;
 use serde_json::{json, Value};
 
 /// Version of the action-id and tensor layouts; bumped whenever any game's layout changes.
-pub const LAYOUT_VERSION: u32 = 1;
+/// Version 2: TEN's card blocks count card kinds instead of one slot per card id (action ids unchanged).
+pub const LAYOUT_VERSION: u32 = 2;
+
+/// The oldest [`LAYOUT_VERSION`] whose saves [`load_rl`] replays: a save holds action ids, and no action
+/// id has changed since this version.
+pub const OLDEST_SAVE_LAYOUT: u32 = 1;
 
 /// What a game adds to [`Game`] to be an RL environment.
 pub trait RlGame: Game {
@@ -515,8 +520,9 @@ rl_games!(
 pub fn load_rl(text: &str) -> Result<Box<dyn AnyRl>, GameError> {
     let corrupt = |what: &str| GameError::CorruptState(what.to_string());
     let doc = crate::json::parse(text).map_err(|e| GameError::CorruptState(format!("not JSON: {e}")))?;
-    if doc.get("format").and_then(Value::as_u64) != Some(u64::from(LAYOUT_VERSION)) {
-        return Err(corrupt("not an RL save of this layout version"));
+    let format = doc.get("format").and_then(Value::as_u64);
+    if !format.is_some_and(|f| (u64::from(OLDEST_SAVE_LAYOUT)..=u64::from(LAYOUT_VERSION)).contains(&f)) {
+        return Err(corrupt("not an RL save of a layout version with these action ids"));
     }
     let name = doc.get("game").and_then(Value::as_str).ok_or_else(|| corrupt("no game name"))?;
     let players = doc.get("players").and_then(Value::as_u64).ok_or_else(|| corrupt("no player count"))?;

@@ -370,6 +370,20 @@ pub struct Ten {
     events: Vec<Event>,
 }
 
+/// The seat `offset` places clockwise of `from` at a table of `n`, without a division when `from < n`
+/// and `offset <= n` (auction and final-round offsets; whose turn it is gets asked at every move).
+#[inline]
+fn clockwise(from: Seat, offset: usize, n: usize) -> Seat {
+    let seat = from + offset;
+    if seat < n {
+        seat
+    } else if seat < 2 * n {
+        seat - n
+    } else {
+        seat % n.max(1)
+    }
+}
+
 fn internal(what: &str) -> GameError {
     GameError::Internal(format!("ten: {what}"))
 }
@@ -405,9 +419,9 @@ impl Ten {
         let n = self.players();
         match self.phase {
             Phase::Draw | Phase::Prize | Phase::Buy | Phase::SoloOffer => Some(self.active),
-            Phase::Auction => self.auction.map(|a| (self.active + a.offset) % n),
+            Phase::Auction => self.auction.map(|a| clockwise(self.active, a.offset, n)),
             Phase::Pay => self.pay.map(|p| p.payer),
-            Phase::FinalBuy => Some((self.final_from + self.final_offset) % n),
+            Phase::FinalBuy => Some(clockwise(self.final_from, self.final_offset, n)),
             Phase::Over => None,
         }
     }
@@ -859,7 +873,7 @@ impl Ten {
             discard: &self.discard,
             seats: &self.seats[..n],
             token_supply: u32::from(self.data.currency_token_supply).saturating_sub(tokens_held),
-            auction: self.auction.map(|a| (a.card, (self.active + a.offset) % n, a.high, a.high_seat)),
+            auction: self.auction.map(|a| (a.card, clockwise(self.active, a.offset, n), a.high, a.high_seat)),
             offer: self.offer,
             payment: self.pay.map(|p| PublicPayment {
                 payer: p.payer,
@@ -872,7 +886,7 @@ impl Ten {
                 cards: p.cards,
             }),
             final_next: (self.final_offset > 0 && self.phase != Phase::Over)
-                .then(|| (self.final_from + self.final_offset) % n),
+                .then(|| clockwise(self.final_from, self.final_offset, n)),
             solo_target: self.solo().then_some(self.solo_target),
         }
     }

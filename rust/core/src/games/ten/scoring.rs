@@ -15,6 +15,7 @@
 
 use std::cmp::Reverse;
 use std::fmt;
+use std::sync::OnceLock;
 
 use serde::Serialize;
 
@@ -131,7 +132,27 @@ impl Tally {
 
     /// The best total over all placements of the wilds. Allocates nothing.
     pub fn best_total(&self, perfect_run_bonus: u8) -> u16 {
+        if self.number_wilds == 0 && !self.any_wild {
+            return self.colours_alone_total(perfect_run_bonus);
+        }
         score_of_key(solve(self, perfect_run_bonus, false).key)
+    }
+
+    /// [`Tally::best_total`] when every wild held is a colour # wild: then no wild can serve two colours,
+    /// so each colour scores its best window with no more gaps than its own # wilds, and the search over
+    /// shared wilds is not needed (most collections of a game hold no wild, or colour # wilds only).
+    fn colours_alone_total(&self, perfect_run_bonus: u8) -> u16 {
+        static RUNS: OnceLock<Vec<[u8; 10]>> = OnceLock::new();
+        let runs = RUNS.get_or_init(|| (0..512u16).map(longest_runs).collect());
+        let mut total = 0;
+        for (&numbers, &wilds) in self.numbers.iter().zip(&self.colour_wilds) {
+            let run = runs[usize::from(numbers & FULL_RUN)][usize::from(wilds.min(9))];
+            total += u16::from(run);
+            if run == 9 {
+                total += u16::from(perfect_run_bonus);
+            }
+        }
+        total
     }
 
     /// The best total with a placement that reaches it; `source` maps each wild back to the caller's cards.
@@ -242,6 +263,21 @@ fn value_bit(kind: TenKind, value: u8) -> Result<u16, ScoreError> {
     } else {
         Err(ScoreError::ValueOutOfRange(kind))
     }
+}
+
+/// Per count of # wilds `w` (0..=9), the longest window of the nine numbers with at most `w` numbers
+/// missing from `numbers`.
+fn longest_runs(numbers: u16) -> [u8; 10] {
+    let mut best = [0u8; 10];
+    for lo in 0..9u8 {
+        for hi in lo..9u8 {
+            let gaps = (window_mask(lo, hi) & !numbers).count_ones() as usize;
+            for entry in &mut best[gaps..] {
+                *entry = (*entry).max(hi - lo + 1);
+            }
+        }
+    }
+    best
 }
 
 /// The numbers `lo..=hi` (0-based) as a mask.
