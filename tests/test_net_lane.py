@@ -41,7 +41,9 @@ def _state_at(state: int) -> Callable[[dict[str, Any]], bool]:
 class Peer:
     """A blocking raw client: sends lines, reads messages, remembers the latest state."""
 
-    def __init__(self, port: int, name: str, role: str = "player", rcvbuf: int | None = None) -> None:
+    def __init__(
+        self, port: int, name: str, role: str = "player", rcvbuf: int | None = None, token: str | None = None
+    ) -> None:
         self.sock = socket.socket()
         if rcvbuf is not None:
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
@@ -50,7 +52,10 @@ class Peer:
         self.buffer = b""
         self.messages: list[dict[str, Any]] = []
         self.until(lambda m: m["type"] == "table")
-        hello = {"capabilities": ["chat", "index_moves", "rematch"], "name": name, "protocol": 1, "role": role, "type": "hello"}
+        hello: dict[str, Any] = {"capabilities": ["chat", "index_moves", "rematch"], "name": name, "protocol": 1,
+                                 "role": role, "type": "hello"}  # fmt: skip
+        if token is not None:
+            hello["token"] = token
         self.send(hello)
         self.welcome = self.until(lambda m: m["type"] == "welcome")
 
@@ -281,3 +286,39 @@ async def test_hostile_lines_during_the_lane_get_the_general_paths_answers() -> 
         assert codes == ["wrong_seat", "invalid_move", "stale_decision", "bad_utf8", "line_too_long"]
         assert host.table.state_id == state
         assert host.lane is not None and host.lane.stops.get("line", 0) >= 1
+
+
+async def test_a_reconnect_and_a_late_spectator_see_what_the_lane_played() -> None:
+    # The lane's moves are the table's: a player who reconnects and repeats its last move gets the snapshot with
+    # its ack (the answered ids the lane kept), and a spectator who joins mid-game gets the current state.
+    async with running_host(core_engine(), game="matchstick", players=2, host_options=_options()) as host:
+        assert host.port is not None
+        port = host.port
+
+        def scene() -> tuple[dict[str, Any], dict[str, Any], int]:
+            players = [Peer(port, "ann"), Peer(port, "bob")]
+            state = _play(players, [], 12, _started(players))
+            # One more move, then its mover comes back on a new connection and repeats it.
+            seat = min(players[0].state()["to_act"])
+            decision = players[seat].state()["decision"]
+            repeat = f'{{"decision_id":{decision["id"]},"index":0,"ref":"again","type":"move"}}'.encode()
+            players[seat].send(repeat)
+            state += 1
+            for peer in players:
+                peer.until(_state_at(state))
+            token = players[seat].welcome["token"]
+            players[seat].close()
+            back = Peer(port, "ann", token=token)
+            back.until(_state_at(state))
+            back.send(repeat)
+            acked = back.until(lambda m: "ack" in m)
+            watcher = Peer(port, "eve", role="spectator")
+            joined = watcher.until(_state_at(state))
+            _close([back, players[1 - seat], watcher])
+            return acked, joined, state
+
+        acked, joined, state = await _in_thread(scene)
+        assert acked["type"] == "snapshot" and acked["ack"]["ref"] == "again" and acked["state_id"] == state
+        assert joined["type"] == "snapshot" and joined["state_id"] == state == host.table.state_id
+        assert joined["hash"] == host.table.game.state_hash()
+        assert host.lane is not None and host.lane.moves >= 5
