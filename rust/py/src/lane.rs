@@ -25,7 +25,7 @@ use std::io;
 const TRIO: u64 = u64::MAX;
 /// Most events taken from one wait.
 const EVENTS: usize = 16;
-/// How many times in a row the lane serves players while trio's set stays readable before it lets trio run.
+/// How many waits in a row may report trio's set beside players' sockets before the lane asks that set directly.
 const MAX_BUSY_LOOKS: u32 = 16;
 
 /// One ready connection: where its lines go and, for a player, its message-rate bucket.
@@ -421,9 +421,10 @@ impl Lane<'_> {
         // Trio's set is readable whenever a player's socket is (trio waits on it too), so its readiness means
         // work for trio only when no player's socket is readable. A player's line wakes the two sets from two
         // wake-ups, so another core may run this wait between them: before stopping, one more look without
-        // waiting (`look_again`). After serving players, trio's set is asked again: readable still means new
-        // lines or trio's own work, so the lane looks again; `busy_looks` bounds how long trio waits when
-        // players keep their sockets busy.
+        // waiting (`look_again`). Trio's set reported beside players' sockets says nothing, so it is asked
+        // directly only every MAX_BUSY_LOOKS such waits in a row (`busy_looks`): that bounds how long trio's
+        // work waits while players keep their sockets busy, without a system call a move. When the players
+        // pause, trio's set alone ends the run at the next wait.
         let mut look_again = false;
         let mut busy_looks = 0;
         loop {
@@ -471,14 +472,16 @@ impl Lane<'_> {
                 continue;
             }
             look_again = false;
-            if trio_ready && readable(trio_fd) {
-                busy_looks += 1;
-                if busy_looks > MAX_BUSY_LOOKS {
-                    return Ok("trio");
-                }
-                look_again = true;
-            } else {
+            if !trio_ready {
                 busy_looks = 0;
+            } else {
+                busy_looks += 1;
+                if busy_looks >= MAX_BUSY_LOOKS {
+                    busy_looks = 0;
+                    if readable(trio_fd) {
+                        return Ok("trio");
+                    }
+                }
             }
         }
     }
