@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -322,3 +323,36 @@ async def test_a_reconnect_and_a_late_spectator_see_what_the_lane_played() -> No
         assert joined["type"] == "snapshot" and joined["state_id"] == state == host.table.state_id
         assert joined["hash"] == host.table.game.state_hash()
         assert host.lane is not None and host.lane.moves >= 5
+
+
+async def test_what_the_lane_reads_and_does_not_play_reaches_the_general_path_whole() -> None:
+    # Half a move, then its rest; a chat line and a move in one write: the lane reads them and hands them back,
+    # and the connection's reader goes on as if it had read them itself.
+    async with running_host(core_engine(), game="matchstick", players=2, host_options=_options()) as host:
+        assert host.port is not None
+        port = host.port
+
+        def scene() -> tuple[int, list[str]]:
+            players = [Peer(port, "ann"), Peer(port, "bob")]
+            state = _play(players, [], 10, _started(players))
+            seen: list[str] = []
+            for split in (True, False):
+                seat = min(players[0].state()["to_act"])
+                decision = players[seat].state()["decision"]
+                move = f'{{"decision_id":{decision["id"]},"index":0,"type":"move"}}\n'.encode()
+                if split:
+                    players[seat].sock.sendall(move[:20])
+                    time.sleep(0.05)
+                    players[seat].sock.sendall(move[20:])
+                else:
+                    players[seat].sock.sendall(b'{"text":"both at once","type":"chat"}\n' + move)
+                    seen.append(str(players[1 - seat].until(lambda m: m["type"] == "chat")["text"]))
+                state += 1
+                for peer in players:
+                    peer.until(_state_at(state))
+            _close(players)
+            return state, seen
+
+        state, seen = await _in_thread(scene)
+        assert seen == ["both at once"] and host.table.state_id == state
+        assert host.lane is not None and host.lane.stops.get("line", 0) >= 2

@@ -405,7 +405,7 @@ class Host:
     def absorb_lane(self, run: LaneReport) -> None:
         """Catch up with a native lane's run over the connections :meth:`lane_connections` gave: the table,
         each connection's bucket and last line, the counters, then what the lane left to the general path (lines
-        that did not go out whole, a line the core refused, a broken socket, the end of the game)."""
+        that did not go out whole, the end of the game, the bytes it read and did not play)."""
         conns, self._lane_conns = self._lane_conns, []
         for conn, (tokens, stamp) in zip(conns, run.buckets):
             conn.link.bucket.tokens, conn.link.bucket.stamp = tokens, stamp
@@ -428,20 +428,30 @@ class Host:
                 self._deliver(conn, data, ack if conn.seat == mover and not conn.spectator else None)
             else:
                 self._keep_rest(conn, data, sent)
-        for at in run.broken:
-            self._drop(conns[at], "broken")
         if run.over:
             self._game_finished()
-        if run.refused is not None:
-            at, line = run.refused
-            self._receive_line(conns[at], line)
+        if run.unread is not None:
+            at, data = run.unread
+            self._take_back(conns[at], data)
         self._after_change()
 
-    def _drop(self, conn: Connection, reason: str) -> None:
-        """End a connection from outside its tasks, as its reader would on a failed read."""
-        conn.closing = conn.closing or reason
-        if conn.scope is not None:
-            conn.scope.cancel()
+    def _take_back(self, conn: Connection, data: bytes) -> None:
+        """Bytes the native lane read from ``conn`` and did not play: into the connection's line buffer, as if
+        its reader had read them, and every whole line through the general path now (the reader, waiting on
+        its socket, would not wake for bytes already read). A part of a line waits there for the rest."""
+        assert conn.reader is not None, "the lane serves only connections whose reader runs"
+        lines = conn.reader.lines
+        lines.feed(data)
+        link = conn.link
+        while link.closing is None:
+            try:
+                line = lines.next_line()
+            except ProtocolError as exc:
+                self._apply(self.session.receive_error(link, exc))
+                return
+            if line is None:
+                return
+            self._receive_line(conn, line)
 
     def _receive_line(self, conn: Connection, line: bytes) -> None:
         """A line of ``conn`` handled outside its reader task (the native lane read it): the general path, and a
@@ -452,7 +462,9 @@ class Host:
             raise
         except Exception:
             log.exception("connection %d failed", conn.id)
-            self._drop(conn, "failed")
+            conn.closing = conn.closing or "failed"
+            if conn.scope is not None:
+                conn.scope.cancel()
             return
         # No durable tokens here: the native lane runs only without group commit.
         assert durable is None

@@ -8,13 +8,13 @@ and plays every line that the fast lane would take: the canonical index ``move``
 decision, within its rate. It journals each move and writes every ready connection's ``update`` line as the
 fast lane does, byte for byte, with no Python or trio in between.
 
-The core gives the table back, having read nothing more, as soon as anything else happens: another kind of
-line or half a line, a closed or failed socket, a socket that does not take a whole line, the end of the
-game, a decision for a built-in player or an absent seat, a signal, trio's next timer, or any I/O that trio
-waits for (it watches trio's own epoll descriptor, so a spectator's line, a new connection or a worker
-thread's result all end the lane). Lines the lane leaves are still in their sockets for the trio readers.
-The host then brings the table, the connections' buckets and its counters up to date
-(:meth:`Host.absorb_lane`) and carries on in Python.
+The core gives the table back as soon as anything else happens: another kind of line or half a line, a
+closed or failed socket, a socket that does not take a whole line, the end of the game, a decision for a
+built-in player or an absent seat, a signal, trio's next timer, or any I/O that trio waits for (it watches
+trio's own epoll descriptor, so a spectator's line, a new connection or a worker thread's result all end the
+lane). The host then brings the table, the connections' buckets and its counters up to date
+(:meth:`Host.absorb_lane`) and carries on in Python; the bytes the lane read and did not play go to that
+connection's line buffer, and their whole lines through the general path, as if its reader had read them.
 
 The lane needs trio's epoll I/O manager (Linux), trio's system clock (not a test's mock clock) and
 descriptors for every ready connection; without them the host runs as before. It is not used with group
@@ -57,12 +57,8 @@ class LaneReport(LaneMoves, Protocol):
         """The last move's (decision id, ref): the mover's ack, for an undelivered line of its seat."""
 
     @property
-    def refused(self) -> tuple[int, bytes] | None:
-        """A line the lane read but the core refused: (connection index, line)."""
-
-    @property
-    def broken(self) -> list[int]:
-        """Connections whose socket failed while the lane read a line it had looked at."""
+    def unread(self) -> tuple[int, bytes] | None:
+        """Bytes the lane read from a connection and did not play: (connection index, bytes)."""
 
     @property
     def over(self) -> bool:

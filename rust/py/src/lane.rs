@@ -122,10 +122,9 @@ pub struct LaneRun {
     undelivered: Py<PyList>,
     /// The last move's `(decision id, ref)`: the mover's ack, for an undelivered line of its seat.
     ack: Option<(u64, Py<PyAny>)>,
-    /// A line the lane read but the core refused: `(connection index, line)`; the general path answers it.
-    refused: Option<(usize, Py<PyBytes>)>,
-    /// Connections whose socket failed while the lane read a line it had looked at (dropped as broken).
-    broken: Py<PyList>,
+    /// Bytes the lane read from a connection and did not play: `(connection index, bytes)`. They go to that
+    /// connection's line buffer, and its whole lines through the general path.
+    unread: Option<(usize, Py<PyBytes>)>,
     /// Whether the game is over.
     over: bool,
     /// Why the lane stopped.
@@ -179,9 +178,9 @@ fn readable(fd: i32) -> bool {
     unsafe { libc::poll(&mut probe, 1, 0) > 0 && probe.revents != 0 }
 }
 
-/// `recv` without waiting; `peek` leaves the bytes in the socket.
-fn receive(fd: i32, buf: &mut [u8], peek: bool) -> io::Result<usize> {
-    let flags = libc::MSG_DONTWAIT | if peek { libc::MSG_PEEK } else { 0 };
+/// `recv` without waiting.
+fn receive(fd: i32, buf: &mut [u8]) -> io::Result<usize> {
+    let flags = libc::MSG_DONTWAIT;
     loop {
         // SAFETY: `buf` is valid for `buf.len()` bytes.
         let n = unsafe { libc::recv(fd, buf.as_mut_ptr().cast(), buf.len(), flags) };
@@ -282,8 +281,7 @@ struct Lane<'g> {
     undelivered: Vec<(usize, Option<String>, i64)>,
     /// The last move's decision id and line (its `ref` is the mover's ack).
     last: Option<(u64, Vec<u8>)>,
-    refused: Option<(usize, Vec<u8>)>,
-    broken: Vec<usize>,
+    unread: Option<(usize, Vec<u8>)>,
     journal_error: Option<String>,
 }
 
@@ -292,41 +290,51 @@ impl Lane<'_> {
         monotonic() + self.clock_offset
     }
 
-    /// Serves connection `at`, whose socket was reported readable.
+    /// Serves connection `at`, whose socket was reported readable. What it reads and does not play is kept
+    /// in `unread` for the host, and the lane stops.
     fn serve(&mut self, py: Python<'_>, at: usize) -> Served {
         let fd = self.conns[at].fd;
         let Some(seat) = self.conns[at].seat else { return Served::Stop("spectator") };
-        let peeked = match receive(fd, &mut self.buf, true) {
+        let read = match receive(fd, &mut self.buf) {
+            // The end of the stream stays for the reader, which sees it too.
             Ok(0) => return Served::Stop("end"),
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Served::Nothing,
             Err(_) => return Served::Stop("read_error"),
         };
-        // Exactly one whole line, and nothing after it.
-        let data = &self.buf[..peeked];
-        if data[peeked - 1] != b'\n' || data[..peeked - 1].contains(&b'\n') || peeked - 1 > self.limits.peer_line {
-            return Served::Stop("line");
+        match self.playable(at, seat, read) {
+            Some(decision) => self.play(py, at, seat, decision, read),
+            None => {
+                self.unread = Some((at, self.buf[..read].to_vec()));
+                Served::Stop("line")
+            }
         }
-        let Some(open) = self.open.get(seat).and_then(Option::as_ref) else { return Served::Stop("line") };
+    }
+
+    /// The open decision `(id, count)` that the first `read` bytes of the buffer answer when they are exactly
+    /// one line of the fast lane's form for it, from a seat with a token in its rate bucket (refilled now, as
+    /// `Bucket.has_token` does).
+    fn playable(&mut self, at: usize, seat: Seat, read: usize) -> Option<(u64, usize)> {
+        let (&last, body) = self.buf[..read].split_last()?;
+        if last != b'\n' || body.contains(&b'\n') || body.len() > self.limits.peer_line {
+            return None;
+        }
+        let open = self.open.get(seat).and_then(Option::as_ref)?;
         let now = self.now();
         let (rate, burst) = (self.limits.rate, self.limits.burst);
         if !self.conns[at].has_token(now, rate, burst) {
-            return Served::Stop("rate");
+            return None;
         }
-        let line = &data[..peeked - 1];
-        let Some(parsed) = crate::host_move::parse_move_line(line) else { return Served::Stop("line") };
-        if parsed.decision_id != open.id || parsed.index < 0 || parsed.index as u64 >= open.count as u64 {
-            return Served::Stop("line");
-        }
-        // The line is the lane's: take it out of the socket, then play it.
-        let line = line.to_vec();
-        match receive(fd, &mut self.buf[..peeked], false) {
-            Ok(n) if n == peeked => {}
-            _ => {
-                self.broken.push(at);
-                return Served::Stop("read_error");
-            }
-        }
+        let parsed = crate::host_move::parse_move_line(body)?;
+        let listed = parsed.decision_id == open.id && parsed.index >= 0 && (parsed.index as u64) < open.count as u64;
+        listed.then_some((open.id, open.count))
+    }
+
+    /// Plays the line in the first `read` bytes of the buffer, answering `seat`'s open `decision`.
+    fn play(&mut self, py: Python<'_>, at: usize, seat: Seat, decision: (u64, usize), read: usize) -> Served {
+        let (decision_id, count) = decision;
+        let line = self.buf[..read - 1].to_vec();
+        let now = self.now();
         let held: Vec<Held> = self
             .open
             .iter()
@@ -336,8 +344,8 @@ impl Lane<'_> {
             .collect();
         let state_id = self.state_id + 1;
         let asked = QuickMove {
-            decision_id: open.id,
-            count: open.count as u64,
+            decision_id,
+            count: count as u64,
             held: &held,
             seq: &self.seq,
             stride: self.limits.stride,
@@ -346,12 +354,11 @@ impl Lane<'_> {
             inline_limit: self.limits.inline_limit,
             limit: self.limits.host_line,
         };
-        let decision_id = open.id;
         let moved = match self.game.quick_move(py, &line, seat as i64, &asked) {
             Ok(Some(moved)) => moved,
             _ => {
                 // The core refused (the game is unchanged): the general path answers the line.
-                self.refused = Some((at, line));
+                self.unread = Some((at, self.buf[..read].to_vec()));
                 return Served::Stop("refused");
             }
         };
@@ -526,8 +533,7 @@ pub fn host_lane(game: &mut Game, py: Python<'_>, table: LaneTable, limits: Lane
         fan: None,
         undelivered: Vec::new(),
         last: None,
-        refused: None,
-        broken: Vec::new(),
+        unread: None,
         journal_error: None,
     };
     let stopped = lane.run(py, table.trio_fd, table.wait.max(0.0))?;
@@ -555,8 +561,7 @@ pub fn host_lane(game: &mut Game, py: Python<'_>, table: LaneTable, limits: Lane
         buckets: PyList::new(py, lane.conns.iter().map(|c| (c.tokens, c.stamp)))?.unbind(),
         undelivered: PyList::new(py, undelivered)?.unbind(),
         ack,
-        refused: lane.refused.map(|(at, line)| (at, PyBytes::new(py, &line).unbind())),
-        broken: PyList::new(py, &lane.broken)?.unbind(),
+        unread: lane.unread.map(|(at, data)| (at, PyBytes::new(py, &data).unbind())),
         over,
         stopped: stopped.to_string(),
         journal_error: lane.journal_error,
