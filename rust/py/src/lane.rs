@@ -4,14 +4,14 @@
 //! the players' sockets and on trio's own epoll descriptor. A player's socket holding exactly one line, which
 //! is the canonical index `move` for that seat's open decision within its rate, is served here as the fast
 //! lane (`Game.host_move`) serves it: read, played, journalled, and every ready connection's `update` line
-//! written. Anything else ends the call with nothing read and hands control back: another kind of line, half
-//! a line, two lines, an end of stream, anything trio has to do (its epoll set readable: another connection,
-//! a worker thread's wake-up, a signal), its next timer, a socket that does not take a whole line, the end of
-//! the game, or a decision for a seat the lane does not play. The caller then brings the table's and the
-//! connections' bookkeeping up to date from the returned `LaneRun` and carries on in Python.
+//! written. Anything else ends the call and hands control back: another kind of line, half a line, two lines,
+//! an end of stream, anything trio has to do (its epoll set readable: another connection, a worker thread's
+//! wake-up, a signal), its next timer, a socket that does not take a whole line, the end of the game, or a
+//! decision for a seat the lane does not play. The caller then brings the table's and the connections'
+//! bookkeeping up to date from the returned `LaneRun` and carries on in Python.
 //!
-//! Lines are only looked at (`MSG_PEEK`) until the lane takes them, so a line it leaves is still in the
-//! socket for the trio reader, which never knew the lane ran.
+//! Each readable socket is read once. Bytes the lane read and did not play come back in `LaneRun.unread`:
+//! the host puts them in that connection's line buffer, as if its reader had read them.
 
 use crate::game::{ref_to_py, FanOut, Game, QuickMove};
 use crate::host_move::Held;
