@@ -356,3 +356,33 @@ async def test_what_the_lane_reads_and_does_not_play_reaches_the_general_path_wh
         state, seen = await _in_thread(scene)
         assert seen == ["both at once"] and host.table.state_id == state
         assert host.lane is not None and host.lane.stops.get("line", 0) >= 2
+
+
+async def test_a_peer_that_writes_moves_in_another_form_does_not_pay_for_a_run_each_move() -> None:
+    # Moves with a space after each colon are valid but not the fast lane's form: each ends a run at once, so
+    # the lane backs off instead of trying again at every move (the general path plays them all).
+    async with running_host(core_engine(), game="matchstick", players=2, host_options=_options()) as host:
+        assert host.port is not None
+        port = host.port
+
+        def scene() -> int:
+            players = [Peer(port, "ann"), Peer(port, "bob")]
+            state = _started(players)
+            for _ in range(40):
+                latest = players[0].state()
+                if latest["over"]:
+                    break
+                seat = min(latest["to_act"])
+                decision = players[seat].state()["decision"]
+                players[seat].send(f'{{"decision_id": {decision["id"]}, "index": 0, "type": "move"}}'.encode())
+                state += 1
+                for peer in players:
+                    peer.until(_state_at(state))
+            _close(players)
+            return state
+
+        state = await _in_thread(scene)
+        assert host.table.state_id == state
+        lane = host.lane
+        assert lane is not None and lane.moves == 0
+        assert 1 <= lane.stops.get("line", 0) <= 8, lane.stops

@@ -38,6 +38,9 @@ __all__ = ["Lane", "LaneReport", "trio_epoll_descriptor"]
 
 log = logging.getLogger("cardnet.host")
 
+#: The most table changes the lane lets pass after runs that a line ended before any move.
+MAX_SKIP = 63
+
 
 class LaneReport(LaneMoves, Protocol):
     """All that one run of the lane reports (the core's ``LaneRun``), beyond the moves the table catches up
@@ -119,6 +122,10 @@ class Lane(trio.abc.Instrument):
         self.stops: dict[str, int] = {}
         #: Moves the lane played.
         self.moves = 0
+        #: Runs in a row that a line ended before any move (a peer writing its moves in another form, say).
+        self._idle_runs = 0
+        #: Table changes to let pass before the next run, after such runs.
+        self._skip = 0
 
     @staticmethod
     def available(host: LaneHost) -> bool:
@@ -154,6 +161,9 @@ class Lane(trio.abc.Instrument):
         if not self._nudged or timeout <= 0 or self._failure is not None:
             return
         self._nudged = False
+        if self._skip:
+            self._skip -= 1
+            return
         try:
             ran = self.run_once(timeout)
         except Exception as exc:
@@ -203,9 +213,17 @@ class Lane(trio.abc.Instrument):
         self.stops[run.stopped] = self.stops.get(run.stopped, 0) + 1
         self.moves += len(run.moves)
         self.host.absorb_lane(run)
-        if not run.moves:
+        if run.moves:
+            self._idle_runs = 0
+        else:
             # Nothing played: wait for the table to change before trying again, rather than spin.
             self._nudged = False
+            if run.stopped == "line":
+                # A line ended the run at once. A peer that writes every move in another form than the fast
+                # lane's would make each of its moves pay for a run: after such runs in a row, let up to
+                # MAX_SKIP table changes pass before the next try.
+                self._idle_runs += 1
+                self._skip = min(MAX_SKIP, (1 << self._idle_runs) - 1)
         return True
 
 
