@@ -91,16 +91,23 @@ def _started(peers: list[Peer]) -> int:
     return max(int(p.until(lambda m: m["type"] in ("update", "snapshot") and bool(m["to_act"]))["state_id"]) for p in peers)
 
 
-def _play(players: list[Peer], watchers: list[Peer], moves: int, state: int) -> int:
-    """Each seat to act answers with its first legal move, ``moves`` times (or until the game ends); every peer
-    waits for each new state. Returns the last state id."""
+def _move(decision_id: int, index: int = 0, ref: str = "") -> bytes:
+    """A move line in the fast lane's form (``ref``: an extra ``,"ref":...`` member, already written)."""
+    return f'{{"decision_id":{decision_id},"index":{index}{ref},"type":"move"}}'.encode()
+
+
+def _play(
+    players: list[Peer], watchers: list[Peer], moves: int, state: int, line: Callable[[int], bytes] = _move
+) -> int:
+    """Each seat to act answers with its first legal move (``line`` of the decision's id), ``moves`` times (or
+    until the game ends); every peer waits for each new state. Returns the last state id."""
     for _ in range(moves):
         latest = players[0].state()
         if latest["over"]:
             break
         seat = min(latest["to_act"])
         decision = players[seat].state()["decision"]
-        players[seat].send(f'{{"decision_id":{decision["id"]},"index":0,"type":"move"}}'.encode())
+        players[seat].send(line(decision["id"]))
         state += 1
         for peer in players + watchers:
             peer.until(_state_at(state))
@@ -185,7 +192,7 @@ async def test_a_built_in_players_turn_ends_the_lane() -> None:
                     continue
                 seat = acting[0]
                 decision = players[seat].state()["decision"]
-                players[seat].send(f'{{"decision_id":{decision["id"]},"index":0,"type":"move"}}'.encode())
+                players[seat].send(_move(decision["id"]))
                 state = players[0].until(_state_at(state + 1))["state_id"]
                 players[1].until(_state_at(state))
             _close(players)
@@ -239,7 +246,7 @@ async def test_a_journal_that_cannot_be_written_stops_the_host_before_anyone_hea
                 os.close(full)
                 seat = min(players[0].state()["to_act"])
                 decision = players[seat].state()["decision"]
-                players[seat].send(f'{{"decision_id":{decision["id"]},"index":0,"type":"move"}}'.encode())
+                players[seat].send(_move(decision["id"]))
                 with pytest.raises((AssertionError, OSError)):
                     # The host stops: the connection ends without the move's update.
                     players[1 - seat].until(lambda m: m["type"] == "update" and m["state_id"] > state)
@@ -268,9 +275,9 @@ async def test_hostile_lines_during_the_lane_get_the_general_paths_answers() -> 
             codes = []
             # Each line is one the lane must leave: the general path answers it, and nothing changes.
             hostile = [
-                (other, f'{{"decision_id":{decision["id"]},"index":0,"type":"move"}}'.encode()),  # not its decision
-                (mover, f'{{"decision_id":{decision["id"]},"index":{decision["count"]},"type":"move"}}'.encode()),
-                (mover, f'{{"decision_id":{decision["id"] + 16},"index":0,"type":"move"}}'.encode()),
+                (other, _move(decision["id"])),  # not its decision
+                (mover, _move(decision["id"], decision["count"])),
+                (mover, _move(decision["id"] + 16)),
                 (mover, b"\xff\xfe not json"),
             ]
             for sender, line in hostile:
@@ -302,7 +309,7 @@ async def test_a_reconnect_and_a_late_spectator_see_what_the_lane_played() -> No
             # One more move, then its mover comes back on a new connection and repeats it.
             seat = min(players[0].state()["to_act"])
             decision = players[seat].state()["decision"]
-            repeat = f'{{"decision_id":{decision["id"]},"index":0,"ref":"again","type":"move"}}'.encode()
+            repeat = _move(decision["id"], ref=',"ref":"again"')
             players[seat].send(repeat)
             state += 1
             for peer in players:
@@ -339,7 +346,7 @@ async def test_what_the_lane_reads_and_does_not_play_reaches_the_general_path_wh
             for split in (True, False):
                 seat = min(players[0].state()["to_act"])
                 decision = players[seat].state()["decision"]
-                move = f'{{"decision_id":{decision["id"]},"index":0,"type":"move"}}\n'.encode()
+                move = _move(decision["id"]) + b"\n"
                 if split:
                     players[seat].sock.sendall(move[:20])
                     time.sleep(0.05)
@@ -367,17 +374,11 @@ async def test_a_peer_that_writes_moves_in_another_form_does_not_pay_for_a_run_e
 
         def scene() -> int:
             players = [Peer(port, "ann"), Peer(port, "bob")]
-            state = _started(players)
-            for _ in range(40):
-                latest = players[0].state()
-                if latest["over"]:
-                    break
-                seat = min(latest["to_act"])
-                decision = players[seat].state()["decision"]
-                players[seat].send(f'{{"decision_id": {decision["id"]}, "index": 0, "type": "move"}}'.encode())
-                state += 1
-                for peer in players:
-                    peer.until(_state_at(state))
+
+            def spaced(decision_id: int) -> bytes:
+                return f'{{"decision_id": {decision_id}, "index": 0, "type": "move"}}'.encode()
+
+            state = _play(players, [], 40, _started(players), spaced)
             _close(players)
             return state
 
