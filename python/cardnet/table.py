@@ -16,6 +16,7 @@ from typing import Any, Protocol, Union
 
 from .protocol import Encodable, JSONValue, ProtocolError, Raw, canonical, is_unicode, token_hash
 
+
 #: Decision ids are ``n * SEAT_STRIDE + seat``; the stride exceeds any seat count the core supports.
 SEAT_STRIDE = 16
 

@@ -115,6 +115,18 @@ class Lane(trio.abc.Instrument):
 
     def __init__(self, host: LaneHost) -> None:
         self.host = host
+        # Fixed for the host's run: trio's epoll set and the host's limits.
+        self._trio_fd = trio_epoll_descriptor()
+        opts = host.opts
+        self._limits = {
+            "stride": SEAT_STRIDE,
+            "inline_limit": opts.legal_inline_limit,
+            "host_line": MAX_HOST_LINE,
+            "peer_line": MAX_PEER_LINE,
+            "outbox_bytes": opts.outbox_bytes,
+            "rate": opts.msg_rate,
+            "burst": opts.msg_burst,
+        }
         self._nudged = False
         self._failure: BaseException | None = None
         self._failed = trio.Event()
@@ -180,12 +192,10 @@ class Lane(trio.abc.Instrument):
         whether it ran."""
         host = self.host
         served = host.lane_connections()
-        trio_fd = trio_epoll_descriptor()
-        if served is None or trio_fd < 0:
+        if served is None:
             return False
         conns, seats = served
         table = host.table
-        opts = host.opts
         host_lane = getattr(table.game, "host_lane")
         run: LaneReport = host_lane(
             {
@@ -196,20 +206,12 @@ class Lane(trio.abc.Instrument):
                 "game_no": table.game_no,
                 "state_id": table.state_id,
                 "journal_fd": host.journal.descriptor if host.journal is not None else -1,
-                "trio_fd": trio_fd,
+                "trio_fd": self._trio_fd,
                 "clock_offset": trio.current_time() - time.perf_counter(),
                 "wait": wait,
             },
-            {
-                "stride": SEAT_STRIDE,
-                "inline_limit": opts.legal_inline_limit,
-                "host_line": MAX_HOST_LINE,
-                "peer_line": MAX_PEER_LINE,
-                "outbox_bytes": opts.outbox_bytes,
-                "rate": opts.msg_rate,
-                "burst": opts.msg_burst,
-            },
-        )  # fmt: skip
+            self._limits,
+        )
         self.stops[run.stopped] = self.stops.get(run.stopped, 0) + 1
         self.moves += len(run.moves)
         self.host.absorb_lane(run)

@@ -144,11 +144,6 @@ impl Moved<'_> {
     pub fn legal_of(&self, seat: Seat) -> String {
         self.fan.legal.iter().find(|(s, ..)| *s == seat).map(|(.., list)| list.clone()).unwrap_or_default()
     }
-
-    /// Whether the game ended with this move.
-    pub fn over(&self) -> bool {
-        self.fan.over
-    }
 }
 
 /// A peer's `ref` as Python sees it.

@@ -398,7 +398,7 @@ impl Lane<'_> {
                 }
             }
         }
-        let over = moved.over();
+        let over = moved.fan.is_over();
         let stranger = moved.decisions.iter().any(|(s, ..)| !self.seats.contains(s));
         self.fan = Some(moved.fan);
         self.last = Some((decision_id, line));
