@@ -255,6 +255,20 @@ def test_a_player_saying_bye_is_replaced_at_once() -> None:
     assert sent(effects, b)[0]["type"] == "seats"
 
 
+def test_a_bye_still_replaces_at_once_when_the_absent_seats_are_checked_before_its_disconnect() -> None:
+    # The host may look at absent seats between the bye and the connection's end (any change at the table wakes
+    # that check): the bye must not be forgotten for the seat still being marked connected.
+    session = make_session(seat_timeout=60.0)
+    a, _ = join(session, "ann")
+    join(session, "bob")
+    session.receive_line(a, P.encode(P.Bye().to_wire())[:-1], 5.0)
+    _, deadlines = session.check_absent(5.0)
+    assert not session.table.seats[0].auto and deadlines == []
+    session.disconnected(a, 5.0)
+    session.check_absent(5.0)
+    assert session.table.seats[0].auto
+
+
 def test_shutdown_tells_everyone_and_closes_every_connection() -> None:
     session = make_session()
     a, _ = join(session, "ann")

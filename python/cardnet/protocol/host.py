@@ -582,7 +582,10 @@ class HostSession:
         deadlines: list[float] = []
         for seat, since in list(self.gone_since.items()):
             if self.table.seats[seat].connected:
-                self.gone_since.pop(seat)
+                # Still marked connected: either a live connection holds the seat again (its player is back),
+                # or its last connection is closing after a ``bye`` and its disconnect, still to come, decides.
+                if any(link.seat == seat and link.ready and link.closing is None for link in self.links.values()):
+                    self.gone_since.pop(seat)
             elif now - since >= self.opts.seat_timeout:
                 self.gone_since.pop(seat)
                 self.table.seats[seat].auto = True
