@@ -76,6 +76,34 @@ def test_errors_are_typed_and_change_nothing() -> None:
         load_state('{"format": 1, "game": "fistful"}')
 
 
+def test_arrays_written_in_place_are_checked_first() -> None:
+    """The core writes into caller's arrays only when they are writeable, contiguous, of the right type and
+    length; a refused array is left as it was."""
+    state = new_state("fistful", seed=3)
+    seat = state.first_to_act()
+    length, actions = state.observation_len(), state.action_space_size()
+    frozen = np.full(length, 7.0, np.float32)
+    frozen.flags.writeable = False
+    strided = np.full(2 * length, 7.0, np.float32)[::2]
+    for bad in (frozen, strided):
+        with pytest.raises(BadOptions):
+            state.observation_into(seat, bad)
+        assert (bad == 7.0).all()
+    obs, mask = np.full(length, 7.0, np.float32), np.full(actions, 3, np.int8)
+    with pytest.raises(BadOptions):
+        state.observe_into(seat, True, obs, np.zeros(actions, np.float32))
+    with pytest.raises(BadOptions):
+        state.observe_into(seat, True, frozen, mask)
+    with pytest.raises(BadOptions):
+        state.legal_action_mask_into(seat, np.zeros(actions + 1, np.int8))
+    assert (obs == 7.0).all() and (mask == 3).all()
+    for dtype in (np.int8, np.uint8, np.bool_):
+        obs, into = np.zeros(length, np.float32), np.zeros(actions, dtype)
+        state.observe_into(seat, True, obs, into)
+        fresh_obs, fresh_mask = state.observe(seat, True)
+        assert (obs == fresh_obs).all() and (into.astype(np.int8) == fresh_mask).all()
+
+
 def test_metadata() -> None:
     state = new_state("cherki", players=3)
     assert state.reward_bounds() == (0.0, 1.0)

@@ -10,6 +10,7 @@ use crate::errors::{check, guard, internal, to_pyerr};
 use cardnet_core::json::canonical;
 use cardnet_core::rl::{self, AnyRl, LegalIds, Outputs};
 use cardnet_core::{GameError, Seat};
+use numpy::npyffi::NPY_ARRAY_WRITEABLE;
 use numpy::{Element, IntoPyArray, PyArray1, PyArrayDyn, PyArrayMethods, PyReadwriteArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use serde_json::Value;
@@ -38,7 +39,45 @@ fn borrow_mut<'py, T: Element>(
     array.try_readwrite().map_err(|e| bad_array(py, what, e))
 }
 
-/// Runs `write` on the data of `target` (a C-contiguous numpy array of `T`, `len` items), in place.
+/// A caller's numpy array, checked to be writeable in place: a C-contiguous array of `len` items of `T`.
+///
+/// Writing goes around numpy's borrow tracking (`try_readwrite`), which cost more than writing a small
+/// observation: a per-step `observe_into` paid it twice. Every array of a call is checked before any is
+/// written, so a refused call leaves them all as they were.
+struct Target<'a, 'py, T: Element>(&'a Bound<'py, PyArrayDyn<T>>);
+
+impl<'a, 'py, T: Element> Target<'a, 'py, T> {
+    fn check(py: Python<'_>, target: &'a Bound<'py, PyAny>, what: &str, len: usize) -> PyResult<Self> {
+        let array = target
+            .cast::<PyArrayDyn<T>>()
+            .map_err(|_| bad_array(py, what, format!("must be a numpy array of {}", std::any::type_name::<T>())))?;
+        if !array.is_c_contiguous() {
+            return Err(bad_array(py, what, "must be C-contiguous"));
+        }
+        if array.len() != len {
+            return Err(bad_array(py, what, format!("holds {} items, expected {len}", array.len())));
+        }
+        // SAFETY: `array` is a live numpy array object, so its header may be read.
+        if unsafe { (*array.as_array_ptr()).flags } & NPY_ARRAY_WRITEABLE == 0 {
+            return Err(bad_array(py, what, "is read-only"));
+        }
+        Ok(Target(array))
+    }
+
+    /// Runs `write` on the array's items.
+    fn write(self, write: impl FnOnce(&mut [T])) {
+        // SAFETY: the array is writeable, C-contiguous and holds `len` items of `T` (`check`), so its data is
+        // one slice. The GIL is held for the whole call, so no Python code runs while the slice lives, and the
+        // only other Rust views of numpy memory in this crate are the borrow-tracked ones of `VecEnv`, which
+        // never outlive their own call: this slice is the one reference to that memory until `write` returns.
+        // (`as_slice_mut` fails only for an array that is not contiguous, which `check` refused.)
+        if let Ok(data) = unsafe { self.0.as_slice_mut() } {
+            write(data);
+        }
+    }
+}
+
+/// Runs `write` on the items of `target` (see [`Target`]).
 fn fill<T: Element>(
     py: Python<'_>,
     target: &Bound<'_, PyAny>,
@@ -46,8 +85,7 @@ fn fill<T: Element>(
     len: usize,
     write: impl FnOnce(&mut [T]),
 ) -> PyResult<()> {
-    let mut array = borrow_mut::<T>(py, target, what, len)?;
-    write(array.as_slice_mut().map_err(|e| bad_array(py, what, e))?);
+    Target::check(py, target, what, len)?.write(write);
     Ok(())
 }
 
@@ -67,22 +105,40 @@ fn mark_ids<T: From<bool> + Copy>(ids: &[i32], out: &mut [T]) {
     }
 }
 
-/// Writes `seat`'s mask into `target`, a numpy array of uint8, int8 or bool.
-fn fill_mask(py: Python<'_>, state: &dyn AnyRl, seat: Seat, target: &Bound<'_, PyAny>) -> PyResult<()> {
-    let mut ids = Vec::new();
-    state.append_legal_ids(seat, &mut ids);
-    fill_mask_ids(py, state.action_space_size(), &ids, target)
+/// A caller's mask array, checked (see [`Target`]): int8, uint8 or bool.
+enum MaskTarget<'a, 'py> {
+    Int8(Target<'a, 'py, i8>),
+    Uint8(Target<'a, 'py, u8>),
+    Bool(Target<'a, 'py, bool>),
 }
 
-/// Writes the mask of `ids` into `target` (`len` items of uint8, int8 or bool).
-fn fill_mask_ids(py: Python<'_>, len: usize, ids: &[i32], target: &Bound<'_, PyAny>) -> PyResult<()> {
-    if target.cast::<PyArrayDyn<u8>>().is_ok() {
-        fill::<u8>(py, target, "mask", len, |out| mask_from_ids(ids, out))
-    } else if target.cast::<PyArrayDyn<i8>>().is_ok() {
-        fill::<i8>(py, target, "mask", len, |out| mask_from_ids(ids, out))
-    } else {
-        fill::<bool>(py, target, "mask (uint8, int8 or bool)", len, |out| mask_from_ids(ids, out))
+impl<'a, 'py> MaskTarget<'a, 'py> {
+    fn check(py: Python<'_>, target: &'a Bound<'py, PyAny>, len: usize) -> PyResult<Self> {
+        // int8 first: the arrays `observe` makes, which the PettingZoo adapter reuses.
+        Ok(if target.cast::<PyArrayDyn<i8>>().is_ok() {
+            MaskTarget::Int8(Target::check(py, target, "mask", len)?)
+        } else if target.cast::<PyArrayDyn<u8>>().is_ok() {
+            MaskTarget::Uint8(Target::check(py, target, "mask", len)?)
+        } else {
+            MaskTarget::Bool(Target::check(py, target, "mask (uint8, int8 or bool)", len)?)
+        })
     }
+
+    /// Writes the mask of the ascending legal `ids`.
+    fn write(self, ids: &[i32]) {
+        match self {
+            MaskTarget::Int8(t) => t.write(|out| mask_from_ids(ids, out)),
+            MaskTarget::Uint8(t) => t.write(|out| mask_from_ids(ids, out)),
+            MaskTarget::Bool(t) => t.write(|out| mask_from_ids(ids, out)),
+        }
+    }
+}
+
+/// `seat`'s legal ids.
+fn legal_ids(state: &dyn AnyRl, seat: Seat) -> Vec<i32> {
+    let mut ids = rl::legal_ids_buffer();
+    state.append_legal_ids(seat, &mut ids);
+    ids
 }
 
 fn seat_of(py: Python<'_>, state: &dyn AnyRl, seat: i64) -> PyResult<Seat> {
@@ -205,7 +261,9 @@ impl RlState {
     fn legal_action_mask_into(&self, py: Python<'_>, seat: i64, out: &Bound<'_, PyAny>) -> PyResult<()> {
         guard(py, || {
             let state = self.usable(py)?;
-            fill_mask(py, state, seat_of(py, state, seat)?, out)
+            let seat = seat_of(py, state, seat)?;
+            MaskTarget::check(py, out, state.action_space_size())?.write(&legal_ids(state, seat));
+            Ok(())
         })
     }
 
@@ -236,10 +294,7 @@ impl RlState {
             let seat = seat_of(py, state, seat)?;
             let obs = PyArray1::<f32>::zeros(py, state.observation_len(), false);
             let mask = PyArray1::<i8>::zeros(py, state.action_space_size(), false);
-            let mut ids = Vec::new();
-            if masked {
-                state.append_legal_ids(seat, &mut ids);
-            }
+            let ids = if masked { legal_ids(state, seat) } else { Vec::new() };
             // SAFETY: both arrays were created just above, are contiguous and no other reference to them
             // exists yet, so these are the only views of their memory while they live.
             let (obs_data, mask_data) = unsafe { (obs.as_slice_mut(), mask.as_slice_mut()) };
@@ -264,12 +319,11 @@ impl RlState {
         guard(py, || {
             let state = self.usable(py)?;
             let seat = seat_of(py, state, seat)?;
-            fill::<f32>(py, obs, "observation", state.observation_len(), |buf| state.write_observation(seat, buf))?;
-            if masked {
-                fill_mask(py, state, seat, mask)
-            } else {
-                fill_mask_ids(py, state.action_space_size(), &[], mask)
-            }
+            let obs = Target::<f32>::check(py, obs, "observation", state.observation_len())?;
+            let mask = MaskTarget::check(py, mask, state.action_space_size())?;
+            obs.write(|buf| state.write_observation(seat, buf));
+            mask.write(&if masked { legal_ids(state, seat) } else { Vec::new() });
+            Ok(())
         })
     }
 

@@ -95,9 +95,18 @@ pub trait RlGame: Game {
     }
 }
 
+/// Room for the legal ids of most decisions: collecting them into a vector of this capacity does not
+/// reallocate, where growing from empty reallocated five times and cost a third of a Fistful observation.
+pub const LEGAL_IDS_ROOM: usize = 64;
+
+/// An empty vector with room for [`LEGAL_IDS_ROOM`] legal ids, for [`append_legal_ids`].
+pub fn legal_ids_buffer() -> Vec<i32> {
+    Vec::with_capacity(LEGAL_IDS_ROOM)
+}
+
 /// The action ids legal for `seat`, ascending and without repeats.
 pub fn legal_action_ids<G: RlGame>(game: &G, seat: Seat) -> Vec<usize> {
-    let mut ids = Vec::new();
+    let mut ids = legal_ids_buffer();
     append_legal_ids(game, seat, &mut ids);
     ids.into_iter().map(|id| id as usize).collect()
 }
