@@ -20,23 +20,15 @@ fn bad_array(py: Python<'_>, what: &str, reason: impl std::fmt::Display) -> PyEr
     to_pyerr(py, &GameError::BadOptions(format!("{what}: {reason}")))
 }
 
-/// Borrows `target`, a writable numpy array of `T` with `len` items, for writing in place.
+/// Borrows `target` (checked as a [`Target`]) through numpy's borrow tracking, for writing in place while other
+/// arrays are borrowed too (`VecEnv`'s outputs, held together for a whole step).
 fn borrow_mut<'py, T: Element>(
     py: Python<'py>,
     target: &Bound<'py, PyAny>,
     what: &str,
     len: usize,
 ) -> PyResult<PyReadwriteArray<'py, T, numpy::IxDyn>> {
-    let array = target
-        .cast::<PyArrayDyn<T>>()
-        .map_err(|_| bad_array(py, what, format!("must be a numpy array of {}", std::any::type_name::<T>())))?;
-    if !array.is_c_contiguous() {
-        return Err(bad_array(py, what, "must be C-contiguous"));
-    }
-    if array.len() != len {
-        return Err(bad_array(py, what, format!("holds {} items, expected {len}", array.len())));
-    }
-    array.try_readwrite().map_err(|e| bad_array(py, what, e))
+    Target::<T>::check(py, target, what, len)?.0.try_readwrite().map_err(|e| bad_array(py, what, e))
 }
 
 /// A caller's numpy array, checked to be writeable in place: a C-contiguous array of `len` items of `T`.
