@@ -118,7 +118,7 @@ impl Game {
 pub(crate) struct QuickMove<'a> {
     pub decision_id: u64,
     pub count: u64,
-    pub held: &'a [Held],
+    pub held: &'a [Held<'a>],
     pub seq: &'a [u64],
     pub stride: u64,
     pub game_no: u64,
@@ -463,7 +463,7 @@ impl Game {
         seat: i64,
         decision_id: u64,
         count: u64,
-        held: Vec<Held>,
+        held: Vec<(Seat, u64, String)>,
         seq: Vec<u64>,
         stride: u64,
         game_no: u64,
@@ -471,6 +471,7 @@ impl Game {
         inline_limit: usize,
         limit: usize,
     ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let held: Vec<Held> = held.iter().map(|(s, id, legal)| (*s, *id, legal.as_str())).collect();
         let asked =
             QuickMove { decision_id, count, held: &held, seq: &seq, stride, game_no, state_id, inline_limit, limit };
         let Some(moved) = self.quick_move(py, line, seat, &asked)? else { return Ok(None) };

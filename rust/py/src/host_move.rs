@@ -107,8 +107,9 @@ pub fn ack_json(decision_id: u64, peer_ref: Ref<'_>) -> String {
     out
 }
 
-/// An open decision of a seat other than the mover, as the host holds it: `(seat, id, legal list)`.
-pub type Held = (Seat, u64, String);
+/// An open decision of a seat other than the mover, as the host holds it: `(seat, id, legal list)`, the list
+/// borrowed from wherever the host keeps it (a move compares it, never keeps it).
+pub type Held<'a> = (Seat, u64, &'a str);
 
 /// One acting seat's decision after a move: `(seat, id, count, kept)`; `kept`: the seat's open decision
 /// stays (same id), else a new one opens with this id.
@@ -122,7 +123,7 @@ pub type After = (Seat, u64, usize, bool);
 pub fn decisions_after(
     mover: Seat,
     legal: &[(Seat, usize, String)],
-    held: &[Held],
+    held: &[Held<'_>],
     seq: &[u64],
     stride: u64,
 ) -> Vec<After> {
@@ -210,10 +211,10 @@ mod tests {
     #[test]
     fn decisions_keep_or_open() {
         let legal = vec![(0, 2, "[1,2]".to_string()), (1, 1, "[3]".to_string())];
-        let held = vec![(1, 17, "[3]".to_string())];
+        let held = vec![(1, 17, "[3]")];
         let after = decisions_after(0, &legal, &held, &[4, 1], 16);
         assert_eq!(after, vec![(0, 80, 2, false), (1, 17, 1, true)]);
-        let changed = vec![(1, 17, "[4]".to_string())];
+        let changed = vec![(1, 17, "[4]")];
         assert_eq!(decisions_after(0, &legal, &changed, &[4, 1], 16), vec![(0, 80, 2, false), (1, 33, 1, false)]);
         // The mover never keeps its decision, even when its list is unchanged.
         assert_eq!(decisions_after(1, &legal, &held, &[4, 1], 16), vec![(0, 80, 2, false), (1, 33, 1, false)]);

@@ -340,7 +340,7 @@ impl Lane<'_> {
             .iter()
             .enumerate()
             .filter(|(s, _)| *s != seat)
-            .filter_map(|(s, o)| o.as_ref().map(|o| (s, o.id, o.legal.clone())))
+            .filter_map(|(s, o)| o.as_ref().map(|o| (s, o.id, o.legal.as_str())))
             .collect();
         let state_id = self.state_id + 1;
         let asked = QuickMove {
