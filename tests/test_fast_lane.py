@@ -192,6 +192,9 @@ async def _play_over_tcp(name: str, players: int, lane: str, journal_path: Path)
             assert (host.quick_moves > 50) if fast else (host.quick_moves == 0)
             played_natively = host.lane.moves if host.lane is not None else 0
             assert (played_natively > 20) if lane == "native" else (played_natively == 0)
+            if host.lane is not None:
+                # The rematch went through the native lane too: every vote, and the next game's deal.
+                assert (host.lane.votes, host.lane.games) == (players, 1)
     finally:
         journal.close()
     return raw, journal_path.read_bytes()

@@ -123,6 +123,37 @@ async def _in_thread(work: Callable[[], Any]) -> Any:
     return await trio.to_thread.run_sync(work)
 
 
+def _fill_the_disk(journal: Journal) -> None:
+    """The journal's disk is full from now on: every further record fails (its descriptor is now /dev/full's)."""
+    full = os.open("/dev/full", os.O_WRONLY)
+    os.dup2(full, journal.descriptor)
+    os.close(full)
+
+
+async def _until_the_journal_fails(game: str, journal: Journal, scene: Callable[[list[Peer]], None]) -> Host:
+    """Hosts ``game`` for two players with ``journal``, runs ``scene`` with their peers (it fills the disk at some
+    point, see :func:`_fill_the_disk`), and checks that the host stopped with ``JournalFailure``; the host."""
+    host: Host | None = None
+    with pytest.raises(BaseExceptionGroup) as stopped:
+        async with running_host(core_engine(), game=game, players=2, journal=journal,
+                                host_options=_options()) as running:  # fmt: skip
+            host = running
+            assert running.port is not None
+            port = running.port
+
+            def play() -> None:
+                players = [Peer(port, "ann"), Peer(port, "bob")]
+                scene(players)
+                _close(players)
+
+            await _in_thread(play)
+            # The host stops by itself: this sleep is never finished.
+            await trio.sleep(10)
+    assert stopped.group_contains(JournalFailure)
+    assert host is not None
+    return host
+
+
 async def test_the_lane_plays_moves_and_hands_back_a_chat_line() -> None:
     async with running_host(core_engine(), game="matchstick", players=2, host_options=_options()) as host:
         assert host.port is not None
@@ -227,35 +258,18 @@ async def test_a_watcher_that_does_not_read_gets_a_whole_stream(tmp_path: Path) 
 
 async def test_a_journal_that_cannot_be_written_stops_the_host_before_anyone_hears(tmp_path: Path) -> None:
     journal = Journal.create(tmp_path / "t.journal")
-    host: Host | None = None
-    heard: list[int] = []
-    with pytest.raises(BaseExceptionGroup) as stopped:
-        async with running_host(core_engine(), game="matchstick", players=2, journal=journal,
-                                host_options=_options()) as running:  # fmt: skip
-            host = running
-            assert running.port is not None
-            port = running.port
 
-            def scene() -> None:
-                players = [Peer(port, "ann"), Peer(port, "bob")]
-                state = _play(players, [], 8, _started(players))
-                heard.append(state)
-                # The disk fills up: every further record fails.
-                full = os.open("/dev/full", os.O_WRONLY)
-                os.dup2(full, journal.descriptor)
-                os.close(full)
-                seat = min(players[0].state()["to_act"])
-                decision = players[seat].state()["decision"]
-                players[seat].send(_move(decision["id"]))
-                with pytest.raises((AssertionError, OSError)):
-                    # The host stops: the connection ends without the move's update.
-                    players[1 - seat].until(lambda m: m["type"] == "update" and m["state_id"] > state)
-                _close(players)
+    def scene(players: list[Peer]) -> None:
+        state = _play(players, [], 8, _started(players))
+        _fill_the_disk(journal)
+        seat = min(players[0].state()["to_act"])
+        decision = players[seat].state()["decision"]
+        players[seat].send(_move(decision["id"]))
+        with pytest.raises((AssertionError, OSError)):
+            # The host stops: the connection ends without the move's update.
+            players[1 - seat].until(lambda m: m["type"] == "update" and m["state_id"] > state)
 
-            await _in_thread(scene)
-            await trio.sleep(10)
-    assert stopped.group_contains(JournalFailure)
-    assert host is not None and heard
+    await _until_the_journal_fails("matchstick", journal, scene)
     # Every acknowledged move is in the journal, and the one that could not be written was heard by no one.
     records = read_journal(tmp_path / "t.journal").records
     assert sum(1 for r in records if r.get("kind") == "move") == 8

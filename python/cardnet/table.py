@@ -58,8 +58,8 @@ class FanOutLike(Protocol):
 
 
 class LaneMoves(Protocol):
-    """What the host's native lane reports of the moves it played (the core's ``LaneRun``; see
-    :mod:`cardnet.net.lane`)."""
+    """What the host's native lane reports of the moves it played and the rematches it carried out (the core's
+    ``LaneRun``; see :mod:`cardnet.net.lane`)."""
 
     @property
     def moves(self) -> list[tuple[int, int, int, int, float]]:
@@ -79,7 +79,23 @@ class LaneMoves(Protocol):
 
     @property
     def fan(self) -> FanOutLike | None:
-        """The last move's fragments (None when no move was played)."""
+        """The fragments of the last state the lane made (None when it made none)."""
+
+    @property
+    def game_no(self) -> int:
+        """The game's number now."""
+
+    @property
+    def games(self) -> list[tuple[int, int, int]]:
+        """(game_no, seed, state id) of every game the lane started, in order."""
+
+    @property
+    def votes(self) -> list[int]:
+        """Who has voted for a rematch now."""
+
+    @property
+    def counted(self) -> int:
+        """How many rematch votes the lane took."""
 
 
 #: What :meth:`Table.play_line` returns: the move's journal payload, every observer's ``update`` line (seats
@@ -546,24 +562,27 @@ class Table:
         if done is None:
             return None
         fan, record, lines, after, ref = done
-        self._played_natively([(seat, decision.id)], fan, after)
+        self._played_natively(seat, decision.id, fan, after)
         for acting, _, _, legal_json in after:
             if legal_json is not None:
                 self._decision_seq[acting] += 1
         return record, lines, ref, fan.over
 
     def _played_natively(
-        self, answered: Sequence[tuple[int, int]], fan: FanOutLike, after: Sequence[tuple[int, int, int, str | None]]
+        self, seat: int, decision_id: int, fan: FanOutLike, after: Sequence[tuple[int, int, int, str | None]]
     ) -> None:
-        """The table's bookkeeping after the core played moves without it (the fast lane, the native lane):
-        ``answered`` holds each move's (seat, decision id), ``fan`` the last state's fragments, ``after`` each
-        open decision as (seat, id, count, legal list), the list None for a decision kept from before. The
-        caller counts the decisions opened."""
-        for seat, decision_id in answered:
-            self.state_id += 1
-            self.answered[decision_id] = (seat, self.state_id)
+        """The table's bookkeeping after the core played ``seat``'s answer to ``decision_id`` without it (the
+        fast lane): ``fan`` holds the new state's fragments, ``after`` each open decision as (seat, id, count,
+        legal list), the list None for a decision kept from before. The caller counts the decisions opened."""
+        self.state_id += 1
+        self.answered[decision_id] = (seat, self.state_id)
         self._fan = ((id(self.game), self.game_no, self.state_id), fan)
         self.rematch_votes.clear()
+        self._open_natively(after)
+
+    def _open_natively(self, after: Sequence[tuple[int, int, int, str | None]]) -> None:
+        """The open decisions after the core moved on its own: (seat, id, count, legal list) each, the list None
+        for a decision kept from before."""
         fresh: dict[int, OpenDecision] = {}
         for acting, decision_id, count, legal_json in after:
             if legal_json is None:
@@ -581,16 +600,30 @@ class Table:
         return list(self._decision_seq)
 
     def absorb_lane(self, run: LaneMoves) -> None:
-        """Catch up with the moves the host's native lane played on the game (:mod:`cardnet.net.lane`)."""
-        if not run.moves or run.fan is None:
+        """Catch up with what the host's native lane did (:mod:`cardnet.net.lane`): the moves it played, the
+        rematch votes it took and the games it started, all in the same ``Game`` object."""
+        if not run.moves and not run.counted:
             return
-        after = [
-            (seat, decision_id, count, None if (old := self.decisions.get(seat)) and old.id == decision_id else legal)
-            for seat, decision_id, count, legal in run.decisions
-        ]
-        self._played_natively([(seat, decision_id) for _, seat, decision_id, _, _ in run.moves], run.fan, after)
+        game_start = -1
+        if run.games:
+            # Answers are kept per game: only the moves after the last start count.
+            self.game_no, _, game_start = run.games[-1]
+            self.answered.clear()
+        for _, seat, decision_id, state_id, _ in run.moves:
+            if state_id > game_start:
+                self.answered[decision_id] = (seat, state_id)
+        self.state_id = run.state_id
+        self.rematch_votes = set(run.votes)
+        if run.fan is not None:
+            self._fan = ((id(self.game), self.game_no, self.state_id), run.fan)
+        self._open_natively(
+            [
+                (seat, decision_id, count, None if (old := self.decisions.get(seat)) and old.id == decision_id else legal)
+                for seat, decision_id, count, legal in run.decisions
+            ]
+        )
         self._decision_seq = list(run.seq)
-        assert self.state_id == run.state_id, "the native lane and the table count states alike"
+        assert self.game_no == run.game_no, "the native lane and the table count games alike"
 
     # -- rematch ----------------------------------------------------------------------------------------------
 

@@ -377,7 +377,7 @@ class Host:
             or self._bot_busy
             or self._pending
             or not table.started
-            or not table.decisions
+            or not (table.decisions or table.game.is_over())
             or table.config.turn_timer is not None
             or self.session.gone_since
             or any(d.deadline is not None or d.timed_out for d in table.decisions.values())
@@ -402,34 +402,40 @@ class Host:
         ]
         return entries, seats
 
+    def present_humans(self) -> list[int]:
+        """The human seats whose players are here: their votes start the next game."""
+        return self.session.present_humans()
+
     def absorb_lane(self, run: LaneReport) -> None:
         """Catch up with a native lane's run over the connections :meth:`lane_connections` gave: the table,
         each connection's bucket and last line, the counters, then what the lane left to the general path (lines
         that did not go out whole, the end of the game, the bytes it read and did not play)."""
         conns, self._lane_conns = self._lane_conns, []
-        for conn, (tokens, stamp) in zip(conns, run.buckets):
-            conn.link.bucket.tokens, conn.link.bucket.stamp = tokens, stamp
-        if run.moves:
-            self.table.absorb_lane(run)
-            for at, _, _, _, heard in run.moves:
-                conns[at].link.last_heard = heard
-            self.quick_moves += len(run.moves)
+        for conn, (tokens, stamp), heard in zip(conns, run.buckets, run.heard):
+            link = conn.link
+            link.bucket.tokens, link.bucket.stamp = tokens, stamp
+            if heard is not None:
+                link.last_heard = heard
+        self.table.absorb_lane(run)
+        self.quick_moves += len(run.moves)
         if self.journal is not None:
-            self.journal.records_written += len(run.moves) - (run.journal_error is not None)
+            self.journal.records_written += run.records
             if run.journal_error is not None:
                 raise JournalFailure(f"cannot write the journal {self.journal.path}: {run.journal_error}")
         ack: Ack | None = None
+        mover = None
         if run.ack is not None:
+            # The last lines the lane wrote were a move's: the mover's carries its ack.
             ack = {"decision_id": run.ack[0], "ref": run.ack[1]}
-        mover = run.moves[-1][1] if run.moves else None
+            mover = run.moves[-1][1]
         for at, data, sent in run.undelivered:
             conn = conns[at]
             if data is None or sent == -2:
                 self._deliver(conn, data, ack if conn.seat == mover and not conn.spectator else None)
             else:
                 self._keep_rest(conn, data, sent)
-        if run.over:
-            self._game_finished()
+        if run.finished:
+            self._game_finished(run.finished)
         if run.unread is not None:
             at, data = run.unread
             self._take_back(conns[at], data)
@@ -502,8 +508,8 @@ class Host:
         if commit.game_over:
             self._game_finished()
 
-    def _game_finished(self) -> None:
-        self.finished_games += 1
+    def _game_finished(self, count: int = 1) -> None:
+        self.finished_games += count
         self.game_over.set()
         self.game_over = trio.Event()
 

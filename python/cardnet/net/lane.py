@@ -8,9 +8,15 @@ and plays every line that the fast lane would take: the canonical index ``move``
 decision, within its rate. It journals each move and writes every ready connection's ``update`` line as the
 fast lane does, byte for byte, with no Python or trio in between.
 
+Once a game is over, the core also takes the players' rematch votes in their canonical form: it journals each
+one and tells every connection, as the general path does, and the vote that completes the present humans'
+set deals the next game into the same ``Game`` object (from the table's seed, as ``Table.start_next_game``
+does), journals it and writes every connection's ``snapshot``. Play then goes on in the lane.
+
 The core gives the table back as soon as anything else happens: another kind of line or half a line, a
-closed or failed socket, a socket that does not take a whole line, the end of the game, a decision for a
-built-in player or an absent seat, a signal, trio's next timer, or any I/O that trio waits for (it watches
+closed or failed socket, a socket that does not take a whole line, the end of a game when a task waits for
+it (``Host.game_over``), a decision for a built-in player or an absent seat, a signal, trio's next timer,
+or any I/O that trio waits for (it watches
 trio's own epoll descriptor, so a spectator's line, a new connection or a worker thread's result all end the
 lane). The host then brings the table, the connections' buckets and its counters up to date
 (:meth:`Host.absorb_lane`) and carries on in Python; the bytes the lane read and did not play go to that
@@ -51,6 +57,10 @@ class LaneReport(LaneMoves, Protocol):
         """Every connection's rate bucket (tokens, stamp) now."""
 
     @property
+    def heard(self) -> list[float | None]:
+        """When each connection's last line that the lane took came (None: none)."""
+
+    @property
     def undelivered(self) -> list[tuple[int, bytes | None, int]]:
         """The last move's lines that did not go out whole: (connection index, line or None when it could not
         be built, bytes written; -1: the socket failed, -2: not tried, longer than the outbox)."""
@@ -68,6 +78,14 @@ class LaneReport(LaneMoves, Protocol):
         """Whether the game is over."""
 
     @property
+    def finished(self) -> int:
+        """How many games ended during the run."""
+
+    @property
+    def records(self) -> int:
+        """How many journal records the lane wrote."""
+
+    @property
     def stopped(self) -> str:
         """Why the lane stopped."""
 
@@ -83,10 +101,14 @@ class LaneHost(Protocol):
     journal: Journal | None
     opts: HostOptions
     lane: Lane | None
+    game_over: trio.Event
 
     def lane_connections(self) -> tuple[list[tuple[int, int, float, float]], list[int]] | None:
         """Every ready connection as (descriptor, seat or -1, bucket tokens, bucket stamp) and the seats the
         lane may play, when it may serve them all now; else None."""
+
+    def present_humans(self) -> list[int]:
+        """The human seats whose players are here: their votes start the next game."""
 
     def absorb_lane(self, run: LaneReport) -> None:
         """Catch up with a run over the connections :meth:`lane_connections` gave."""
@@ -127,6 +149,12 @@ class Lane(trio.abc.Instrument):
             "rate": opts.msg_rate,
             "burst": opts.msg_burst,
         }
+        config = host.table.config
+        # What the next game needs: the lane deals it only from a seed the core takes (a u64).
+        seed = config.seed if config.seeded else None
+        self._rematch = (
+            {"seed": seed, "options": dict(config.options)} if seed is None or 0 <= seed < 1 << 64 else None
+        )
         self._nudged = False
         self._failure: BaseException | None = None
         self._failed = trio.Event()
@@ -134,6 +162,9 @@ class Lane(trio.abc.Instrument):
         self.stops: dict[str, int] = {}
         #: Moves the lane played.
         self.moves = 0
+        #: Rematch votes the lane took, and games it started.
+        self.votes = 0
+        self.games = 0
         #: Runs in a row that a line ended before any move (a peer writing its moves in another form, say).
         self._idle_runs = 0
         #: Table changes to let pass before the next run, after such runs.
@@ -209,13 +240,20 @@ class Lane(trio.abc.Instrument):
                 "trio_fd": self._trio_fd,
                 "clock_offset": trio.current_time() - time.perf_counter(),
                 "wait": wait,
+                "votes": sorted(table.rematch_votes),
+                "humans": host.present_humans(),
+                "rematch": self._rematch,
+                # A task waiting for a game's end would see only the next game if the lane played on.
+                "stop_at_end": host.game_over.statistics().tasks_waiting > 0,
             },
             self._limits,
         )
         self.stops[run.stopped] = self.stops.get(run.stopped, 0) + 1
         self.moves += len(run.moves)
+        self.votes += run.counted
+        self.games += len(run.games)
         self.host.absorb_lane(run)
-        if run.moves:
+        if run.moves or run.counted:
             self._idle_runs = 0
         else:
             # Nothing played: wait for the table to change before trying again, rather than spin.

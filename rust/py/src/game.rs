@@ -11,7 +11,7 @@ use crate::lines::{state_line, DecisionLine, Shared};
 use cardnet_core::ai::Player;
 use cardnet_core::json::{canonical, parse};
 use cardnet_core::session::{AnyGame, FanOut as CoreFanOut, MoveInput};
-use cardnet_core::{GameError, Outcome, Seat};
+use cardnet_core::{registry, GameError, Outcome, Seat};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -57,6 +57,26 @@ impl Game {
     /// The number of seats.
     pub(crate) fn players(&self) -> usize {
         self.inner.setup().players
+    }
+
+    /// The next game of this one's table (`Table.start_next_game`): same game and seats, dealt from `seed`
+    /// with the table's `options`, and its fan-out for every observer (`[0, .., players - 1, None]`). Nothing
+    /// changes here: [`Game::replace`] puts it in place.
+    pub(crate) fn next_game(&self, py: Python<'_>, seed: u64, options: &Value) -> PyResult<(Box<dyn AnyGame>, FanOut)> {
+        let name = self.usable(py)?.name();
+        let players = self.players();
+        guard(py, || {
+            let next = check(py, registry::new_game(name, Some(players), seed, options))?;
+            let observers: Vec<Option<Seat>> = (0..players).map(Some).chain([None]).collect();
+            let fan = FanOut::new(next.as_ref(), next.fan_out(&observers), None);
+            Ok((next, fan))
+        })
+    }
+
+    /// Puts `next` (from [`Game::next_game`]) in place of this game: the Python object stays the same.
+    pub(crate) fn replace(&mut self, next: Box<dyn AnyGame>) {
+        self.inner = next;
+        self.poisoned = false;
     }
 
     /// The fast lane's move (`host_move`, and the native lane's every move), in Rust values: None, changing
@@ -256,7 +276,7 @@ impl Game {
     }
 
     /// Whether the game is over.
-    fn is_over(&self, py: Python<'_>) -> PyResult<bool> {
+    pub(crate) fn is_over(&self, py: Python<'_>) -> PyResult<bool> {
         guard(py, || Ok(self.usable(py)?.is_over()))
     }
 
@@ -611,9 +631,9 @@ pub struct FanOut {
     /// The outcome as canonical JSON once over, else None.
     outcome_json: Option<String>,
     /// `(seat, legal_count, legal_moves_json)` for every seat in `to_act`.
-    legal: Vec<(Seat, usize, String)>,
+    pub(crate) legal: Vec<(Seat, usize, String)>,
     /// `(observer, view_json, events_json)` for every observer asked for, in the order asked.
-    seats: Vec<(Option<Seat>, String, String)>,
+    pub(crate) seats: Vec<(Option<Seat>, String, String)>,
     /// The applied move as canonical JSON (from `play`; None from `fan_out`).
     move_json: Option<String>,
 }
@@ -624,7 +644,7 @@ impl FanOut {
         self.over
     }
 
-    fn new(game: &dyn AnyGame, core: CoreFanOut, move_json: Option<String>) -> Self {
+    pub(crate) fn new(game: &dyn AnyGame, core: CoreFanOut, move_json: Option<String>) -> Self {
         FanOut {
             state_hash: core.state_hash,
             to_act: core.to_act,
@@ -637,7 +657,7 @@ impl FanOut {
     }
 
     /// The start of every `kind` line of this state (everything before the seat's own parts).
-    fn head(&self, kind: &str, game_no: u64, state_id: u64, to_act: &[u64]) -> String {
+    pub(crate) fn head(&self, kind: &str, game_no: u64, state_id: u64, to_act: &[u64]) -> String {
         let shared = Shared {
             kind,
             game_no,

@@ -10,11 +10,20 @@
 //! decision for a seat the lane does not play. The caller then brings the table's and the connections'
 //! bookkeeping up to date from the returned `LaneRun` and carries on in Python.
 //!
+//! Once a game is over, the lane also takes the players' rematch votes in their canonical form
+//! (`{"type":"rematch"}`) as `HostSession` does: each vote is journalled and announced to every connection,
+//! and the vote that completes the present humans' set deals the next game into the same `Game` object,
+//! journals its start and writes every connection's `snapshot`; play then goes on in the lane. It stops at a
+//! game's end instead when the host asks it to (someone waits for that end).
+//!
 //! Each readable socket is read once. Bytes the lane read and did not play come back in `LaneRun.unread`:
 //! the host puts them in that connection's line buffer, as if its reader had read them.
 
 use crate::game::{ref_to_py, FanOut, Game, QuickMove};
 use crate::host_move::Held;
+use crate::lines::{state_line, DecisionLine};
+use crate::rematch::{derive_seed, game_record, random_seed, vote_record, votes_line, VOTE_LINE};
+use cardnet_core::session::AnyGame;
 use cardnet_core::Seat;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -100,6 +109,25 @@ pub struct LaneTable {
     clock_offset: f64,
     /// How long the lane may wait at most (trio's next timer), seconds.
     wait: f64,
+    /// Who has voted for a rematch of the game (over) so far.
+    votes: Vec<Seat>,
+    /// The human seats whose players are here: the votes that start the next game.
+    humans: Vec<Seat>,
+    /// What the next game needs, when the lane may start it (else votes go the general way).
+    rematch: Option<LaneRematch>,
+    /// Whether the lane stops when a game ends (someone waits for that).
+    stop_at_end: bool,
+}
+
+/// What the lane needs to start the next game (a dict of these keys).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct LaneRematch {
+    /// The table's seed when it is seeded (game n is dealt from `derive_seed(seed, n)`); None: each game
+    /// gets a random seed.
+    seed: Option<u64>,
+    /// The table's options as it was created with them.
+    options: Py<PyAny>,
 }
 
 /// What a lane did, for the caller's bookkeeping.
@@ -131,6 +159,20 @@ pub struct LaneRun {
     stopped: String,
     /// Why the journal could not be written (the move was played and nothing sent: the host must stop).
     journal_error: Option<String>,
+    /// The game's number now.
+    game_no: u64,
+    /// Who has voted for a rematch now.
+    votes: Py<PyList>,
+    /// `(game_no, seed, state_id)` of every game the lane started, in order.
+    games: Py<PyList>,
+    /// How many games ended.
+    finished: u32,
+    /// How many rematch votes the lane took (repeated ones too).
+    counted: u32,
+    /// How many journal records the lane wrote.
+    records: u32,
+    /// When each connection was last heard from in this run (None: not heard).
+    heard: Py<PyList>,
 }
 
 /// An owned epoll descriptor.
@@ -257,7 +299,7 @@ pub fn crc32(data: &[u8]) -> u32 {
 enum Served {
     /// Nothing to read after all (a spurious wake).
     Nothing,
-    /// A move was played; `Some(reason)` when the lane must stop after it.
+    /// A move was played or a vote taken; `Some(reason)` when the lane must stop after it.
     Played(Option<&'static str>),
     /// The lane stops before this connection's bytes (they stay in the socket unless the run says otherwise).
     Stop(&'static str),
@@ -283,6 +325,17 @@ struct Lane<'g> {
     last: Option<(u64, Vec<u8>)>,
     unread: Option<(usize, Vec<u8>)>,
     journal_error: Option<String>,
+    /// Whether the game is over.
+    over: bool,
+    votes: Vec<Seat>,
+    humans: Vec<Seat>,
+    rematch: Option<LaneRematch>,
+    stop_at_end: bool,
+    finished: u32,
+    games: Vec<(u64, u64, u64)>,
+    counted: u32,
+    records: u32,
+    heard: Vec<Option<f64>>,
 }
 
 impl Lane<'_> {
@@ -302,11 +355,160 @@ impl Lane<'_> {
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Served::Nothing,
             Err(_) => return Served::Stop("read_error"),
         };
+        if self.over {
+            return self.vote(py, at, seat, read);
+        }
         match self.playable(at, seat, read) {
             Some(decision) => self.play(py, at, seat, decision, read),
+            None => self.hand_back(at, read, "line"),
+        }
+    }
+
+    /// The first `read` bytes of the buffer go to the general path, and the lane stops.
+    fn hand_back(&mut self, at: usize, read: usize, reason: &'static str) -> Served {
+        self.unread = Some((at, self.buf[..read].to_vec()));
+        Served::Stop(reason)
+    }
+
+    /// Appends a journal record, if there is a journal; false (the host must stop) when it cannot.
+    fn journal(&mut self, payload: &str) -> bool {
+        if self.journal_fd < 0 {
+            return true;
+        }
+        match journal_append(self.journal_fd, payload.as_bytes()) {
+            Ok(()) => {
+                self.records += 1;
+                true
+            }
+            Err(error) => {
+                self.journal_error = Some(error.to_string());
+                false
+            }
+        }
+    }
+
+    /// Takes the first `read` bytes of the buffer as `seat`'s rematch vote, when they are exactly the vote line
+    /// and the seat has a token (`HostSession.receive_line` takes one for every line but a move): journals it,
+    /// then tells every connection who has voted, or starts the next game when every present human has.
+    fn vote(&mut self, py: Python<'_>, at: usize, seat: Seat, read: usize) -> Served {
+        let now = self.now();
+        let (rate, burst) = (self.limits.rate, self.limits.burst);
+        if self.rematch.is_none() || &self.buf[..read] != VOTE_LINE || !self.conns[at].has_token(now, rate, burst) {
+            return self.hand_back(at, read, "line");
+        }
+        let fresh = !self.votes.contains(&seat);
+        let mut votes = self.votes.clone();
+        if fresh {
+            votes.push(seat);
+            votes.sort_unstable();
+        }
+        let agreed = !self.humans.is_empty() && self.humans.iter().all(|h| votes.contains(h));
+        // The next game is dealt before anything changes: a failure leaves the vote to the general path.
+        let next = match agreed.then(|| self.next_game(py)).transpose() {
+            Ok(next) => next,
+            Err(_) => return self.hand_back(at, read, "refused"),
+        };
+        self.conns[at].tokens -= 1.0;
+        self.heard[at] = Some(now);
+        self.counted += 1;
+        self.votes = votes;
+        self.last = None;
+        if fresh && !self.journal(&vote_record(self.game_no, seat)) {
+            return Served::Stop("journal");
+        }
+        match next {
+            Some((game, seed, fan)) => self.begin(game, seed, fan),
             None => {
-                self.unread = Some((at, self.buf[..read].to_vec()));
-                Served::Stop("line")
+                let line = Some(votes_line(self.game_no, &self.votes));
+                self.send(&vec![line; self.open.len() + 1], at);
+                Served::Played((!self.undelivered.is_empty()).then_some("backlog"))
+            }
+        }
+    }
+
+    /// The next game, its seed and its fan-out (see [`Game::next_game`]).
+    fn next_game(&self, py: Python<'_>) -> PyResult<(Box<dyn AnyGame>, u64, FanOut)> {
+        let plan = self.rematch.as_ref().ok_or_else(|| PyValueError::new_err("no rematch"))?;
+        let game_no = self.game_no + 1;
+        let seed = match plan.seed {
+            Some(seed) => derive_seed(seed, game_no),
+            None => random_seed()?,
+        };
+        let options = crate::options_value(py, Some(plan.options.bind(py)))?;
+        let (game, fan) = self.game.next_game(py, seed, &options)?;
+        Ok((game, seed, fan))
+    }
+
+    /// Starts the next game (`Table.start_next_game`): puts it in place, journals its start, opens its
+    /// decisions and writes every connection's `snapshot`.
+    fn begin(&mut self, game: Box<dyn AnyGame>, seed: u64, fan: FanOut) -> Served {
+        self.game.replace(game);
+        self.game_no += 1;
+        self.state_id += 1;
+        self.votes.clear();
+        self.over = fan.is_over();
+        self.games.push((self.game_no, seed, self.state_id));
+        let mut open = vec![None; self.open.len()];
+        if !self.over {
+            for (seat, count, legal) in &fan.legal {
+                self.seq[*seat] += 1;
+                let id = self.seq[*seat] * self.limits.stride + *seat as u64;
+                open[*seat] = Some(Open { id, count: *count, legal: legal.clone() });
+            }
+        }
+        self.open = open;
+        let journalled = self.journal(&game_record(self.game_no, seed, self.state_id));
+        let to_act: Vec<u64> =
+            self.open.iter().enumerate().filter(|(_, o)| o.is_some()).map(|(s, _)| s as u64).collect();
+        let head = fan.head("snapshot", self.game_no, self.state_id, &to_act);
+        let lines: Vec<Option<String>> = fan
+            .seats
+            .iter()
+            .map(|(observer, view, events)| {
+                let decision = observer.and_then(|o| self.open[o].as_ref()).map(|o| DecisionLine {
+                    id: o.id,
+                    count: o.count as u64,
+                    deadline_ms: None,
+                    legal: (o.legal.len() <= self.limits.inline_limit).then_some(o.legal.as_str()),
+                });
+                let text = state_line(&head, false, None, decision.as_ref(), events, view);
+                (text.len() <= self.limits.host_line + 1).then_some(text)
+            })
+            .collect();
+        self.fan = Some(fan);
+        if !journalled {
+            return Served::Stop("journal");
+        }
+        self.send(&lines, 0);
+        let stranger = self.open.iter().enumerate().any(|(s, o)| o.is_some() && !self.seats.contains(&s));
+        Served::Played(if !self.undelivered.is_empty() {
+            Some("backlog")
+        } else if self.over {
+            Some("over")
+        } else if stranger {
+            Some("other_seat")
+        } else {
+            None
+        })
+    }
+
+    /// Writes each connection its line (`lines` by observer: the seats, then the spectators), connection
+    /// `first` first; what does not go out whole is left in `undelivered`.
+    fn send(&mut self, lines: &[Option<String>], first: usize) {
+        let order = std::iter::once(first).chain((0..self.conns.len()).filter(|&j| j != first));
+        for j in order {
+            let conn = &self.conns[j];
+            match lines.get(conn.observer).and_then(Option::as_ref) {
+                None => self.undelivered.push((j, None, -2)),
+                Some(text) if text.len() > self.limits.outbox_bytes => {
+                    self.undelivered.push((j, Some(text.clone()), -2))
+                }
+                Some(text) => {
+                    let sent = write_some(conn.fd, text.as_bytes());
+                    if sent != text.len() as i64 {
+                        self.undelivered.push((j, Some(text.clone()), sent));
+                    }
+                }
             }
         }
     }
@@ -356,14 +558,12 @@ impl Lane<'_> {
         };
         let moved = match self.game.quick_move(py, &line, seat as i64, &asked) {
             Ok(Some(moved)) => moved,
-            _ => {
-                // The core refused (the game is unchanged): the general path answers the line.
-                self.unread = Some((at, self.buf[..read].to_vec()));
-                return Served::Stop("refused");
-            }
+            // The core refused (the game is unchanged): the general path answers the line.
+            _ => return self.hand_back(at, read, "refused"),
         };
         self.state_id = state_id;
         self.moves.push((at, seat, decision_id, state_id, now));
+        self.heard[at] = Some(now);
         let mut next = vec![None; self.open.len()];
         for &(s, id, count, kept) in &moved.decisions {
             next[s] = if kept {
@@ -374,35 +574,22 @@ impl Lane<'_> {
             };
         }
         self.open = next;
-        if self.journal_fd >= 0 {
-            if let Err(error) = journal_append(self.journal_fd, moved.record.as_bytes()) {
-                self.journal_error = Some(error.to_string());
-                self.fan = Some(moved.fan);
-                return Served::Stop("journal");
-            }
+        let over = moved.fan.is_over();
+        if over {
+            self.over = true;
+            self.finished += 1;
+        }
+        self.votes.clear();
+        if !self.journal(&moved.record) {
+            self.fan = Some(moved.fan);
+            return Served::Stop("journal");
         }
         // The mover's connection first: its ack is the round trip that paces play.
-        let order = std::iter::once(at).chain((0..self.conns.len()).filter(|&j| j != at));
-        for j in order {
-            let conn = &self.conns[j];
-            match moved.lines.get(conn.observer).and_then(Option::as_ref) {
-                None => self.undelivered.push((j, None, -2)),
-                Some(text) if text.len() > self.limits.outbox_bytes => {
-                    self.undelivered.push((j, Some(text.clone()), -2))
-                }
-                Some(text) => {
-                    let sent = write_some(conn.fd, text.as_bytes());
-                    if sent != text.len() as i64 {
-                        self.undelivered.push((j, Some(text.clone()), sent));
-                    }
-                }
-            }
-        }
-        let over = moved.fan.is_over();
+        self.send(&moved.lines, at);
         let stranger = moved.decisions.iter().any(|(s, ..)| !self.seats.contains(s));
         self.fan = Some(moved.fan);
         self.last = Some((decision_id, line));
-        let stop = if over {
+        let stop = if over && (self.stop_at_end || self.rematch.is_none()) {
             Some("over")
         } else if !self.undelivered.is_empty() {
             Some("backlog")
@@ -517,6 +704,11 @@ pub fn host_lane(game: &mut Game, py: Python<'_>, table: LaneTable, limits: Lane
         })
         .collect();
     let buf = vec![0u8; limits.peer_line + 2];
+    let over = game.is_over(py)?;
+    let heard = vec![None; table.conns.len()];
+    let mut votes = table.votes;
+    votes.sort_unstable();
+    votes.dedup();
     let mut lane = Lane {
         game,
         limits,
@@ -535,9 +727,18 @@ pub fn host_lane(game: &mut Game, py: Python<'_>, table: LaneTable, limits: Lane
         last: None,
         unread: None,
         journal_error: None,
+        over,
+        votes,
+        humans: table.humans,
+        rematch: table.rematch,
+        stop_at_end: table.stop_at_end,
+        finished: 0,
+        games: Vec::new(),
+        counted: 0,
+        records: 0,
+        heard,
     };
     let stopped = lane.run(py, table.trio_fd, table.wait.max(0.0))?;
-    let over = lane.fan.as_ref().is_some_and(FanOut::is_over);
     // Lists are built once here: every attribute read on the Python side then costs nothing more.
     let decisions: Vec<_> =
         lane.open.iter().enumerate().filter_map(|(s, o)| o.as_ref().map(|o| (s, o.id, o.count, &o.legal))).collect();
@@ -562,9 +763,16 @@ pub fn host_lane(game: &mut Game, py: Python<'_>, table: LaneTable, limits: Lane
         undelivered: PyList::new(py, undelivered)?.unbind(),
         ack,
         unread: lane.unread.map(|(at, data)| (at, PyBytes::new(py, &data).unbind())),
-        over,
+        over: lane.over,
         stopped: stopped.to_string(),
         journal_error: lane.journal_error,
+        game_no: lane.game_no,
+        votes: PyList::new(py, &lane.votes)?.unbind(),
+        games: PyList::new(py, &lane.games)?.unbind(),
+        finished: lane.finished,
+        counted: lane.counted,
+        records: lane.records,
+        heard: PyList::new(py, &lane.heard)?.unbind(),
     })
 }
 

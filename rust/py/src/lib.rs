@@ -7,6 +7,7 @@ mod game;
 mod host_move;
 mod lane;
 mod lines;
+mod rematch;
 mod rl;
 mod segments;
 mod writes;
