@@ -6,6 +6,7 @@ use cardnet_core::rng::Rng;
 use cardnet_core::session::{hex_sha256, AnyGame, MoveInput};
 use cardnet_core::{new_game, Seat};
 use serde_json::{json, Value};
+use std::collections::BTreeSet;
 
 fn observers(game: &dyn AnyGame) -> Vec<Option<Seat>> {
     let mut all: Vec<Option<Seat>> = (0..game.setup().players).map(Some).collect();
@@ -13,8 +14,8 @@ fn observers(game: &dyn AnyGame) -> Vec<Option<Seat>> {
     all
 }
 
-/// Checks every direct fragment of `game` against the `Value` path.
-fn check_state(game: &dyn AnyGame, what: &str) {
+/// Checks every direct fragment of `game` against the `Value` path; the event types it saw.
+fn check_state(game: &dyn AnyGame, what: &str) -> BTreeSet<String> {
     let public = canonical(&game.view(None)["public"]);
     assert_eq!(game.state_hash(), hex_sha256(public.as_bytes()), "{what}: hash");
     let seen = observers(game);
@@ -22,27 +23,33 @@ fn check_state(game: &dyn AnyGame, what: &str) {
     assert_eq!(fan.state_hash, game.state_hash(), "{what}: fan-out hash");
     assert_eq!(fan.to_act, game.to_act(), "{what}: to_act");
     assert_eq!(fan.outcome, game.outcome().map(|o| canonical(&o.to_json())), "{what}: outcome");
+    let mut kinds = BTreeSet::new();
     for (observer, view, events) in &fan.seats {
         assert_eq!(*view, canonical(&game.view(*observer)), "{what}: view of {observer:?}");
         assert_eq!(*view, game.view_json(*observer), "{what}: view_json of {observer:?}");
-        assert_eq!(*events, canonical(&Value::Array(game.events(*observer))), "{what}: events of {observer:?}");
+        let values = game.events(*observer);
+        assert_eq!(*events, canonical(&Value::Array(values.clone())), "{what}: events of {observer:?}");
+        kinds.extend(values.iter().filter_map(|e| e["type"].as_str().map(str::to_string)));
     }
     assert_eq!(fan.seats.len(), seen.len(), "{what}: one entry per observer");
     for (seat, count, legal) in &fan.legal {
         assert_eq!(*count, game.legal_count(*seat), "{what}: count of {seat}");
         assert_eq!(*legal, canonical(&Value::Array(game.legal_moves(*seat))), "{what}: legal of {seat}");
     }
+    kinds
 }
 
-fn play(name: &str, players: usize, games: u64) {
-    play_with(name, players, games, &json!({}));
+/// Plays `games` random games, checking every state; the event types seen.
+fn play(name: &str, players: usize, games: u64) -> BTreeSet<String> {
+    play_with(name, players, games, &json!({}))
 }
 
-fn play_with(name: &str, players: usize, games: u64, options: &Value) {
+fn play_with(name: &str, players: usize, games: u64, options: &Value) -> BTreeSet<String> {
     let mut rng = Rng::new(5);
+    let mut kinds = BTreeSet::new();
     for g in 0..games {
         let mut game = new_game(name, Some(players), 300 + g, options).expect("new game");
-        check_state(game.as_ref(), &format!("{name} game {g} start"));
+        kinds.extend(check_state(game.as_ref(), &format!("{name} game {g} start")));
         let mut moves = 0;
         while let Some(&seat) = game.to_act().first() {
             let count = game.legal_count(seat);
@@ -53,9 +60,10 @@ fn play_with(name: &str, players: usize, games: u64, options: &Value) {
             let recorded = game.apply_recorded(seat, input).expect("legal move");
             assert_eq!(recorded, canonical(&listed), "{name}: journalled move");
             moves += 1;
-            check_state(game.as_ref(), &format!("{name} game {g} move {moves}"));
+            kinds.extend(check_state(game.as_ref(), &format!("{name} game {g} move {moves}")));
         }
     }
+    kinds
 }
 
 #[test]
@@ -68,7 +76,12 @@ fn matchstick_direct_bytes_match_values() {
 
 #[test]
 fn fistful_direct_bytes_match_values() {
-    play("fistful", 2, 20);
+    let kinds = play("fistful", 2, 40);
+    // Every kind of event, each duel step among them, went through the direct writer.
+    let every = "base discard green7_bonus green8_retrieve match_end pick pink7_end pink8 reveal round_end \
+                 round_start six_takes_pot take_back tie";
+    let missing: Vec<_> = every.split_whitespace().filter(|k| !kinds.contains(*k)).collect();
+    assert!(missing.is_empty(), "event kinds never seen: {missing:?} (seen: {kinds:?})");
 }
 
 #[test]

@@ -28,6 +28,7 @@
 
 use crate::error::GameError;
 use crate::game::{Fields, Game, GameInfo, OptionKind, OptionSpec, Outcome, OutcomeKind, Seat, SeatSet, Setup};
+use crate::json::{write_canonical, write_i64, write_u64};
 use crate::rng::Rng;
 use serde_json::{json, Value};
 
@@ -646,6 +647,155 @@ impl Fistful {
         }
     }
 
+    /// Appends a step as its event: [`Fistful::step_json`] with `step` renamed `type`, keys in canonical order.
+    fn write_step_event(step: &Step, out: &mut String) {
+        let (name, seat, gold, card) = match *step {
+            Step::Tie => ("tie", None, None, None),
+            Step::Win { seat, gold } => ("base", Some(seat), Some(gold), None),
+            Step::Pink8 { seat } => ("pink8", Some(seat), Some(SPECIAL_GOLD), None),
+            Step::Green7 { seat } => ("green7_bonus", Some(seat), Some(1), None),
+            Step::Six { seat, gold } => ("six_takes_pot", Some(seat), Some(gold), None),
+            Step::Green8 { seat, card } => ("green8_retrieve", Some(seat), None, Some(card)),
+            Step::Pink7 { seat } => ("pink7_end", Some(seat), None, None),
+        };
+        out.push('{');
+        if let Some(card) = card {
+            out.push_str("\"card\":");
+            write_u64(out, u64::from(card));
+            out.push(',');
+        }
+        if let Some(gold) = gold {
+            out.push_str("\"gold\":");
+            write_i64(out, i64::from(gold));
+            out.push(',');
+        }
+        if matches!(step, Step::Tie) {
+            out.push_str("\"pot\":");
+            write_i64(out, i64::from(TIE_POT));
+            out.push(',');
+        }
+        if let Some(seat) = seat {
+            out.push_str("\"seat\":");
+            write_u64(out, u64::from(seat));
+            out.push(',');
+        }
+        out.push_str("\"type\":\"");
+        out.push_str(name);
+        out.push_str("\"}");
+    }
+
+    /// Appends the entries of one event of [`Game::events`] as `seat` may learn them (none, one, or a duel's
+    /// steps), keys in canonical order; `first` says whether nothing was written to the array yet.
+    fn write_event(&self, event: &Event, seat: Option<Seat>, out: &mut String, first: &mut bool) {
+        let mut open = |out: &mut String| {
+            if !std::mem::take(first) {
+                out.push(',');
+            }
+        };
+        match *event {
+            Event::Discard { seat: s, cards, setup, auto } => {
+                open(out);
+                out.push_str("{\"auto\":");
+                out.push_str(if auto { "true" } else { "false" });
+                if seat == Some(usize::from(s)) {
+                    out.push_str(",\"cards\":[");
+                    for (i, card) in cards_of(cards).enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        write_u64(out, u64::from(card));
+                    }
+                    out.push(']');
+                }
+                out.push_str(",\"count\":");
+                write_u64(out, count(cards) as u64);
+                out.push_str(",\"seat\":");
+                write_u64(out, u64::from(s));
+                out.push_str(",\"type\":\"discard\",\"when\":\"");
+                out.push_str(if setup { "setup" } else { "round_end" });
+                out.push_str("\"}");
+            }
+            Event::Pick { seat: s, card } => {
+                open(out);
+                out.push('{');
+                if seat == Some(usize::from(s)) {
+                    out.push_str("\"card\":");
+                    write_u64(out, u64::from(card));
+                    out.push(',');
+                }
+                out.push_str("\"seat\":");
+                write_u64(out, u64::from(s));
+                out.push_str(",\"type\":\"pick\"}");
+            }
+            Event::Reveal => {
+                if let Some(d) = &self.last_duel {
+                    open(out);
+                    out.push_str("{\"cards\":[");
+                    write_u64(out, u64::from(d.cards[0]));
+                    out.push(',');
+                    write_u64(out, u64::from(d.cards[1]));
+                    out.push_str("],\"duel\":");
+                    write_u64(out, u64::from(d.number));
+                    out.push_str(",\"round\":");
+                    write_u64(out, u64::from(d.round));
+                    out.push_str(",\"type\":\"reveal\"}");
+                }
+            }
+            Event::Steps { from, to } => {
+                if let Some(d) = &self.last_duel {
+                    let steps = d.steps.iter().flatten().skip(usize::from(from));
+                    for step in steps.take(usize::from(to - from)) {
+                        open(out);
+                        Self::write_step_event(step, out);
+                    }
+                }
+            }
+            Event::RoundEnd { round, gold, star, stars } => {
+                open(out);
+                out.push_str("{\"gold\":[");
+                write_i64(out, i64::from(gold[0]));
+                out.push(',');
+                write_i64(out, i64::from(gold[1]));
+                out.push_str("],\"round\":");
+                write_u64(out, u64::from(round));
+                out.push_str(",\"star\":");
+                match star {
+                    Some(s) => write_u64(out, u64::from(s)),
+                    None => out.push_str("null"),
+                }
+                out.push_str(",\"stars\":[");
+                write_u64(out, u64::from(stars[0]));
+                out.push(',');
+                write_u64(out, u64::from(stars[1]));
+                out.push_str("],\"type\":\"round_end\"}");
+            }
+            Event::TakeBack => {
+                open(out);
+                out.push_str("{\"hand_sizes\":[");
+                write_u64(out, count(self.hand[0]) as u64);
+                out.push(',');
+                write_u64(out, count(self.hand[1]) as u64);
+                out.push_str("],\"type\":\"take_back\"}");
+            }
+            Event::RoundStart { round } => {
+                open(out);
+                out.push_str("{\"duels\":");
+                write_u64(out, u64::from(Self::duels_in(round)));
+                out.push_str(",\"round\":");
+                write_u64(out, u64::from(round));
+                out.push_str(",\"type\":\"round_start\"}");
+            }
+            Event::MatchEnd => {
+                if let Some(o) = self.outcome() {
+                    open(out);
+                    out.push_str("{\"outcome\":");
+                    write_canonical(out, &o.to_json());
+                    out.push_str(",\"type\":\"match_end\"}");
+                }
+            }
+        }
+    }
+
     fn duel_json(duel: &Duel) -> Value {
         let steps: Vec<Value> = duel.steps.iter().flatten().map(Self::step_json).collect();
         json!({"round": duel.round, "duel": duel.number, "cards": duel.cards, "steps": steps,
@@ -1190,6 +1340,15 @@ impl Game for Fistful {
 
     fn write_private_view(&self, seat: Option<Seat>, out: &mut String) {
         self.write_private(seat, out);
+    }
+
+    fn write_events(&self, seat: Option<Seat>, out: &mut String) {
+        out.push('[');
+        let mut first = true;
+        for event in &self.events {
+            self.write_event(event, seat, out, &mut first);
+        }
+        out.push(']');
     }
 
     fn events(&self, seat: Option<Seat>) -> Vec<Value> {
