@@ -513,7 +513,8 @@ impl Game {
             .map(Some)
     }
 
-    /// The host's native lane: serves this table's players' `move` lines until something needs Python (see
+    /// The host's native lane: serves this table's players' `move` lines, and their rematch votes once the
+    /// game is over (the next game replaces this one in place), until something needs Python (see
     /// `cardnet.net.lane`). `table` and `limits` are dicts with the keys of `LaneTable` and `LaneLimits`
     /// (rust/py/src/lane.rs); returns what it did as a `LaneRun`. Only for trio's thread, with every other
     /// task blocked: it blocks the calling thread (not the GIL) while it waits.
