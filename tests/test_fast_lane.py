@@ -223,6 +223,8 @@ async def _clients_play(port: int, players: int) -> list[bytes]:
             games += 1
             if games == 2:
                 break
+            # A moment for the host to go idle, so that the native lane (when on) is what reads the votes.
+            await trio.sleep(0.05)
             for client in clients[:players]:
                 await client.stream.send_all(b'{"type":"rematch"}\n')
                 for other in clients:
