@@ -1,10 +1,11 @@
-//! Fistful's views written straight as canonical JSON (keys in sorted order, no `serde_json::Value`): the
-//! network host sends and hashes these bytes on every move. They must equal `canonical(&public_view())` and
-//! `canonical(&private_view(seat))`, which `tests/direct_json.rs` checks along random games.
+//! Fistful's views and events written straight as canonical JSON (keys in sorted order, no
+//! `serde_json::Value`): the network host sends and hashes these bytes on every move. They must equal
+//! `canonical(&public_view())`, `canonical(&private_view(seat))` and the canonical array of `events(seat)`,
+//! which `tests/direct_json.rs` checks along random games.
 
-use super::{cards_of, count, Duel, Fistful, Step, LAST_ROUND, SPECIAL_GOLD, TIE_POT};
-use crate::game::Seat;
-use crate::json::{bool_str, write_i64, write_list, write_opt, write_string, write_u64};
+use super::{cards_of, count, Duel, Event, Fistful, Step, LAST_ROUND, SPECIAL_GOLD, TIE_POT};
+use crate::game::{Game, Seat};
+use crate::json::{bool_str, write_canonical, write_i64, write_list, write_opt, write_string, write_u64};
 
 /// Appends the cards of `mask` as a JSON array, in increasing order.
 fn write_cards(out: &mut String, mask: u16) {
@@ -20,8 +21,10 @@ fn write_pair(out: &mut String, mut each: impl FnMut(&mut String, usize)) {
     out.push(']');
 }
 
-fn write_step(out: &mut String, step: &Step) {
-    // (gold or card key, its value, seat, step name); keys in sorted order: card/gold/pot, seat, step.
+/// Appends a duel's step; its name goes under `name_key` (`step` in a view's duel, `type` as an event), which
+/// sorts after `seat` either way.
+fn write_step(out: &mut String, step: &Step, name_key: &str) {
+    // (gold or card key, its value, seat, step name); keys in sorted order: card/gold/pot, seat, step or type.
     let (amount, seat, name) = match *step {
         Step::Tie => (Some(("pot", i64::from(TIE_POT))), None, "tie"),
         Step::Win { seat, gold } => (Some(("gold", i64::from(gold))), Some(seat), "base"),
@@ -43,7 +46,8 @@ fn write_step(out: &mut String, step: &Step) {
         write_u64(out, u64::from(seat));
         out.push(',');
     }
-    out.push_str("\"step\":");
+    write_string(out, name_key);
+    out.push(':');
     write_string(out, name);
     out.push('}');
 }
@@ -64,7 +68,7 @@ fn write_duel(out: &mut String, duel: &Duel) {
         if i > 0 {
             out.push(',');
         }
-        write_step(out, step);
+        write_step(out, step, "step");
     }
     out.push_str("]}");
 }
@@ -162,5 +166,102 @@ impl Fistful {
         out.push_str(",\"pick\":");
         write_opt(out, self.pending[s].map(u64::from));
         out.push('}');
+    }
+}
+
+impl Fistful {
+    /// Appends the entries of one event of [`Game::events`] as `seat` may learn them (none, one, or a duel's
+    /// steps), keys in canonical order; `first` says whether nothing was written to the array yet.
+    pub(super) fn write_event(&self, event: &Event, seat: Option<Seat>, out: &mut String, first: &mut bool) {
+        let mut open = |out: &mut String| {
+            if !std::mem::take(first) {
+                out.push(',');
+            }
+        };
+        match *event {
+            Event::Discard { seat: s, cards, setup, auto } => {
+                open(out);
+                out.push_str("{\"auto\":");
+                out.push_str(bool_str(auto));
+                if seat == Some(usize::from(s)) {
+                    out.push_str(",\"cards\":");
+                    write_cards(out, cards);
+                }
+                out.push_str(",\"count\":");
+                write_u64(out, count(cards) as u64);
+                out.push_str(",\"seat\":");
+                write_u64(out, u64::from(s));
+                out.push_str(",\"type\":\"discard\",\"when\":");
+                write_string(out, if setup { "setup" } else { "round_end" });
+                out.push('}');
+            }
+            Event::Pick { seat: s, card } => {
+                open(out);
+                out.push('{');
+                if seat == Some(usize::from(s)) {
+                    out.push_str("\"card\":");
+                    write_u64(out, u64::from(card));
+                    out.push(',');
+                }
+                out.push_str("\"seat\":");
+                write_u64(out, u64::from(s));
+                out.push_str(",\"type\":\"pick\"}");
+            }
+            Event::Reveal => {
+                if let Some(d) = &self.last_duel {
+                    open(out);
+                    out.push_str("{\"cards\":");
+                    write_list(out, d.cards.iter().map(|&c| u64::from(c)));
+                    out.push_str(",\"duel\":");
+                    write_u64(out, u64::from(d.number));
+                    out.push_str(",\"round\":");
+                    write_u64(out, u64::from(d.round));
+                    out.push_str(",\"type\":\"reveal\"}");
+                }
+            }
+            Event::Steps { from, to } => {
+                if let Some(d) = &self.last_duel {
+                    let steps = d.steps.iter().flatten().skip(usize::from(from));
+                    for step in steps.take(usize::from(to - from)) {
+                        open(out);
+                        write_step(out, step, "type");
+                    }
+                }
+            }
+            Event::RoundEnd { round, gold, star, stars } => {
+                open(out);
+                out.push_str("{\"gold\":");
+                write_pair(out, |out, s| write_i64(out, i64::from(gold[s])));
+                out.push_str(",\"round\":");
+                write_u64(out, u64::from(round));
+                out.push_str(",\"star\":");
+                write_opt(out, star.map(u64::from));
+                out.push_str(",\"stars\":");
+                write_pair(out, |out, s| write_u64(out, u64::from(stars[s])));
+                out.push_str(",\"type\":\"round_end\"}");
+            }
+            Event::TakeBack => {
+                open(out);
+                out.push_str("{\"hand_sizes\":");
+                write_pair(out, |out, s| write_u64(out, count(self.hand[s]) as u64));
+                out.push_str(",\"type\":\"take_back\"}");
+            }
+            Event::RoundStart { round } => {
+                open(out);
+                out.push_str("{\"duels\":");
+                write_u64(out, u64::from(Self::duels_in(round)));
+                out.push_str(",\"round\":");
+                write_u64(out, u64::from(round));
+                out.push_str(",\"type\":\"round_start\"}");
+            }
+            Event::MatchEnd => {
+                if let Some(o) = self.outcome() {
+                    open(out);
+                    out.push_str("{\"outcome\":");
+                    write_canonical(out, &o.to_json());
+                    out.push_str(",\"type\":\"match_end\"}");
+                }
+            }
+        }
     }
 }
