@@ -321,11 +321,16 @@ impl<G: Game> AnyGame for Session<G> {
     }
 }
 
+/// SHA-256 of `bytes`.
+pub fn sha256(bytes: &[u8]) -> [u8; 32] {
+    Sha256::digest(bytes).into()
+}
+
 /// Hex SHA-256 of `bytes`.
 pub fn hex_sha256(bytes: &[u8]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(64);
-    for b in Sha256::digest(bytes) {
+    for b in sha256(bytes) {
         out.push(char::from(HEX[usize::from(b >> 4)]));
         out.push(char::from(HEX[usize::from(b & 15)]));
     }

@@ -67,7 +67,7 @@ impl Game {
         let players = self.players();
         guard(py, || {
             let next = check(py, registry::new_game(name, Some(players), seed, options))?;
-            let observers: Vec<Option<Seat>> = (0..players).map(Some).chain([None]).collect();
+            let observers = every_observer(players);
             let fan = FanOut::new(next.as_ref(), next.fan_out(&observers), None);
             Ok((next, fan))
         })
@@ -100,7 +100,7 @@ impl Game {
             // Checked before the move: nothing may fail between the move and the answer (allocation aside).
             return Err(PyValueError::new_err("one decision count is needed per seat"));
         }
-        let observers: Vec<Option<Seat>> = (0..players).map(Some).chain([None]).collect();
+        let observers = every_observer(players);
         let (fan, move_json) = self.mutate(py, |game| {
             let move_json = check(py, game.apply_recorded(mover, MoveInput::Index(parsed.index as usize)))?;
             Ok((FanOut::new(&*game, game.fan_out(&observers), None), move_json))
@@ -164,6 +164,11 @@ impl Moved<'_> {
     pub fn legal_of(&self, seat: Seat) -> String {
         self.fan.legal.iter().find(|(s, ..)| *s == seat).map(|(.., list)| list.clone()).unwrap_or_default()
     }
+}
+
+/// Every observer of a table of `players` seats, in the fan-out's order: the seats, then the spectators (None).
+fn every_observer(players: usize) -> Vec<Option<Seat>> {
+    (0..players).map(Some).chain([None]).collect()
 }
 
 /// A peer's `ref` as Python sees it.
