@@ -34,6 +34,18 @@ def wait_for_holder(journal: Path, pid: int, deadline: float = 30.0) -> None:
     raise AssertionError(f"process {pid} never took the lock on {journal}")
 
 
+def wait_for_seat_records(journal: Path, count: int, deadline: float = 30.0) -> None:
+    """Polls the journal until it holds ``count`` seat records (bounded): a resumed local game takes the lock
+    first and journals its player's fresh token just after."""
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        records = read_journal(journal).records
+        if sum(1 for record in records if record.get("kind") == "seat") >= count:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{journal} never reached {count} seat records")
+
+
 def test_two_terminals_resuming_one_journal(tmp_path: Path) -> None:
     journal = tmp_path / "game.journal"
     first = run("play", "fistful", "--plain", "--seed", "3", "--journal", str(journal), stdin="1\n")
@@ -50,6 +62,7 @@ def test_two_terminals_resuming_one_journal(tmp_path: Path) -> None:
     )
     try:
         wait_for_holder(journal, one.pid)
+        wait_for_seat_records(journal, 2)  # terminal one's own re-keying of its seat, not terminal two's
         before = journal.read_bytes()
         # Terminal two tries the same journal, as a local game and as a host; each is refused untouched.
         attempts = [
