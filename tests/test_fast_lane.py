@@ -48,9 +48,13 @@ def _table_and_links(name: str, players: int, **options: Any) -> tuple[Table, Ho
 
 
 def _move_line(decision_id: int, index: int, step: int) -> bytes:
-    """A canonical index move; its ``ref`` takes each of the forms the fast lane reads."""
+    """An index move; its ``ref`` takes each of the forms the fast lane reads, and one step in three writes
+    it as other encoders do (Python's default separators, keys in another order, a CR before the newline)."""
     refs = ["", ',"ref":null', f',"ref":{step}', f',"ref":-{step}', f',"ref":"r {step}/x"']
-    return f'{{"decision_id":{decision_id},"index":{index}{refs[step % len(refs)]},"type":"move"}}'.encode()
+    line = f'{{"decision_id":{decision_id},"index":{index}{refs[step % len(refs)]},"type":"move"}}'
+    if step % 3 == 1:
+        return json.dumps(dict(reversed(json.loads(line).items()))).encode() + b"\r"
+    return line.encode()
 
 
 def _state(table: Table) -> Any:
@@ -82,11 +86,13 @@ def _refusals(decision_id: int, count: int) -> Iterator[bytes]:
     yield f'{{"decision_id":{decision_id},"index":{count},"type":"move"}}'.encode()
     yield f'{{"decision_id":{decision_id},"index":-1,"type":"move"}}'.encode()
     yield f'{{"decision_id":{decision_id + 1},"index":0,"type":"move"}}'.encode()
-    yield f'{{"decision_id": {decision_id},"index":0,"type":"move"}}'.encode()
+    yield f'{{"decision_id": {decision_id},"index":0,"note":1,"type":"move"}}'.encode()
+    yield f'{{"decision_id":{decision_id},"index":0,"index":0,"type":"move"}}'.encode()
     yield f'{{"decision_id":{decision_id},"index":0,"ref":"a\\"b","type":"move"}}'.encode()
     yield f'{{"decision_id":{decision_id},"index":0,"ref":1.5,"type":"move"}}'.encode()
-    yield f'{{"index":0,"decision_id":{decision_id},"type":"move"}}'.encode()
+    yield f'{{"decision_id":{decision_id},"index":0,"ref":"\\u0041","type":"move"}}'.encode()
     yield f'{{"decision_id":{decision_id},"index":00,"type":"move"}}'.encode()
+    yield f'{{"decision_id":{decision_id},"index":0,\n"type":"move"}}'.encode()
     yield b'{"type":"rematch"}'
 
 
@@ -188,7 +194,7 @@ async def _play_over_tcp(name: str, players: int, lane: str, journal_path: Path)
                                 journal=journal) as host:  # fmt: skip
             assert host.port is not None
             raw = await trio.to_thread.run_sync(trio.run, _clients_play, host.port, players)
-            # The general path answered the refused and the spaced-out moves, and every move without a fast lane.
+            # The general path answered the refused and the annotated moves, and every move without a fast lane.
             assert (host.quick_moves > 50) if fast else (host.quick_moves == 0)
             played_natively = host.lane.moves if host.lane is not None else 0
             assert (played_natively > 20) if lane == "native" else (played_natively == 0)
@@ -241,7 +247,11 @@ async def _clients_play(port: int, players: int) -> list[bytes]:
             await mover.until(lambda m: m["type"] == "error")
         line = _move_line(decision["id"], index, step)
         if step % 13 == 6:
+            # Another key order and spacing: the same move on every path.
             line = json.dumps({"type": "move", "decision_id": decision["id"], "index": index}).encode()
+        elif step % 17 == 8:
+            # A field the fast lanes do not know (and the general path ignores): the general path plays it.
+            line = json.dumps({"decision_id": decision["id"], "index": index, "note": "x", "type": "move"}).encode()
         await mover.stream.send_all(line + b"\n")
         state += 1
         for client in clients:

@@ -29,7 +29,8 @@ pytestmark = pytest.mark.trio
 #: What a step does, and how often (weights). Moves dominate, as at a real table.
 KINDS = {
     "move": 40,  # the lane's own form
-    "spaced": 6,  # a valid move in another form: the general path plays it
+    "spaced": 6,  # the same move in another key order and spacing, with a `ref`: the lane plays it too
+    "annotated": 3,  # a valid move with a field the lane does not know: the general path plays it
     "ref": 6,  # the lane's form with a `ref`, echoed in the ack
     "split": 5,  # half a move, a pause, the rest
     "chat_then_move": 5,  # a chat line and a move in one write
@@ -112,7 +113,11 @@ class Chaos:
             mover.send(line)
             self.accepted(mover)
         elif kind == "spaced":
-            mover.send(f'{{"type": "move", "index": {index}, "decision_id": {decision["id"]}}}'.encode())
+            ref = f"s{number}"
+            mover.send(f'{{"type": "move", "index": {index}, "ref": "{ref}", "decision_id": {decision["id"]}}}'.encode())
+            self.accepted(mover, ref)
+        elif kind == "annotated":
+            mover.send(f'{{"decision_id":{decision["id"]},"index":{index},"note":"mine","type":"move"}}'.encode())
             self.accepted(mover)
         elif kind == "ref":
             ref = f"r{number}"
@@ -199,4 +204,4 @@ async def test_a_random_mix_of_lines_leaves_the_table_whole(game: str, seed: int
     replayed = Table.from_records(read_journal(tmp_path / "t.journal").records, core_engine(), clock=lambda: 0.0)
     assert replayed.state_id == chaos.state and replayed.game.state_hash() == table_hash
     # The mix really went through the lane and around it. (How many moves the lane plays varies from run to run.)
-    assert lane.moves > 0 and chaos.done["spaced"] > 0 and chaos.codes, (lane.moves, lane.stops, chaos.done)
+    assert lane.moves > 0 and chaos.done["annotated"] > 0 and chaos.codes, (lane.moves, lane.stops, chaos.done)

@@ -537,8 +537,8 @@ class Table:
         """The fast lane of :meth:`apply_move`: play a peer's ``move`` line answering ``decision`` (checked open
         for ``seat``) in one native call, which also builds every observer's ``update`` line.
 
-        Returns None, changing nothing, when the line is not the canonical index form of a listed move of that
-        decision, when the game object has no such call, when there is a turn timer (deadlines), or when the
+        Returns None, changing nothing, when the line is not an index ``move`` (any key order and spacing) of a
+        listed move of that decision, when the game object has no such call, when there is a turn timer (deadlines), or when the
         core refuses: the general path then makes the same move or reports the same error. Otherwise returns
         (the move's journal payload, every observer's line as :data:`Played` says, the line's ``ref``, whether
         the game is now over); the table's state is then exactly what :meth:`apply_move` leaves.

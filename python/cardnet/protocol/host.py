@@ -6,7 +6,7 @@ connection that holds the same seat), capabilities, strikes for malformed input,
 message a peer sends does to the table. Lines and the current time go in; each call returns the effects
 (:data:`Effect`) the I/O layer must carry out, in order: bytes to queue for a connection, journal records to
 write, a commit (records plus each seat's state message, released once durable), a connection to close.
-The most common line, a player's move in the canonical index form, also has a fast lane
+The most common line, a player's index move (any key order and spacing), also has a fast lane
 (:meth:`HostSession.quick_move`) that returns the same record and lines without effect objects.
 
 The trio layer (:mod:`cardnet.net.host`) owns the sockets, outboxes, the journal file, built-in players and
@@ -98,7 +98,7 @@ class HostOptions:
     capabilities: tuple[str, ...] = HOST_CAPABILITIES
     #: A decision whose legal-move list is longer than this (bytes of JSON) is sent without it; the peer pages it.
     legal_inline_limit: int = LEGAL_INLINE_LIMIT
-    #: Accepted moves in the canonical index form take the fast lane (:meth:`HostSession.quick_move`), which
+    #: Accepted index moves (any key order and spacing) take the fast lane (:meth:`HostSession.quick_move`), which
     #: sends the same bytes as the general path; False sends every line through the general path.
     fast_lane: bool = True
     #: While every other task is blocked, the core serves the fast lane's moves itself, reading and writing the
@@ -359,9 +359,10 @@ class HostSession:
             return [self._error(link, ProtocolError("internal", f"{type(exc).__name__} in the host"), ref)]
 
     def quick_move(self, link: Link, line: bytes, now: float) -> QuickMove | None:
-        """The fast lane of :meth:`receive_line` for its most common line: a welcomed player's canonical index
-        ``move`` for its own open decision, within its rate. Returns None, changing nothing that matters, for
-        any other line or situation (:meth:`receive_line` then handles it); otherwise the move is played
+        """The fast lane of :meth:`receive_line` for its most common line: a welcomed player's index ``move`` (any
+        key order and spacing, no other field) for its own open decision, within its rate. Returns None,
+        changing nothing that matters, for any other line or situation (:meth:`receive_line` then handles it);
+        otherwise the move is played
         (:meth:`Table.play_line`) and the caller journals the record and hands out the lines, exactly as it
         would carry out :meth:`receive_line`'s :class:`Commit` (byte for byte: tests/test_fast_lane.py)."""
         seat = link.seat

@@ -80,8 +80,8 @@ impl Game {
     }
 
     /// The fast lane's move (`host_move`, and the native lane's every move), in Rust values: None, changing
-    /// nothing, unless `line` is the canonical index form of a listed move of `asked.decision_id`; an error,
-    /// the game unchanged, when the core refuses it.
+    /// nothing, unless `line` is an index `move` (any key order and spacing) of a listed move of
+    /// `asked.decision_id`; an error, the game unchanged, when the core refuses it.
     pub(crate) fn quick_move<'l>(
         &mut self,
         py: Python<'_>,
@@ -466,19 +466,20 @@ impl Game {
         })
     }
 
-    /// The host's fast lane: one native call per accepted move of a peer's canonical index `move` line.
+    /// The host's fast lane: one native call per accepted move of a peer's index `move` line.
     ///
     /// `line` answers `seat`'s open decision `decision_id` (with `count` legal moves); `held` holds the other
     /// seats' open decisions as `(seat, id, legal list)`, `seq` each seat's count of decisions opened so far
     /// (a new decision of seat `s` gets id `(seq[s] + 1) * stride + s`); `game_no` and `state_id` (the new
-    /// state's) go into the lines and the record. Returns None, changing nothing, unless `line` is in the
-    /// canonical index form for that decision and the index is listed (the general path then answers it);
-    /// raises as `play` would, the game then unchanged. Otherwise plays the move and returns `(fan, record,
-    /// lines, decisions, ref)`: the new state's `FanOut` for observers `[0, .., players - 1, None]`, the
-    /// move's journal payload (canonical JSON), every observer's `update` line in that order (newline
-    /// included, the mover's carrying its ack; None when longer than `limit` bytes), the acting seats'
-    /// decisions `(seat, id, count, legal list)` (the list None for a kept decision) and the line's `ref`. A legal list longer than `inline_limit`
-    /// bytes is paged rather than inlined. No turn timer: the decisions have no deadline.
+    /// state's) go into the lines and the record. Returns None, changing nothing, unless `line` is an index
+    /// `move` (`parse_move_line`: any key order and spacing) for that decision and the index is listed (the
+    /// general path then answers it); raises as `play` would, the game then unchanged. Otherwise plays the
+    /// move and returns `(fan, record, lines, decisions, ref)`: the new state's `FanOut` for observers
+    /// `[0, .., players - 1, None]`, the move's journal payload (canonical JSON), every observer's `update`
+    /// line in that order (newline included, the mover's carrying its ack; None when longer than `limit`
+    /// bytes), the acting seats' decisions `(seat, id, count, legal list)` (the list None for a kept
+    /// decision) and the line's `ref`. A legal list longer than `inline_limit` bytes is paged rather than
+    /// inlined. No turn timer: the decisions have no deadline.
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (line, seat, decision_id, count, held, seq, stride, game_no, state_id, inline_limit, limit))]
     fn host_move<'py>(

@@ -2,18 +2,18 @@
 //!
 //! The trio layer calls `Game.host_lane` from its own thread when every task is blocked. The call waits on
 //! the players' sockets and on trio's own epoll descriptor. A player's socket holding exactly one line, which
-//! is the canonical index `move` for that seat's open decision within its rate, is served here as the fast
-//! lane (`Game.host_move`) serves it: read, played, journalled, and every ready connection's `update` line
-//! written. Anything else ends the call and hands control back: another kind of line, half a line, two lines,
+//! is an index `move` for that seat's open decision within its rate (`parse_move_line`: any key order and
+//! spacing), is served here as the fast lane (`Game.host_move`) serves it: read, played, journalled, and
+//! every ready connection's `update` line written. Anything else ends the call and hands control back: another kind of line, half a line, two lines,
 //! an end of stream, anything trio has to do (its epoll set readable: another connection, a worker thread's
 //! wake-up, a signal), its next timer, a socket that does not take a whole line, the end of the game, or a
 //! decision for a seat the lane does not play. The caller then brings the table's and the connections'
 //! bookkeeping up to date from the returned `LaneRun` and carries on in Python.
 //!
-//! Once a game is over, the lane also takes the players' rematch votes in their canonical form
-//! (`{"type":"rematch"}`) as `HostSession` does: each vote is journalled and announced to every connection,
-//! and the vote that completes the present humans' set deals the next game into the same `Game` object,
-//! journals its start and writes every connection's `snapshot`; play then goes on in the lane. It stops at a
+//! Once a game is over, the lane also takes the players' rematch votes (`{"type":"rematch"}`, any spacing)
+//! as `HostSession` does: each vote is journalled and announced to every connection, and the vote that
+//! completes the present humans' set deals the next game into the same `Game` object, journals its start
+//! and writes every connection's `snapshot`; play then goes on in the lane. It stops at a
 //! game's end instead when the host asks it to (someone waits for that end).
 //!
 //! Each readable socket is read once. Bytes the lane read and did not play come back in `LaneRun.unread`:
@@ -22,7 +22,7 @@
 use crate::game::{ref_to_py, FanOut, Game, QuickMove};
 use crate::host_move::Held;
 use crate::lines::{state_line, DecisionLine};
-use crate::rematch::{derive_seed, game_record, random_seed, vote_record, votes_line, VOTE_LINE};
+use crate::rematch::{derive_seed, game_record, is_vote_line, random_seed, vote_record, votes_line};
 use cardnet_core::session::AnyGame;
 use cardnet_core::Seat;
 use pyo3::exceptions::PyValueError;
@@ -393,7 +393,8 @@ impl Lane<'_> {
     fn vote(&mut self, py: Python<'_>, at: usize, seat: Seat, read: usize) -> Served {
         let now = self.now();
         let (rate, burst) = (self.limits.rate, self.limits.burst);
-        if self.rematch.is_none() || &self.buf[..read] != VOTE_LINE || !self.conns[at].has_token(now, rate, burst) {
+        let vote = is_vote_line(&self.buf[..read], self.limits.peer_line);
+        if self.rematch.is_none() || !vote || !self.conns[at].has_token(now, rate, burst) {
             return self.hand_back(at, read, "line");
         }
         let fresh = !self.votes.contains(&seat);

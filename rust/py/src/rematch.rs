@@ -1,16 +1,29 @@
-//! The pure parts of a rematch in the host's native lane: the vote line it takes, the seed of the next game,
+//! The pure parts of a rematch in the host's native lane: the vote lines it takes, the seed of the next game,
 //! and the journal records and the line of a vote — each the same bytes as the Python path makes
 //! (`HostSession._dispatch` for a `rematch`, `Table.vote_rematch`, `Table.start_next_game`,
 //! `cardnet.table.derive_seed`; tests/test_fast_lane.py plays rematches both ways and compares every byte).
 
+use crate::host_move::skip_space;
 use cardnet_core::json::write_u64;
 use cardnet_core::session::sha256;
 use cardnet_core::Seat;
 use std::io;
 
-/// The one form of a rematch vote the lane takes, newline included: `{"type":"rematch"}` in canonical JSON.
-/// Any other form of the same message goes the general way.
-pub const VOTE_LINE: &[u8] = b"{\"type\":\"rematch\"}\n";
+/// Whether `line` (newline included, at most `limit` bytes before it) is a rematch vote the lane takes:
+/// `{"type":"rematch"}` with any JSON whitespace but a newline between its tokens. A vote with other fields
+/// (which the general path ignores) goes the general way.
+pub fn is_vote_line(line: &[u8], limit: usize) -> bool {
+    let Some(body) = line.strip_suffix(b"\n") else { return false };
+    let tokens: [&[u8]; 5] = [b"{", b"\"type\"", b":", b"\"rematch\"", b"}"];
+    let mut rest = body;
+    for token in tokens {
+        match skip_space(rest).strip_prefix(token) {
+            Some(after) => rest = after,
+            None => return false,
+        }
+    }
+    body.len() <= limit && skip_space(rest).is_empty()
+}
 
 /// The seed of game `game_no` (0-based) of a seeded table: `seed` itself for game 0, then the first 8 bytes,
 /// big-endian, of `SHA-256("cardnet-rematch/1|" + seed + "|" + game_no)` (docs/PROTOCOL.md § 5).
@@ -93,6 +106,28 @@ mod tests {
         assert_eq!(derive_seed(42, 1), 15_076_587_201_317_099_318);
         assert_ne!(derive_seed(42, 1), derive_seed(42, 2));
         assert!(random_seed().is_ok_and(|seed| seed < 1 << 63));
+    }
+
+    #[test]
+    fn votes_in_any_spacing_are_taken() {
+        for line in ["{\"type\":\"rematch\"}\n", "{\"type\": \"rematch\"}\n", " {\t\"type\" :\"rematch\" } \r\n"] {
+            assert!(is_vote_line(line.as_bytes(), 64), "{line:?}");
+        }
+        for line in [
+            "{\"type\":\"rematch\"}",
+            "{\"type\":\"rematch\",\"note\":1}\n",
+            "{\"type\":\"rematch\",\"type\":\"rematch\"}\n",
+            "{\"type\":\"Rematch\"}\n",
+            "{\"type\":\"rematch\"}}\n",
+            "{\"type\":\"rematch\"}\n{\"type\":\"rematch\"}\n",
+            "[\"type\",\"rematch\"]\n",
+            "{\"type\":\n\"rematch\"}\n",
+        ] {
+            assert!(!is_vote_line(line.as_bytes(), 64), "{line:?}");
+        }
+        // Longer than the peer's line limit: the general path refuses it.
+        let padded = format!("{{\"type\":\"rematch\"{}}}\n", " ".repeat(50));
+        assert!(is_vote_line(padded.as_bytes(), 70) && !is_vote_line(padded.as_bytes(), 60));
     }
 
     #[test]
