@@ -1,11 +1,13 @@
 """Round trip and host CPU per move of one table on loopback, measured by raw-socket clients.
 
     python bench/net_rtt.py [--seconds S] [--games matchstick:4,fistful:2] [--seed N] [--lanes native,python]
+                            [--encoding canonical|python]
 
 For each game a headless ``cardnet host`` is started on 127.0.0.1 and every seat is taken by a raw client
 written from docs/PROTOCOL.md alone (a socket, json, no cardnet import). All clients run in one thread on a
 selector; each answers its open decision at once with a random legal index, and everyone votes for a rematch
-when a game ends, until the time is up. Each table is measured with the host as it runs by default (its native
+when a game ends, until the time is up. The clients write canonical JSON, or with ``--encoding python`` what
+``json.dumps`` writes by default (``"type"`` first, a space after every separator). Each table is measured with the host as it runs by default (its native
 lane on) and with ``--no-native-lane`` (every move through trio and Python), one after the other. Printed as
 one JSON document, per table and host:
 
@@ -79,6 +81,8 @@ class Client:
     last: dict[str, Any] = field(default_factory=dict)  # the last message received, for a failure's report
     vote_at: float = 0.0  # when this seat's next rematch vote goes out (0: none due)
     voted_at: float = 0.0
+    #: How this client writes its lines: "canonical" (sorted keys, no spaces) or "python" (json.dumps' defaults).
+    encoding: str = "canonical"
 
     def vote_soon(self, now: float) -> None:
         """Schedule a rematch vote, at most VOTES_PER_S a second: a fast host finishes short Fistful matches
@@ -92,7 +96,11 @@ class Client:
             self.send({"type": "rematch"})
 
     def send(self, message: dict[str, Any]) -> None:
-        self.sock.sendall(json.dumps(message, separators=(",", ":"), sort_keys=True).encode() + b"\n")
+        if self.encoding == "python":
+            text = json.dumps({"type": message["type"], **message})
+        else:
+            text = json.dumps(message, separators=(",", ":"), sort_keys=True)
+        self.sock.sendall(text.encode() + b"\n")
 
 
 @dataclass
@@ -104,10 +112,10 @@ class PendingMove:
     acked: bool = False
 
 
-def connect(port: int, name: str, role: str = "player") -> Client:
+def connect(port: int, name: str, role: str = "player", encoding: str = "canonical") -> Client:
     """Opens a connection, completes the handshake and returns the seated client (seat -1: a spectator)."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-    client = Client(sock)
+    client = Client(sock, encoding=encoding)
     read_line(client)  # the table line
     client.send({"capabilities": ["index_moves", "rematch"], "name": name, "protocol": 1, "role": role,
                  "type": "hello"})
@@ -176,14 +184,14 @@ def state_of(client: Client, msg: dict[str, Any]) -> int | None:
     return int(msg["state_id"])
 
 
-def run_table(game: str, players: int, seconds: float, seed: int, *extra: str) -> dict[str, Any]:
+def run_table(game: str, players: int, seconds: float, seed: int, encoding: str, *extra: str) -> dict[str, Any]:
     """Hosts one table (``extra``: more ``cardnet host`` arguments), plays it for ``seconds`` with raw clients
-    and returns its figures."""
+    writing JSON in ``encoding`` and returns its figures."""
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         host = start_host(game, players, port, Path(tmp) / "t.journal", seed, *extra)
         try:
-            clients = [connect(port, f"rtt{i}") for i in range(players)]
+            clients = [connect(port, f"rtt{i}", encoding=encoding) for i in range(players)]
             return drive(clients, host.pid, seconds, random.Random(seed))
         finally:
             host.terminate()
@@ -313,6 +321,12 @@ def main() -> int:
         help="hosts to measure, taking turns: native (the default host, its native lane on) and/or python"
         " (--no-native-lane); default %(default)s",
     )
+    parser.add_argument(
+        "--encoding",
+        choices=("canonical", "python"),
+        default="canonical",
+        help="how the clients write JSON: canonical, or json.dumps' defaults (default %(default)s)",
+    )
     args = parser.parse_args()
     if not release_build("net_rtt"):
         return 1
@@ -321,9 +335,10 @@ def main() -> int:
     for spec in args.games.split(","):
         game, _, players = spec.partition(":")
         for lane in args.lanes.split(","):
-            table = run_table(game, int(players), args.seconds, args.seed, *lanes[lane])
+            table = run_table(game, int(players), args.seconds, args.seed, args.encoding, *lanes[lane])
             figures.setdefault(f"{game}_{players}p", {})[lane] = table
-    print(json.dumps({"bench": "net_rtt", "seconds": args.seconds, "tables": figures}, indent=2))
+    report = {"bench": "net_rtt", "seconds": args.seconds, "encoding": args.encoding, "tables": figures}
+    print(json.dumps(report, indent=2))
     return 0
 
 
