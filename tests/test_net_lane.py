@@ -21,6 +21,7 @@ import trio
 
 from cardnet.journal import Journal, read_journal
 from cardnet.net.host import Host, HostOptions, JournalFailure
+from cardnet.net.lane import Lane
 from cardnet.table import core_engine
 
 from nethelpers import running_host
@@ -379,50 +380,41 @@ async def test_what_the_lane_reads_and_does_not_play_reaches_the_general_path_wh
         assert host.lane is not None and host.lane.stops.get("line", 0) >= 2
 
 
-async def test_moves_in_any_key_order_and_spacing_are_played_by_the_lane() -> None:
-    # What a peer's JSON encoder writes by default (a space after each separator, "type" first, a CR before
-    # the newline) is the same move: the lane plays it as it plays the canonical form.
+async def _two_play_40_moves_written_as(line: Callable[[int], bytes]) -> Lane:
+    """Two players play 40 moves of Matchstick, each move written by ``line``; the host ends at their state.
+    Returns the host's lane."""
     async with running_host(core_engine(), game="matchstick", players=2, host_options=_options()) as host:
         assert host.port is not None
         port = host.port
 
         def scene() -> int:
             players = [Peer(port, "ann"), Peer(port, "bob")]
-
-            def spaced(decision_id: int) -> bytes:
-                return json.dumps({"type": "move", "decision_id": decision_id, "index": 0}).encode() + b" \r"
-
-            state = _play(players, [], 40, _started(players), spaced)
+            state = _play(players, [], 40, _started(players), line)
             _close(players)
             return state
 
         state = await _in_thread(scene)
         assert host.table.state_id == state
-        lane = host.lane
-        assert lane is not None and lane.moves > 0
-        assert lane.stops.get("line", 0) == 0, lane.stops
+        assert host.lane is not None
+        return host.lane
+
+
+async def test_moves_in_any_key_order_and_spacing_are_played_by_the_lane() -> None:
+    # What a peer's JSON encoder writes by default (a space after each separator, "type" first, a CR before
+    # the newline) is the same move: the lane plays it as it plays the canonical form.
+    def spaced(decision_id: int) -> bytes:
+        return json.dumps({"type": "move", "decision_id": decision_id, "index": 0}).encode() + b" \r"
+
+    lane = await _two_play_40_moves_written_as(spaced)
+    assert lane.moves > 0 and lane.stops.get("line", 0) == 0, lane.stops
 
 
 async def test_a_peer_that_writes_moves_in_another_form_does_not_pay_for_a_run_each_move() -> None:
     # Moves with a field the lane does not know are valid (unknown fields are ignored) but not the lane's form:
     # each ends a run at once, so the lane backs off instead of trying again at every move (the general path
     # plays them all).
-    async with running_host(core_engine(), game="matchstick", players=2, host_options=_options()) as host:
-        assert host.port is not None
-        port = host.port
+    def annotated(decision_id: int) -> bytes:
+        return f'{{"decision_id":{decision_id},"index":0,"note":"mine","type":"move"}}'.encode()
 
-        def scene() -> int:
-            players = [Peer(port, "ann"), Peer(port, "bob")]
-
-            def annotated(decision_id: int) -> bytes:
-                return f'{{"decision_id":{decision_id},"index":0,"note":"mine","type":"move"}}'.encode()
-
-            state = _play(players, [], 40, _started(players), annotated)
-            _close(players)
-            return state
-
-        state = await _in_thread(scene)
-        assert host.table.state_id == state
-        lane = host.lane
-        assert lane is not None and lane.moves == 0
-        assert 1 <= lane.stops.get("line", 0) <= 8, lane.stops
+    lane = await _two_play_40_moves_written_as(annotated)
+    assert lane.moves == 0 and 1 <= lane.stops.get("line", 0) <= 8, lane.stops
