@@ -361,8 +361,10 @@ mod tests {
                 _ => {}
             }
             if let Some(parsed) = parse_move_line(&line) {
-                let value: serde_json::Value = serde_json::from_slice(&line).expect("a parsed line is JSON");
-                let object = value.as_object().expect("a parsed line is an object");
+                let value = serde_json::from_slice::<serde_json::Value>(&line).ok();
+                let object = value.as_ref().and_then(serde_json::Value::as_object);
+                prop_assert!(object.is_some(), "a parsed line is a JSON object: {}", String::from_utf8_lossy(&line));
+                let Some(object) = object else { return Ok(()) };
                 prop_assert!(object.keys().all(|k| ["decision_id", "index", "ref", "type"].contains(&k.as_str())));
                 prop_assert_eq!(object.get("decision_id").and_then(|v| v.as_u64()), Some(parsed.decision_id));
                 prop_assert_eq!(object.get("index").and_then(|v| v.as_i64()), Some(parsed.index));
@@ -370,7 +372,10 @@ mod tests {
                 let peer_ref = match object.get("ref") {
                     None | Some(serde_json::Value::Null) => Ref::None,
                     Some(serde_json::Value::String(s)) => Ref::Str(s),
-                    Some(v) => Ref::Int(v.as_i64().expect("an integer ref")),
+                    Some(v) => {
+                        prop_assert!(v.is_i64(), "a ref that is neither null, a string nor an integer: {}", v);
+                        Ref::Int(v.as_i64().unwrap_or_default())
+                    }
                 };
                 prop_assert_eq!(peer_ref, parsed.peer_ref);
             }

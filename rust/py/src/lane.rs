@@ -23,6 +23,7 @@ use crate::game::{ref_to_py, FanOut, Game, QuickMove};
 use crate::host_move::Held;
 use crate::lines::{state_line, DecisionLine};
 use crate::rematch::{derive_seed, game_record, is_vote_line, random_seed, vote_record, votes_line};
+use crate::writes::{write_some, write_whole};
 use cardnet_core::session::AnyGame;
 use cardnet_core::Seat;
 use pyo3::exceptions::PyValueError;
@@ -236,22 +237,6 @@ fn receive(fd: i32, buf: &mut [u8]) -> io::Result<usize> {
     }
 }
 
-/// Writes what a non-blocking descriptor takes of `data`: the count, or -1 when the write failed.
-fn write_some(fd: i32, data: &[u8]) -> i64 {
-    loop {
-        // SAFETY: `data` is valid for `data.len()` bytes.
-        let n = unsafe { libc::write(fd, data.as_ptr().cast(), data.len()) };
-        if n >= 0 {
-            return n as i64;
-        }
-        match io::Error::last_os_error().kind() {
-            io::ErrorKind::Interrupted => continue,
-            io::ErrorKind::WouldBlock => return 0,
-            _ => return -1,
-        }
-    }
-}
-
 /// Appends a whole journal record (the header of `cardnet.journal.encode_payload`, then the payload).
 fn journal_append(fd: i32, payload: &[u8]) -> io::Result<()> {
     let length = u32::try_from(payload.len()).map_err(|_| io::Error::other("journal record too large"))?;
@@ -259,20 +244,7 @@ fn journal_append(fd: i32, payload: &[u8]) -> io::Result<()> {
     record.extend_from_slice(&length.to_be_bytes());
     record.extend_from_slice(&crc32(payload).to_be_bytes());
     record.extend_from_slice(payload);
-    let mut written = 0;
-    while written < record.len() {
-        // SAFETY: the slice is valid for its length.
-        let n = unsafe { libc::write(fd, record[written..].as_ptr().cast(), record.len() - written) };
-        if n < 0 {
-            let error = io::Error::last_os_error();
-            if error.kind() == io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(error);
-        }
-        written += n as usize;
-    }
-    Ok(())
+    write_whole(fd, &record)
 }
 
 /// CRC-32 (IEEE 802.3, reflected), the checksum of `zlib.crc32`.
