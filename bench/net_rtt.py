@@ -7,9 +7,9 @@ For each game a headless ``cardnet host`` is started on 127.0.0.1 and every seat
 written from docs/PROTOCOL.md alone (a socket, json, no cardnet import). All clients run in one thread on a
 selector; each answers its open decision at once with a random legal index, and everyone votes for a rematch
 when a game ends, until the time is up. The clients write canonical JSON, or with ``--encoding python`` what
-``json.dumps`` writes by default (``"type"`` first, a space after every separator). Each table is measured with the host as it runs by default (its native
-lane on) and with ``--no-native-lane`` (every move through trio and Python), one after the other. Printed as
-one JSON document, per table and host:
+``json.dumps`` writes by default (``"type"`` first, a space after every separator). Each table is measured
+with the host as it runs by default (its native lane on) and with ``--no-native-lane`` (every move through
+trio and Python), one after the other. Printed as one JSON document, per table and host:
 
 - ``mover_rtt_ms``: from the mover's ``move`` write to the arrival of the ``update`` carrying its ``ack`` in the
   mover's socket (the kernel's receive timestamp, ``SO_TIMESTAMPNS``), p50/p99;

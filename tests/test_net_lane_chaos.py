@@ -114,7 +114,8 @@ class Chaos:
             self.accepted(mover)
         elif kind == "spaced":
             ref = f"s{number}"
-            mover.send(f'{{"type": "move", "index": {index}, "ref": "{ref}", "decision_id": {decision["id"]}}}'.encode())
+            spaced = f'{{"type": "move", "index": {index}, "ref": "{ref}", "decision_id": {decision["id"]}}}'
+            mover.send(spaced.encode())
             self.accepted(mover, ref)
         elif kind == "annotated":
             mover.send(f'{{"decision_id":{decision["id"]},"index":{index},"note":"mine","type":"move"}}'.encode())

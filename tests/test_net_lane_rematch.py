@@ -96,7 +96,8 @@ async def test_votes_and_the_next_game_go_through_the_lane(tmp_path: Path) -> No
                 heard = []
                 # A vote, the same vote again (spaced out, as a JSON encoder may write it), then the vote that
                 # completes the set: every peer hears each.
-                for seat, vote in ((0, b'{"type":"rematch"}'), (0, b'{ "type": "rematch" }\r'), (1, b'{"type":"rematch"}')):
+                votes = [(0, b'{"type":"rematch"}'), (0, b'{ "type": "rematch" }\r'), (1, b'{"type":"rematch"}')]
+                for seat, vote in votes:
                     players[seat].send(vote)
                     heard.append(watcher.until(lambda m: m["type"] in ("rematch", "snapshot")))
                     for player in players:

@@ -538,8 +538,9 @@ class Table:
         for ``seat``) in one native call, which also builds every observer's ``update`` line.
 
         Returns None, changing nothing, when the line is not an index ``move`` (any key order and spacing) of a
-        listed move of that decision, when the game object has no such call, when there is a turn timer (deadlines), or when the
-        core refuses: the general path then makes the same move or reports the same error. Otherwise returns
+        listed move of that decision, when the game object has no such call, when there is a turn timer
+        (deadlines), or when the core refuses: the general path then makes the same move or reports the same
+        error. Otherwise returns
         (the move's journal payload, every observer's line as :data:`Played` says, the line's ``ref``, whether
         the game is now over); the table's state is then exactly what :meth:`apply_move` leaves.
         """
@@ -616,12 +617,12 @@ class Table:
         self.rematch_votes = set(run.votes)
         if run.fan is not None:
             self._fan = ((id(self.game), self.game_no, self.state_id), run.fan)
+        # A decision the lane kept open (same id as the table's) keeps its open time: its list comes as None.
+        kept = {seat: d.id for seat, d in self.decisions.items()}
         self._open_natively(
-            [
-                (seat, decision_id, count, None if (old := self.decisions.get(seat)) and old.id == decision_id else legal)
-                for seat, decision_id, count, legal in run.decisions
-            ]
-        )
+            [(seat, decision_id, count, None if kept.get(seat) == decision_id else legal)
+             for seat, decision_id, count, legal in run.decisions]
+        )  # fmt: skip
         self._decision_seq = list(run.seq)
         assert self.game_no == run.game_no, "the native lane and the table count games alike"
 

@@ -10,8 +10,8 @@ session, never here.
 
 Most lines are moves, so they have a fast lane: a welcomed player's index move (any key order and spacing)
 for its own open decision (no turn timer, no group commit) is checked, played and turned into its journal
-record and every seat's ``update`` line in one native call (:meth:`HostSession.quick_move`), then journalled and written
-out here with no effect objects in between. The bytes are those of the general path (tests/test_fast_lane.py
+record and every seat's ``update`` line in one native call (:meth:`HostSession.quick_move`), then journalled
+and written out here with no effect objects in between. The bytes are those of the general path (tests/test_fast_lane.py
 plays the same games both ways); any other line, or a move the fast lane does not take, goes the general way.
 """
 

@@ -5,8 +5,8 @@ and a native call. Whenever the table has changed, the lane waits for the moment
 every runnable task and is about to wait for I/O (a trio instrument's ``before_io_wait``), then hands the
 table to the core (``Game.host_lane``, rust/py/src/lane.rs). The core waits on the players' sockets itself
 and plays every line that the fast lane would take: an index ``move`` (in any key order and spacing) of a
-seat's own open decision, within its rate. It journals each move and writes every ready connection's ``update`` line as the
-fast lane does, byte for byte, with no Python or trio in between.
+seat's own open decision, within its rate. It journals each move and writes every ready connection's
+``update`` line as the fast lane does, byte for byte, with no Python or trio in between.
 
 Once a game is over, the core also takes the players' rematch votes (with no other field): it journals each
 one and tells every connection, as the general path does, and the vote that completes the present humans'

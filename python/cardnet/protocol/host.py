@@ -98,8 +98,8 @@ class HostOptions:
     capabilities: tuple[str, ...] = HOST_CAPABILITIES
     #: A decision whose legal-move list is longer than this (bytes of JSON) is sent without it; the peer pages it.
     legal_inline_limit: int = LEGAL_INLINE_LIMIT
-    #: Accepted index moves (any key order and spacing) take the fast lane (:meth:`HostSession.quick_move`), which
-    #: sends the same bytes as the general path; False sends every line through the general path.
+    #: Accepted index moves (any key order and spacing) take the fast lane (:meth:`HostSession.quick_move`),
+    #: which sends the same bytes as the general path; False sends every line through the general path.
     fast_lane: bool = True
     #: While every other task is blocked, the core serves the fast lane's moves itself, reading and writing the
     #: table's sockets without Python or trio in between (:mod:`cardnet.net.lane`); the same bytes again.
@@ -362,9 +362,9 @@ class HostSession:
         """The fast lane of :meth:`receive_line` for its most common line: a welcomed player's index ``move`` (any
         key order and spacing, no other field) for its own open decision, within its rate. Returns None,
         changing nothing that matters, for any other line or situation (:meth:`receive_line` then handles it);
-        otherwise the move is played
-        (:meth:`Table.play_line`) and the caller journals the record and hands out the lines, exactly as it
-        would carry out :meth:`receive_line`'s :class:`Commit` (byte for byte: tests/test_fast_lane.py)."""
+        otherwise the move is played (:meth:`Table.play_line`) and the caller journals the record and hands out
+        the lines, exactly as it would carry out :meth:`receive_line`'s :class:`Commit` (byte for byte:
+        tests/test_fast_lane.py)."""
         seat = link.seat
         if seat is None or not link.ready or link.closing is not None or self.stopping:
             return None
