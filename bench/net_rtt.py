@@ -1,7 +1,7 @@
 """Round trip and host CPU per move of one table on loopback, measured by raw-socket clients.
 
     python bench/net_rtt.py [--seconds S] [--games matchstick:4,fistful:2] [--seed N] [--lanes native,python]
-                            [--encoding canonical|python]
+                            [--encoding canonical|python] [--placement free,shared,split]
 
 For each game a headless ``cardnet host`` is started on 127.0.0.1 and every seat is taken by a raw client
 written from docs/PROTOCOL.md alone (a socket, json, no cardnet import). All clients run in one thread on a
@@ -21,6 +21,16 @@ trio and Python), one after the other. Printed as one JSON document, per table a
 - ``host_cpu_ms_per_move``: the host process's user+system CPU over the run, divided by accepted moves;
 - ``moves_per_s``: accepted moves over wall-clock seconds.
 
+On loopback the host's socket writes also run its clients' receive path, and what that costs depends on where
+the scheduler puts the two processes. ``--placement`` measures each table under one or more of:
+
+- ``free``: wherever the scheduler puts them (the default; it moves them, so figures vary between runs);
+- ``shared``: host and clients pinned to one CPU, the waking of a client stays on that CPU;
+- ``split``: host on one CPU and clients on another, every wake-up crosses CPUs (on a virtual machine, between
+  two virtual CPUs, the costly case).
+
+Between machines on a LAN neither happens on the host: a client's receive path runs on the client's machine.
+
 A benchmark, never a test: it prints figures and asserts nothing about them. The machines are shared, so
 compare figures measured in one run.
 """
@@ -38,6 +48,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -184,15 +196,49 @@ def state_of(client: Client, msg: dict[str, Any]) -> int | None:
     return int(msg["state_id"])
 
 
-def run_table(game: str, players: int, seconds: float, seed: int, encoding: str, *extra: str) -> dict[str, Any]:
+PLACEMENTS = ("free", "shared", "split")
+
+
+def pin_process(pid: int, cpus: set[int]) -> None:
+    """Pins every thread of process ``pid`` to ``cpus``."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        os.sched_setaffinity(int(task.name), cpus)
+
+
+@contextmanager
+def placed(host_pid: int, placement: str) -> Iterator[None]:
+    """Runs the block with the host process and this one (the clients) placed as ``placement`` says (see the
+    module's documentation); this process's own CPUs are given back afterwards."""
+    mine = os.sched_getaffinity(0)
+    cpus = sorted(mine)
+    if placement == "free":
+        yield
+        return
+    if placement == "split" and len(cpus) < 2:
+        raise RuntimeError("--placement split needs two CPUs")
+    host_cpu = cpus[0]
+    client_cpu = host_cpu if placement == "shared" else cpus[1]
+    pin_process(host_pid, {host_cpu})
+    os.sched_setaffinity(0, {client_cpu})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, mine)
+
+
+def run_table(
+    game: str, players: int, seconds: float, seed: int, encoding: str, placement: str, *extra: str
+) -> dict[str, Any]:
     """Hosts one table (``extra``: more ``cardnet host`` arguments), plays it for ``seconds`` with raw clients
-    writing JSON in ``encoding`` and returns its figures."""
+    writing JSON in ``encoding``, host and clients placed on CPUs as ``placement`` says, and returns its
+    figures."""
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         host = start_host(game, players, port, Path(tmp) / "t.journal", seed, *extra)
         try:
-            clients = [connect(port, f"rtt{i}", encoding=encoding) for i in range(players)]
-            return drive(clients, host.pid, seconds, random.Random(seed))
+            with placed(host.pid, placement):
+                clients = [connect(port, f"rtt{i}", encoding=encoding) for i in range(players)]
+                return drive(clients, host.pid, seconds, random.Random(seed))
         finally:
             host.terminate()
             try:
@@ -327,7 +373,16 @@ def main() -> int:
         default="canonical",
         help="how the clients write JSON: canonical, or json.dumps' defaults (default %(default)s)",
     )
+    parser.add_argument(
+        "--placement",
+        default="free",
+        help="where host and clients run, taking turns: free, shared (one CPU) and/or split (two CPUs);"
+        " default %(default)s",
+    )
     args = parser.parse_args()
+    placements = args.placement.split(",")
+    if not set(placements) <= set(PLACEMENTS):
+        parser.error(f"--placement takes {', '.join(PLACEMENTS)}")
     if not release_build("net_rtt"):
         return 1
     lanes = {"native": (), "python": ("--no-native-lane",)}
@@ -335,9 +390,17 @@ def main() -> int:
     for spec in args.games.split(","):
         game, _, players = spec.partition(":")
         for lane in args.lanes.split(","):
-            table = run_table(game, int(players), args.seconds, args.seed, args.encoding, *lanes[lane])
-            figures.setdefault(f"{game}_{players}p", {})[lane] = table
-    report = {"bench": "net_rtt", "seconds": args.seconds, "encoding": args.encoding, "tables": figures}
+            for placement in placements:
+                table = run_table(game, int(players), args.seconds, args.seed, args.encoding, placement, *lanes[lane])
+                key = lane if placements == ["free"] else f"{lane}_{placement}"
+                figures.setdefault(f"{game}_{players}p", {})[key] = table
+    report = {
+        "bench": "net_rtt",
+        "seconds": args.seconds,
+        "encoding": args.encoding,
+        "placement": args.placement,
+        "tables": figures,
+    }
     print(json.dumps(report, indent=2))
     return 0
 
