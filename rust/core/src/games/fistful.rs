@@ -1116,6 +1116,10 @@ impl Game for Fistful {
         }
     }
 
+    fn write_move(&self, mv: &FistfulMove, out: &mut String) {
+        wire::write_move(out, mv);
+    }
+
     fn move_from_json(&self, _seat: Seat, value: &Value) -> Result<FistfulMove, GameError> {
         let kind = Fields::new(value, &["type", "card", "cards"])?.kind()?;
         let card_id = |id: u64| -> Result<u8, GameError> {

@@ -1,9 +1,9 @@
-//! Fistful's views and events written straight as canonical JSON (keys in sorted order, no
+//! Fistful's views, events and moves written straight as canonical JSON (keys in sorted order, no
 //! `serde_json::Value`): the network host sends and hashes these bytes on every move. They must equal
-//! `canonical(&public_view())`, `canonical(&private_view(seat))` and the canonical array of `events(seat)`,
-//! which `tests/direct_json.rs` checks along random games.
+//! `canonical(&public_view())`, `canonical(&private_view(seat))`, the canonical array of `events(seat)` and
+//! `canonical(&move_to_json(mv))`, which `tests/direct_json.rs` checks along random games.
 
-use super::{cards_of, count, Duel, Event, Fistful, Step, LAST_ROUND, SPECIAL_GOLD, TIE_POT};
+use super::{cards_of, count, Duel, Event, Fistful, FistfulMove, Step, LAST_ROUND, SPECIAL_GOLD, TIE_POT};
 use crate::game::{Game, Seat};
 use crate::json::{bool_str, write_canonical, write_i64, write_list, write_opt, write_string, write_u64};
 
@@ -167,6 +167,26 @@ impl Fistful {
         write_opt(out, self.pending[s].map(u64::from));
         out.push('}');
     }
+}
+
+/// Appends the canonical JSON of a move (`Game::write_move`): every acting seat's legal list is written
+/// after every move.
+pub(super) fn write_move(out: &mut String, mv: &FistfulMove) {
+    let (kind, card) = match *mv {
+        FistfulMove::Discard(cards) => {
+            out.push_str("{\"cards\":");
+            write_cards(out, cards);
+            out.push_str(",\"type\":\"discard\"}");
+            return;
+        }
+        FistfulMove::Pick(card) => ("pick", card),
+        FistfulMove::Retrieve(card) => ("retrieve", card),
+    };
+    out.push_str("{\"card\":");
+    write_u64(out, u64::from(card));
+    out.push_str(",\"type\":");
+    write_string(out, kind);
+    out.push('}');
 }
 
 impl Fistful {
