@@ -40,6 +40,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 import trio
+from net_rtt import placement_cpus
 
 
 @dataclass(frozen=True)
@@ -52,18 +53,6 @@ class Setup:
     client_work_us: float
     host_cpus: set[int] | None
     client_cpus: set[int] | None
-
-
-def placement_cpus(placement: str) -> tuple[set[int] | None, set[int] | None]:
-    """The CPUs of the host and of the clients for ``placement`` (None: not pinned)."""
-    cpus = sorted(os.sched_getaffinity(0))
-    if placement == "free":
-        return None, None
-    if placement == "shared":
-        return {cpus[0]}, {cpus[0]}
-    if len(cpus) < 2:
-        raise SystemExit("--placement split needs two CPUs")
-    return {cpus[0]}, {cpus[1]}
 
 
 def _busy(seconds: float) -> None:

@@ -205,21 +205,29 @@ def pin_process(pid: int, cpus: set[int]) -> None:
         os.sched_setaffinity(int(task.name), cpus)
 
 
+def placement_cpus(placement: str) -> tuple[set[int] | None, set[int] | None]:
+    """The CPUs of the host and of the clients for ``placement`` (see the module's documentation), from this
+    process's own; None where ``free`` leaves them to the scheduler."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if placement == "free":
+        return None, None
+    if placement == "shared":
+        return {cpus[0]}, {cpus[0]}
+    if len(cpus) < 2:
+        raise RuntimeError("--placement split needs two CPUs")
+    return {cpus[0]}, {cpus[1]}
+
+
 @contextmanager
 def placed(host_pid: int, placement: str) -> Iterator[None]:
-    """Runs the block with the host process and this one (the clients) placed as ``placement`` says (see the
-    module's documentation); this process's own CPUs are given back afterwards."""
+    """Runs the block with the host process and this one (the clients) placed as ``placement`` says; this
+    process's own CPUs are given back afterwards."""
     mine = os.sched_getaffinity(0)
-    cpus = sorted(mine)
-    if placement == "free":
-        yield
-        return
-    if placement == "split" and len(cpus) < 2:
-        raise RuntimeError("--placement split needs two CPUs")
-    host_cpu = cpus[0]
-    client_cpu = host_cpu if placement == "shared" else cpus[1]
-    pin_process(host_pid, {host_cpu})
-    os.sched_setaffinity(0, {client_cpu})
+    host_cpus, client_cpus = placement_cpus(placement)
+    if host_cpus is not None:
+        pin_process(host_pid, host_cpus)
+    if client_cpus is not None:
+        os.sched_setaffinity(0, client_cpus)
     try:
         yield
     finally:
