@@ -1,6 +1,6 @@
 //! What the network host's per-move work costs in the core: a view as canonical bytes, the public hash,
 //! and the whole per-move fan-out (every seat's view, events and legal list plus the hash), on states
-//! sampled from random games of Matchstick Tycoon (4 players) and A Fistful of Gold.
+//! sampled from random games of Matchstick Tycoon (4 players), A Fistful of Gold, Cherki and TEN (3 players).
 //!
 //! `cargo run --release -p cardnet-core --example fanout_speed [rounds]`
 //!
@@ -99,6 +99,8 @@ fn main() {
         "goals_ns": {"matchstick_4p.view_json": 5000, "state_hash": 3000, "matchstick_4p.fan_out_seats": 40000},
         "matchstick_4p": bench("matchstick", 4, rounds),
         "fistful_2p": bench("fistful", 2, rounds),
+        "cherki_3p": bench("cherki", 3, rounds),
+        "ten_3p": bench("ten", 3, rounds),
     });
     println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
 }

@@ -86,12 +86,27 @@ fn fistful_direct_bytes_match_values() {
 
 #[test]
 fn cherki_direct_bytes_match_values() {
-    play("cherki", 4, 1);
+    let mut kinds = BTreeSet::new();
+    for players in [2, 3, 6] {
+        kinds.extend(play("cherki", players, 2));
+    }
+    kinds.extend(play_with("cherki", 3, 1, &json!({"deals": 3})));
+    // Every kind of event went through the direct writer.
+    let every = "call deal_drawn discard draw_stock new_deal take_discard win";
+    let missing: Vec<_> = every.split_whitespace().filter(|k| !kinds.contains(*k)).collect();
+    assert!(missing.is_empty(), "event kinds never seen: {missing:?} (seen: {kinds:?})");
 }
 
 #[test]
 fn ten_direct_bytes_match_values() {
-    play("ten", 3, 1);
+    let mut kinds = BTreeSet::new();
+    for players in [1, 3, 5] {
+        kinds.extend(play("ten", players, 2));
+    }
+    let every = "auction auction_won bid bust buy collect draw final_round gain game_over offer pass_bid pay prize \
+                 skip_buy stop turn turn_end wild_discarded";
+    let missing: Vec<_> = every.split_whitespace().filter(|k| !kinds.contains(*k)).collect();
+    assert!(missing.is_empty(), "event kinds never seen: {missing:?} (seen: {kinds:?})");
 }
 
 #[test]
