@@ -42,6 +42,7 @@ use serde_json::{json, Value};
 
 mod counting;
 mod discard_log;
+mod wire;
 
 /// Cards in the deck.
 pub const DECK_SIZE: usize = 120;
@@ -1383,6 +1384,10 @@ impl Game for Cherki {
         }
     }
 
+    fn write_move(&self, mv: &CherkiMove, out: &mut String) {
+        wire::write_move(out, mv);
+    }
+
     fn move_from_json(&self, _seat: Seat, value: &Value) -> Result<CherkiMove, GameError> {
         let kind = Fields::new(value, &["type", "card", "call"])?.kind()?;
         match kind {
@@ -1458,6 +1463,25 @@ impl Game for Cherki {
             "phase": self.phase.name(),
             "last_deal": self.results.last().map_or(Value::Null, |r| r.to_json(self.players)),
         })
+    }
+
+    fn write_public_view(&self, out: &mut String) {
+        self.write_public(out);
+    }
+
+    fn write_private_view(&self, seat: Option<Seat>, out: &mut String) {
+        self.write_private(seat, out);
+    }
+
+    fn write_events(&self, seat: Option<Seat>, out: &mut String) {
+        out.push('[');
+        for (i, event) in self.events.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            self.write_event(event, seat, out);
+        }
+        out.push(']');
     }
 
     fn events(&self, seat: Option<Seat>) -> Vec<Value> {

@@ -1,0 +1,276 @@
+//! Cherki's views, events and moves written straight as canonical JSON (keys in sorted byte order, no
+//! `serde_json::Value`): the network host sends and hashes these bytes on every move. They must equal
+//! `canonical(&public_view())`, `canonical(&private_view(seat))`, the canonical array of `events(seat)` and
+//! `canonical(&move_to_json(mv))`, which `tests/direct_json.rs` checks along random games. No Cherki value is
+//! a float, so every number goes through the integer writers of [`crate::json`].
+
+use super::{bits, kind_name, Cherki, CherkiMove, DealResult, Event, Phase, NONE};
+use crate::game::Seat;
+use crate::json::{bool_str, write_i64, write_list, write_string, write_u64};
+
+/// Appends the card ids of `hand` as a JSON array, in increasing order.
+fn write_hand(out: &mut String, hand: u128) {
+    write_list(out, bits(hand).map(u64::from));
+}
+
+/// Appends a seat or card byte, `null` for `NONE`.
+fn write_byte_or_null(out: &mut String, byte: u8) {
+    if byte == NONE {
+        out.push_str("null");
+    } else {
+        write_u64(out, u64::from(byte));
+    }
+}
+
+/// Appends a kind's name as a JSON string, `null` for none.
+fn write_kind_or_null(out: &mut String, kind: Option<usize>) {
+    match kind {
+        Some(kind) => write_string(out, kind_name(kind)),
+        None => out.push_str("null"),
+    }
+}
+
+/// Appends a JSON array of signed integers.
+fn write_signed_list(out: &mut String, items: impl Iterator<Item = i64>) {
+    out.push('[');
+    for (i, n) in items.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_i64(out, n);
+    }
+    out.push(']');
+}
+
+/// Appends the members of a deal result (`DealResult::to_json`) without the closing brace, so that the `win`
+/// event can slip its own `seat` and `type` keys in sorted order; `win_event` says whether to add them.
+fn write_result(out: &mut String, result: &DealResult, players: usize, win_event: bool) {
+    let won = result.winner != NONE;
+    out.push_str("{\"by\":");
+    match (won, result.by_take) {
+        (false, _) => out.push_str("null"),
+        (true, true) => out.push_str("\"take_discard\""),
+        (true, false) => out.push_str("\"draw_stock\""),
+    }
+    out.push_str(",\"deal\":");
+    write_u64(out, u64::from(result.deal));
+    out.push_str(",\"dealer\":");
+    write_u64(out, u64::from(result.dealer));
+    out.push_str(",\"hand\":");
+    if won {
+        write_list(out, result.hand.iter().map(|&c| u64::from(c)));
+    } else {
+        out.push_str("[]");
+    }
+    out.push_str(",\"pair_kind\":");
+    if won {
+        write_string(out, kind_name(usize::from(result.pair_kind)));
+    } else {
+        out.push_str("null");
+    }
+    out.push_str(",\"payments\":");
+    write_signed_list(out, result.payments(players).into_iter());
+    out.push_str(",\"result\":");
+    out.push_str(if won { "\"win\"" } else { "\"drawn\"" });
+    if win_event {
+        out.push_str(",\"seat\":");
+        write_byte_or_null(out, result.winner);
+    }
+    out.push_str(",\"total\":");
+    write_u64(out, if won { u64::from(result.total) } else { 0 });
+    if win_event {
+        out.push_str(",\"type\":\"win\"");
+    }
+    out.push_str(",\"winner\":");
+    write_byte_or_null(out, result.winner);
+    out.push('}');
+}
+
+/// Appends the canonical JSON of a move (`Game::write_move`): every acting seat's legal list is written
+/// after every move.
+pub(super) fn write_move(out: &mut String, mv: &CherkiMove) {
+    match *mv {
+        CherkiMove::DrawStock => out.push_str("{\"type\":\"draw_stock\"}"),
+        CherkiMove::TakeDiscard => out.push_str("{\"type\":\"take_discard\"}"),
+        CherkiMove::Call => out.push_str("{\"type\":\"call\"}"),
+        CherkiMove::Discard { card, call } => {
+            out.push_str(if call { "{\"call\":true,\"card\":" } else { "{\"card\":" });
+            write_u64(out, u64::from(card));
+            out.push_str(",\"type\":\"discard\"}");
+        }
+    }
+}
+
+impl Cherki {
+    /// Appends the history of discards: `{"card","seat","taken_by"}` per entry, oldest first.
+    fn write_discards(&self, out: &mut String) {
+        out.push('[');
+        for (i, d) in self.discards.entries().iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"card\":");
+            write_u64(out, u64::from(d.card));
+            out.push_str(",\"seat\":");
+            write_u64(out, u64::from(d.seat));
+            out.push_str(",\"taken_by\":");
+            write_byte_or_null(out, d.taken_by);
+            out.push('}');
+        }
+        out.push(']');
+    }
+
+    /// Appends the public per-seat entries: `{"called","hand_size","took_last"}` per seat.
+    fn write_players(&self, out: &mut String) {
+        out.push('[');
+        for s in 0..self.players {
+            if s > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"called\":");
+            out.push_str(bool_str(self.called[s]));
+            out.push_str(",\"hand_size\":");
+            write_u64(out, u64::from(self.hands[s].count_ones()));
+            out.push_str(",\"took_last\":");
+            out.push_str(bool_str(self.took_last[s]));
+            out.push('}');
+        }
+        out.push(']');
+    }
+
+    /// Appends the view's `top_discard` (`{"card","seat","takeable"}` or `null`).
+    fn write_top_discard(&self, out: &mut String) {
+        match self.top_discard() {
+            Some((card, seat, takeable)) => {
+                out.push_str("{\"card\":");
+                write_u64(out, u64::from(card));
+                out.push_str(",\"seat\":");
+                write_u64(out, seat as u64);
+                out.push_str(",\"takeable\":");
+                out.push_str(bool_str(takeable));
+                out.push('}');
+            }
+            None => out.push_str("null"),
+        }
+    }
+
+    /// Canonical JSON of `public_view()`.
+    pub(super) fn write_public(&self, out: &mut String) {
+        out.push_str("{\"deal\":");
+        write_u64(out, u64::from(self.deal));
+        out.push_str(",\"dealer\":");
+        write_u64(out, u64::from(self.dealer));
+        out.push_str(",\"deals\":");
+        write_u64(out, u64::from(self.deals));
+        out.push_str(",\"discards\":");
+        self.write_discards(out);
+        out.push_str(",\"last_deal\":");
+        match self.results.last() {
+            Some(result) => write_result(out, result, self.players, false),
+            None => out.push_str("null"),
+        }
+        out.push_str(",\"phase\":");
+        write_string(out, self.phase.name());
+        out.push_str(",\"players\":");
+        self.write_players(out);
+        out.push_str(",\"scores\":");
+        write_signed_list(out, self.scores().iter().copied());
+        out.push_str(",\"stock\":");
+        write_u64(out, u64::from(self.stock_len));
+        out.push_str(",\"top_discard\":");
+        self.write_top_discard(out);
+        out.push_str(",\"turn\":");
+        if self.phase == Phase::Over {
+            out.push_str("null");
+        } else {
+            write_u64(out, u64::from(self.turn));
+        }
+        out.push('}');
+    }
+
+    /// Canonical JSON of `private_view(seat)`.
+    pub(super) fn write_private(&self, seat: Option<Seat>, out: &mut String) {
+        let s = match seat {
+            Some(s) if s < self.players => s,
+            _ => return out.push_str("null"),
+        };
+        let mine = self.turn as usize == s;
+        let ready = self.hand_ready_kind(s);
+        out.push_str("{\"can_take\":");
+        out.push_str(bool_str(self.phase == Phase::Start && mine && self.can_take(s)));
+        out.push_str(",\"drawn\":");
+        write_byte_or_null(out, if mine { self.drawn } else { NONE });
+        out.push_str(",\"hand\":");
+        write_hand(out, self.hands[s]);
+        out.push_str(",\"pair_kind\":");
+        write_kind_or_null(out, self.locked_pair_kind(s));
+        out.push_str(",\"ready\":");
+        out.push_str(bool_str(ready.is_some()));
+        out.push_str(",\"ready_pair_kind\":");
+        write_kind_or_null(out, ready);
+        out.push('}');
+    }
+
+    /// Appends one event of [`crate::game::Game::events`] as `seat` may learn it, keys in canonical order.
+    pub(super) fn write_event(&self, event: &Event, seat: Option<Seat>, out: &mut String) {
+        match *event {
+            Event::DrawStock { seat: s, card, stock } => {
+                out.push('{');
+                if seat == Some(usize::from(s)) {
+                    out.push_str("\"card\":");
+                    write_u64(out, u64::from(card));
+                    out.push(',');
+                }
+                out.push_str("\"seat\":");
+                write_u64(out, u64::from(s));
+                out.push_str(",\"stock\":");
+                write_u64(out, u64::from(stock));
+                out.push_str(",\"type\":\"draw_stock\"}");
+            }
+            Event::TakeDiscard { seat: s, card, from } => {
+                out.push_str("{\"card\":");
+                write_u64(out, u64::from(card));
+                out.push_str(",\"from\":");
+                write_u64(out, u64::from(from));
+                out.push_str(",\"seat\":");
+                write_u64(out, u64::from(s));
+                out.push_str(",\"type\":\"take_discard\"}");
+            }
+            Event::Discard { seat: s, card } => {
+                out.push_str("{\"card\":");
+                write_u64(out, u64::from(card));
+                out.push_str(",\"seat\":");
+                write_u64(out, u64::from(s));
+                out.push_str(",\"type\":\"discard\"}");
+            }
+            Event::Call { seat: s } => {
+                out.push_str("{\"seat\":");
+                write_u64(out, u64::from(s));
+                out.push_str(",\"type\":\"call\"}");
+            }
+            Event::Win => match self.results.last() {
+                Some(result) => write_result(out, result, self.players, true),
+                // Never happens (a win is recorded before its event); mirrors `events`, which turns the
+                // missing result into an object holding only the two keys it sets.
+                None => out.push_str("{\"seat\":null,\"type\":\"win\"}"),
+            },
+            Event::DealDrawn { deal } => {
+                out.push_str("{\"deal\":");
+                write_u64(out, u64::from(deal));
+                out.push_str(",\"type\":\"deal_drawn\"}");
+            }
+            Event::NewDeal { deal, dealer } => {
+                out.push_str("{\"deal\":");
+                write_u64(out, u64::from(deal));
+                out.push_str(",\"dealer\":");
+                write_u64(out, u64::from(dealer));
+                out.push_str(",\"hand\":");
+                match seat {
+                    Some(s) if s < self.players => write_hand(out, self.hands[s]),
+                    _ => out.push_str("null"),
+                }
+                out.push_str(",\"type\":\"new_deal\"}");
+            }
+        }
+    }
+}
