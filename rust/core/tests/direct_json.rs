@@ -1,9 +1,10 @@
 //! The bytes the network host sends come from direct writers (no `serde_json::Value`); they must equal the
 //! canonical JSON of the values the rest of the core works with, for every game, observer and state.
 
+use cardnet_core::games::cherki::Cherki;
 use cardnet_core::json::canonical;
 use cardnet_core::rng::Rng;
-use cardnet_core::session::{hex_sha256, AnyGame, MoveInput};
+use cardnet_core::session::{hex_sha256, AnyGame, MoveInput, Session};
 use cardnet_core::{new_game, Seat};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -50,18 +51,25 @@ fn play_with(name: &str, players: usize, games: u64, options: &Value) -> BTreeSe
     for g in 0..games {
         let mut game = new_game(name, Some(players), 300 + g, options).expect("new game");
         kinds.extend(check_state(game.as_ref(), &format!("{name} game {g} start")));
-        let mut moves = 0;
-        while let Some(&seat) = game.to_act().first() {
-            let count = game.legal_count(seat);
-            let index = rng.below(count as u64) as usize;
-            let listed = game.legal_move(seat, index).expect("listed move");
-            // Alternate the two ways a host receives a move; both journal the listed move's bytes.
-            let input = if moves % 2 == 0 { MoveInput::Index(index) } else { MoveInput::Json(&listed) };
-            let recorded = game.apply_recorded(seat, input).expect("legal move");
-            assert_eq!(recorded, canonical(&listed), "{name}: journalled move");
-            moves += 1;
-            kinds.extend(check_state(game.as_ref(), &format!("{name} game {g} move {moves}")));
-        }
+        kinds.extend(play_out(game.as_mut(), &mut rng, &format!("{name} game {g}")));
+    }
+    kinds
+}
+
+/// Plays random moves until `game` is over, checking every state; the event types seen.
+fn play_out(game: &mut dyn AnyGame, rng: &mut Rng, what: &str) -> BTreeSet<String> {
+    let mut kinds = BTreeSet::new();
+    let mut moves = 0;
+    while let Some(&seat) = game.to_act().first() {
+        let count = game.legal_count(seat);
+        let index = rng.below(count as u64) as usize;
+        let listed = game.legal_move(seat, index).expect("listed move");
+        // Alternate the two ways a host receives a move; both journal the listed move's bytes.
+        let input = if moves % 2 == 0 { MoveInput::Index(index) } else { MoveInput::Json(&listed) };
+        let recorded = game.apply_recorded(seat, input).expect("legal move");
+        assert_eq!(recorded, canonical(&listed), "{what}: journalled move");
+        moves += 1;
+        kinds.extend(check_state(game, &format!("{what} move {moves}")));
     }
     kinds
 }
@@ -95,6 +103,29 @@ fn cherki_direct_bytes_match_values() {
     let every = "call deal_drawn discard draw_stock new_deal take_discard win";
     let missing: Vec<_> = every.split_whitespace().filter(|k| !kinds.contains(*k)).collect();
     assert!(missing.is_empty(), "event kinds never seen: {missing:?} (seen: {kinds:?})");
+}
+
+/// A win by drawing from the stock (random games mostly end a deal by a take or a drawn deal): seat 0 holds
+/// 7-7-7 9-9-9 Red Flower ×2, calls, and draws the third Red Flower; a second deal follows, played out at random.
+#[test]
+fn cherki_direct_bytes_match_values_after_a_win_by_draw() {
+    let face = |face: u8, copy: u8| face * 4 + copy;
+    let ready =
+        vec![face(6, 0), face(15, 0), face(24, 0), face(8, 0), face(17, 0), face(26, 0), face(28, 0), face(28, 1)];
+    let other =
+        vec![face(0, 0), face(1, 0), face(11, 0), face(21, 0), face(4, 0), face(14, 0), face(27, 0), face(29, 0)];
+    let stock = [face(28, 2), face(2, 0), face(3, 0), face(18, 0)];
+    let position = Cherki::test_position(&[ready, other], &stock, 1, 0, None, 2, 7).expect("position");
+    let mut game = Session::from_game(position);
+    check_state(&game, "cherki draw win start");
+    for mv in [json!({"type": "call"}), json!({"type": "draw_stock"})] {
+        game.apply_recorded(0, MoveInput::Json(&mv)).expect("legal move");
+        check_state(&game, &format!("cherki draw win after {mv}"));
+    }
+    let win = game.events(None).into_iter().find(|e| e["type"] == "win").expect("a win event");
+    assert_eq!(win["by"], "draw_stock", "{win}");
+    assert!(game.events(None).iter().any(|e| e["type"] == "new_deal"), "the second deal is dealt");
+    play_out(&mut game, &mut Rng::new(11), "cherki after a draw win");
 }
 
 #[test]
