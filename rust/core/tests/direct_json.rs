@@ -134,6 +134,8 @@ fn ten_direct_bytes_match_values() {
     for players in [1, 3, 5] {
         kinds.extend(play("ten", players, 2));
     }
+    // The solo house variant's target is shown in the view.
+    kinds.extend(play_with("ten", 1, 1, &json!({"solo_target": 25})));
     let every = "auction auction_won bid bust buy collect draw final_round gain game_over offer pass_bid pay prize \
                  skip_buy stop turn turn_end wild_discarded";
     let missing: Vec<_> = every.split_whitespace().filter(|k| !kinds.contains(*k)).collect();

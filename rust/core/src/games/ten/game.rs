@@ -47,6 +47,10 @@ use crate::rng::Rng;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
+/// The direct canonical-JSON writers of views, events and moves (a child module, for the private state).
+#[path = "wire.rs"]
+mod wire;
+
 /// Most players TEN seats.
 const MAX_PLAYERS: usize = 5;
 
@@ -1716,6 +1720,10 @@ impl Game for Ten {
         }
     }
 
+    fn write_move(&self, mv: &TenMove, out: &mut String) {
+        wire::write_move(out, mv);
+    }
+
     fn move_from_json(&self, _seat: Seat, value: &Value) -> Result<TenMove, GameError> {
         let kind = Fields::new(value, &["type", "kind", "card", "amount"])?.kind()?;
         let only = |keys: &[&str]| Fields::new(value, keys);
@@ -1794,6 +1802,24 @@ impl Game for Ten {
 
     fn events(&self, _seat: Option<Seat>) -> Vec<Value> {
         self.events.iter().map(|e| self.event_json(e)).collect()
+    }
+
+    fn write_public_view(&self, out: &mut String) {
+        self.write_public(out);
+    }
+
+    /// Always `null`, as [`Ten::private_view`] is.
+    fn write_private_view(&self, _seat: Option<Seat>, out: &mut String) {
+        out.push_str("null");
+    }
+
+    fn write_events(&self, _seat: Option<Seat>, out: &mut String) {
+        self.write_event_list(out);
+    }
+
+    /// TEN hides nothing but the draw pile's order, so every observer learns the same events.
+    fn events_are_public(&self) -> bool {
+        true
     }
 
     /// Only the draw pile's order (and the state's RNG) is unknown to anyone, so only they are re-dealt.
