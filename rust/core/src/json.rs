@@ -110,16 +110,21 @@ pub fn write_opt(out: &mut String, n: Option<u64>) {
     }
 }
 
-/// Appends a JSON array of unsigned integers.
-pub fn write_list(out: &mut String, items: impl Iterator<Item = u64>) {
+/// Appends a JSON array, each item written by `write`.
+pub fn write_array<T>(out: &mut String, items: impl IntoIterator<Item = T>, mut write: impl FnMut(&mut String, T)) {
     out.push('[');
-    for (i, n) in items.enumerate() {
+    for (i, item) in items.into_iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        write_u64(out, n);
+        write(out, item);
     }
     out.push(']');
+}
+
+/// Appends a JSON array of unsigned integers.
+pub fn write_list(out: &mut String, items: impl Iterator<Item = u64>) {
+    write_array(out, items, write_u64);
 }
 
 /// Appends `s` as a canonical JSON string (quoted, escaped, pure ASCII).

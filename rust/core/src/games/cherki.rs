@@ -1474,14 +1474,7 @@ impl Game for Cherki {
     }
 
     fn write_events(&self, seat: Option<Seat>, out: &mut String) {
-        out.push('[');
-        for (i, event) in self.events.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            self.write_event(event, seat, out);
-        }
-        out.push(']');
+        crate::json::write_array(out, &self.events, |out, event| self.write_event(event, seat, out));
     }
 
     fn events(&self, seat: Option<Seat>) -> Vec<Value> {

@@ -6,7 +6,7 @@
 
 use super::{bits, kind_name, Cherki, CherkiMove, DealResult, Event, Phase, NONE};
 use crate::game::Seat;
-use crate::json::{bool_str, write_i64, write_list, write_string, write_u64};
+use crate::json::{bool_str, write_array, write_i64, write_list, write_string, write_u64};
 
 /// Appends the card ids of `hand` as a JSON array, in increasing order.
 fn write_hand(out: &mut String, hand: u128) {
@@ -28,18 +28,6 @@ fn write_kind_or_null(out: &mut String, kind: Option<usize>) {
         Some(kind) => write_string(out, kind_name(kind)),
         None => out.push_str("null"),
     }
-}
-
-/// Appends a JSON array of signed integers.
-fn write_signed_list(out: &mut String, items: impl Iterator<Item = i64>) {
-    out.push('[');
-    for (i, n) in items.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        write_i64(out, n);
-    }
-    out.push(']');
 }
 
 /// Appends the members of a deal result (`DealResult::to_json`) without the closing brace, so that the `win`
@@ -69,7 +57,7 @@ fn write_result(out: &mut String, result: &DealResult, players: usize, win_event
         out.push_str("null");
     }
     out.push_str(",\"payments\":");
-    write_signed_list(out, result.payments(players).into_iter());
+    write_array(out, result.payments(players), write_i64);
     out.push_str(",\"result\":");
     out.push_str(if won { "\"win\"" } else { "\"drawn\"" });
     if win_event {
@@ -104,11 +92,7 @@ pub(super) fn write_move(out: &mut String, mv: &CherkiMove) {
 impl Cherki {
     /// Appends the history of discards: `{"card","seat","taken_by"}` per entry, oldest first.
     fn write_discards(&self, out: &mut String) {
-        out.push('[');
-        for (i, d) in self.discards.entries().iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
+        write_array(out, self.discards.entries(), |out, d| {
             out.push_str("{\"card\":");
             write_u64(out, u64::from(d.card));
             out.push_str(",\"seat\":");
@@ -116,17 +100,12 @@ impl Cherki {
             out.push_str(",\"taken_by\":");
             write_byte_or_null(out, d.taken_by);
             out.push('}');
-        }
-        out.push(']');
+        });
     }
 
     /// Appends the public per-seat entries: `{"called","hand_size","took_last"}` per seat.
     fn write_players(&self, out: &mut String) {
-        out.push('[');
-        for s in 0..self.players {
-            if s > 0 {
-                out.push(',');
-            }
+        write_array(out, 0..self.players, |out, s| {
             out.push_str("{\"called\":");
             out.push_str(bool_str(self.called[s]));
             out.push_str(",\"hand_size\":");
@@ -134,8 +113,7 @@ impl Cherki {
             out.push_str(",\"took_last\":");
             out.push_str(bool_str(self.took_last[s]));
             out.push('}');
-        }
-        out.push(']');
+        });
     }
 
     /// Appends the view's `top_discard` (`{"card","seat","takeable"}` or `null`).
@@ -174,7 +152,7 @@ impl Cherki {
         out.push_str(",\"players\":");
         self.write_players(out);
         out.push_str(",\"scores\":");
-        write_signed_list(out, self.scores().iter().copied());
+        write_array(out, self.scores().iter().copied(), write_i64);
         out.push_str(",\"stock\":");
         write_u64(out, u64::from(self.stock_len));
         out.push_str(",\"top_discard\":");

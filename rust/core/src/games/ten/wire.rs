@@ -8,7 +8,7 @@
 
 use super::{Event, Phase, Ten, TenKind, TenMove, SOLO_NOTE};
 use crate::game::{Game, Seat};
-use crate::json::{bool_str, write_canonical, write_list, write_string, write_u64};
+use crate::json::{bool_str, write_array, write_canonical, write_list, write_string, write_u64};
 
 /// Writes one JSON object member by member. Keys must be given in canonical (byte) order, which debug
 /// builds check; values are appended by the caller to the buffer [`Object::key`] returns.
@@ -97,14 +97,7 @@ impl Ten {
 
     /// Appends the cards `ids` as a JSON array of card objects.
     fn write_cards(&self, out: &mut String, ids: impl Iterator<Item = u8>) {
-        out.push('[');
-        for (i, id) in ids.enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            self.write_card(out, id);
-        }
-        out.push(']');
+        write_array(out, ids, |out, id| self.write_card(out, id));
     }
 
     /// Appends a card or `null`.
@@ -222,19 +215,14 @@ impl Ten {
 
     /// The view's `seats`: each seat's tokens, bust tokens, collection and score.
     fn write_seats(&self, out: &mut String) {
-        out.push('[');
-        for (s, st) in self.seats[..self.players()].iter().enumerate() {
-            if s > 0 {
-                out.push(',');
-            }
+        write_array(out, self.seats[..self.players()].iter().enumerate(), |out, (s, st)| {
             let mut seat = Object::open(out);
             seat.uint("bust_tokens", st.busts);
             self.write_cards(seat.key("collection"), st.collection.iter());
             seat.uint("score", self.score(s));
             seat.uint("tokens", st.tokens);
             seat.close();
-        }
-        out.push(']');
+        });
     }
 
     /// The view's `tableau`: the turn's cards in draw order and their sums.
@@ -248,14 +236,7 @@ impl Ten {
 
     /// Canonical JSON array of `events(_)`: every observer learns the same events.
     pub(super) fn write_event_list(&self, out: &mut String) {
-        out.push('[');
-        for (i, event) in self.events.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            self.write_event(out, event);
-        }
-        out.push(']');
+        write_array(out, &self.events, |out, event| self.write_event(out, event));
     }
 
     /// Appends one event as `event_json` gives it.
