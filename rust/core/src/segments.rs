@@ -36,7 +36,14 @@ const SEGMENT_LETTERS: [char; 7] = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
 
 /// The segment letters of `s` in `a`..`g` order, e.g. `"acdefg"` for the glyph of 6; `""` for no segment.
 pub fn segments_to_str(s: Segments) -> String {
-    SEGMENT_LETTERS.iter().enumerate().filter(|&(bit, _)| s & (1 << bit) != 0).map(|(_, &letter)| letter).collect()
+    let mut out = String::with_capacity(SEGMENT_LETTERS.len());
+    write_segment_letters(&mut out, s);
+    out
+}
+
+/// Appends the segment letters of `s` (as [`segments_to_str`] spells them) to `out`, allocating nothing.
+pub fn write_segment_letters(out: &mut String, s: Segments) {
+    out.extend(SEGMENT_LETTERS.iter().enumerate().filter(|&(bit, _)| s & (1 << bit) != 0).map(|(_, &letter)| letter));
 }
 
 /// Parses segment letters (`a`..`g`, lower case, any order) into a set.

@@ -237,9 +237,11 @@ impl<G: Game> AnyGame for Session<G> {
         out
     }
     fn legal_json(&self, seat: Seat) -> String {
-        let mut out = String::with_capacity(64);
+        let count = self.game.legal_count(seat);
+        // Room for a typical listed move each, so that the list is written without growing.
+        let mut out = String::with_capacity(2 + count * 48);
         out.push('[');
-        for mv in (0..self.game.legal_count(seat)).filter_map(|i| self.game.legal_move(seat, i)) {
+        for mv in (0..count).filter_map(|i| self.game.legal_move(seat, i)) {
             if out.len() > 1 {
                 out.push(',');
             }
@@ -254,13 +256,20 @@ impl<G: Game> AnyGame for Session<G> {
         let to_act: Vec<Seat> = self.game.to_act().iter().collect();
         let outcome = self.game.outcome().map(|o| canonical(&o.to_json()));
         let legal = to_act.iter().map(|&seat| (seat, self.game.legal_count(seat), self.legal_json(seat))).collect();
-        let shared_events = self.game.events_are_public().then(|| self.events_json(None));
+        let mut shared_events = self.game.events_are_public().then(|| self.events_json(None));
         let seats = observers
             .iter()
-            .map(|&seat| {
-                let mut view = String::with_capacity(public.len() + 256);
+            .enumerate()
+            .map(|(i, &seat)| {
+                // Room for the seat's private part too, so that the view is written without growing.
+                let mut view = String::with_capacity(public.len() + 1024);
                 self.write_view(&mut view, seat, &public);
-                let events = shared_events.clone().unwrap_or_else(|| self.events_json(seat));
+                let events = match &mut shared_events {
+                    // The last observer takes the shared list itself.
+                    Some(_) if i + 1 == observers.len() => shared_events.take().unwrap_or_default(),
+                    Some(shared) => shared.clone(),
+                    None => self.events_json(seat),
+                };
                 (seat, view, events)
             })
             .collect();
@@ -275,7 +284,7 @@ impl<G: Game> AnyGame for Session<G> {
             MoveInput::Index(index) => {
                 Session::apply_index(self, seat, index)?;
                 // The move just pushed is the listed move of that index.
-                let mut listed = String::with_capacity(64);
+                let mut listed = String::with_capacity(256);
                 match self.history.last() {
                     Some((_, m)) => self.game.write_move(m, &mut listed),
                     None => listed.push_str("null"),

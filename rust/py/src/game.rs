@@ -114,6 +114,9 @@ impl Game {
             .seats
             .iter()
             .map(|(observer, view, events)| {
+                if observer.is_none() && !asked.spectator_line {
+                    return None;
+                }
                 let decision = observer.and_then(|o| decisions.iter().position(|(s, ..)| *s == o)).map(|i| {
                     let (_, id, count, _) = decisions[i];
                     let legal = acting[i].2.as_str();
@@ -145,6 +148,8 @@ pub(crate) struct QuickMove<'a> {
     pub state_id: u64,
     pub inline_limit: usize,
     pub limit: usize,
+    /// Whether to build the spectators' line: when false (no spectator is there to read it), it is None.
+    pub spectator_line: bool,
 }
 
 /// What an accepted fast-lane move produced (see `Game.host_move`).
@@ -152,7 +157,8 @@ pub(crate) struct Moved<'l> {
     pub fan: FanOut,
     /// The move's journal payload.
     pub record: String,
-    /// Every observer's `update` line (`[0, .., players - 1, None]`), newline included; None when too long.
+    /// Every observer's `update` line (`[0, .., players - 1, None]`), newline included; None when too long, and
+    /// the spectators' when `QuickMove::spectator_line` did not ask for it.
     pub lines: Vec<Option<String>>,
     /// The acting seats' decisions.
     pub decisions: Vec<After>,
@@ -498,8 +504,18 @@ impl Game {
         limit: usize,
     ) -> PyResult<Option<Bound<'py, PyTuple>>> {
         let held: Vec<Held> = held.iter().map(|(s, id, legal)| (*s, *id, legal.as_str())).collect();
-        let asked =
-            QuickMove { decision_id, count, held: &held, seq: &seq, stride, game_no, state_id, inline_limit, limit };
+        let asked = QuickMove {
+            decision_id,
+            count,
+            held: &held,
+            seq: &seq,
+            stride,
+            game_no,
+            state_id,
+            inline_limit,
+            limit,
+            spectator_line: true,
+        };
         let Some(moved) = self.quick_move(py, line, seat, &asked)? else { return Ok(None) };
         let lines = PyList::empty(py);
         for text in &moved.lines {

@@ -237,14 +237,15 @@ fn receive(fd: i32, buf: &mut [u8]) -> io::Result<usize> {
     }
 }
 
-/// Appends a whole journal record (the header of `cardnet.journal.encode_payload`, then the payload).
-fn journal_append(fd: i32, payload: &[u8]) -> io::Result<()> {
+/// Appends a whole journal record (the header of `cardnet.journal.encode_payload`, then the payload), built in
+/// `record` (whose earlier content goes: the buffer is kept to build the next record without allocating).
+fn journal_append(fd: i32, payload: &[u8], record: &mut Vec<u8>) -> io::Result<()> {
     let length = u32::try_from(payload.len()).map_err(|_| io::Error::other("journal record too large"))?;
-    let mut record = Vec::with_capacity(payload.len() + 8);
+    record.clear();
     record.extend_from_slice(&length.to_be_bytes());
     record.extend_from_slice(&crc32(payload).to_be_bytes());
     record.extend_from_slice(payload);
-    write_whole(fd, &record)
+    write_whole(fd, record)
 }
 
 /// CRC-32 (IEEE 802.3, reflected), the checksum of `zlib.crc32`.
@@ -290,6 +291,10 @@ struct Lane<'g> {
     journal_fd: i32,
     clock_offset: f64,
     buf: Vec<u8>,
+    /// Whether a spectator is among the connections (else no move builds the spectators' line).
+    spectators: bool,
+    /// The journal record being written (kept to write the next one without allocating).
+    record: Vec<u8>,
     moves: Vec<(usize, Seat, u64, u64, f64)>,
     fan: Option<FanOut>,
     undelivered: Vec<(usize, Option<String>, i64)>,
@@ -347,7 +352,7 @@ impl Lane<'_> {
         if self.journal_fd < 0 {
             return true;
         }
-        match journal_append(self.journal_fd, payload.as_bytes()) {
+        match journal_append(self.journal_fd, payload.as_bytes(), &mut self.record) {
             Ok(()) => {
                 self.records += 1;
                 true
@@ -528,6 +533,7 @@ impl Lane<'_> {
             state_id,
             inline_limit: self.limits.inline_limit,
             limit: self.limits.host_line,
+            spectator_line: self.spectators,
         };
         let moved = match self.game.quick_move(py, &line, seat as i64, &asked) {
             Ok(Some(moved)) => moved,
@@ -537,16 +543,17 @@ impl Lane<'_> {
         self.state_id = state_id;
         self.moves.push((at, seat, decision_id, state_id, now));
         self.heard[at] = Some(now);
-        let mut next = vec![None; self.open.len()];
-        for &(s, id, count, kept) in &moved.decisions {
-            next[s] = if kept {
-                self.open[s].take()
-            } else {
-                self.seq[s] += 1;
-                Some(Open { id, count, legal: moved.legal_of(s) })
-            };
+        // In place: a kept decision stays, a new one replaces the seat's, and a seat not acting has none.
+        for (s, open) in self.open.iter_mut().enumerate() {
+            match moved.decisions.iter().find(|d| d.0 == s) {
+                None => *open = None,
+                Some(&(_, _, _, true)) => {}
+                Some(&(_, id, count, false)) => {
+                    self.seq[s] += 1;
+                    *open = Some(Open { id, count, legal: moved.legal_of(s) });
+                }
+            }
         }
-        self.open = next;
         let over = moved.fan.is_over();
         if over {
             self.over = true;
@@ -694,6 +701,8 @@ pub fn host_lane(game: &mut Game, py: Python<'_>, table: LaneTable, limits: Lane
         journal_fd: table.journal_fd,
         clock_offset: table.clock_offset,
         buf,
+        spectators: table.conns.iter().any(|&(_, seat, ..)| seat < 0),
+        record: Vec::new(),
         moves: Vec::new(),
         fan: None,
         undelivered: Vec::new(),

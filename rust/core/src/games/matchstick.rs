@@ -40,7 +40,7 @@ use crate::error::GameError;
 use crate::game::{Fields, Game, GameInfo, OptionKind, OptionSpec, Outcome, OutcomeKind, Seat, SeatSet, Setup};
 use crate::json::{bool_str, write_list, write_opt, write_string, write_u64};
 use crate::rng::Rng;
-use crate::segments::{self, segments_from_str, segments_to_str, CardType, Segments, Value};
+use crate::segments::{self, segments_from_str, segments_to_str, write_segment_letters, CardType, Segments, Value};
 use serde_json::{json, Value as Json};
 
 const TYPES: usize = CardType::COUNT;
@@ -94,6 +94,27 @@ const REACH_LE: [[u16; MAX_CARD_COST + 1]; VALUES] = {
 
 fn card_type(id: u8) -> CardType {
     CardType::ALL[usize::from(id >> 2) & (TYPES - 1)]
+}
+
+/// Writes the segment letters of `s` as a JSON string (letters need no escaping).
+fn write_segments(out: &mut String, s: Segments) {
+    out.push('"');
+    write_segment_letters(out, s);
+    out.push('"');
+}
+
+/// The ids of the at most [`MAX_PLAY`] cards in `mask`, in increasing order, without allocating: the ids
+/// fill the front of the returned array, and the count comes with it.
+fn play_ids(mask: u64) -> ([u8; MAX_PLAY], usize) {
+    let mut ids = [0u8; MAX_PLAY];
+    let mut count = 0;
+    let mut m = mask;
+    while m != 0 && count < MAX_PLAY {
+        ids[count] = m.trailing_zeros() as u8;
+        count += 1;
+        m &= m - 1;
+    }
+    (ids, count)
 }
 
 fn ids_of(mask: u64) -> Vec<u8> {
@@ -1330,8 +1351,11 @@ impl Game for Matchstick {
             _ => {}
         }
         let (v, cards) = self.unrank_play(index - self.pass_offset())?;
-        let ids = ids_of(cards);
-        PlayMove::new(Value::ALL[v], &ids).map(MatchstickMove::Play)
+        if cards.count_ones() as usize > MAX_PLAY {
+            return None;
+        }
+        let (ids, count) = play_ids(cards);
+        PlayMove::new(Value::ALL[v], &ids[..count]).map(MatchstickMove::Play)
     }
 
     fn index_of(&self, seat: Seat, mv: &MatchstickMove) -> Option<usize> {
@@ -1481,7 +1505,7 @@ impl Game for Matchstick {
                         if i > 0 {
                             out.push(',');
                         }
-                        write_string(out, &segments_to_str(segments));
+                        write_segments(out, segments);
                     }
                     out.push_str("],");
                 }
@@ -2132,13 +2156,13 @@ impl TablePlay {
             let id = self.cards[i];
             let rotated = self.rotated & (1 << i) != 0;
             out.push_str("{\"added\":");
-            write_string(out, &segments_to_str(self.added[i]));
+            write_segments(out, self.added[i]);
             out.push_str(",\"card\":");
             write_string(out, card_type(id).name());
             out.push_str(",\"id\":");
             write_u64(out, u64::from(id));
             out.push_str(",\"lit\":");
-            write_string(out, &segments_to_str(segments::shape(card_type(id), rotated)));
+            write_segments(out, segments::shape(card_type(id), rotated));
             out.push_str(",\"rotated\":");
             out.push_str(bool_str(rotated));
             out.push('}');
