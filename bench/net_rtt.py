@@ -1,7 +1,7 @@
 """Round trip and host CPU per move of one table on loopback, measured by raw-socket clients.
 
     python bench/net_rtt.py [--seconds S] [--games matchstick:4,fistful:2] [--seed N] [--lanes native,python]
-                            [--encoding canonical|python] [--placement free,shared,split]
+                            [--encoding canonical|python] [--placement free,shared,split] [--floor]
 
 For each game a headless ``cardnet host`` is started on 127.0.0.1 and every seat is taken by a raw client
 written from docs/PROTOCOL.md alone (a socket, json, no cardnet import). All clients run in one thread on a
@@ -19,7 +19,15 @@ trio and Python), one after the other. Printed as one JSON document, per table a
   the lines. One Python thread parses every seat's lines, so these include the time it spends on the other
   seats' updates of the same move: with a fast host they measure the client more than the host;
 - ``host_cpu_ms_per_move``: the host process's user+system CPU over the run, divided by accepted moves;
-- ``moves_per_s``: accepted moves over wall-clock seconds.
+- ``moves_per_s``: accepted moves over wall-clock seconds;
+- ``lines_per_move``, ``mean_line_bytes`` and ``clients_user_us_per_line``: what the clients read a move, and the
+  user CPU their one thread spent on each line (reading, parsing, answering).
+
+With ``--floor``, each table is followed by ``bench/host_floor.py``'s stand-in host in the same placement: its
+``epoll`` loop does a move's socket work (read the mover's line, append a journal record, write a line to every
+client) and nothing else, for as many clients as the table's, lines of the table's mean size, and clients that
+spend ``clients_user_us_per_line`` on each line. ``floor_cpu_ms_per_move`` is its CPU a move, what any host
+pays on this machine in that window; ``over_floor_ms_per_move`` is the host's CPU a move above it, its own.
 
 On loopback the host's socket writes also run its clients' receive path, and what that costs depends on where
 the scheduler puts the two processes. ``--placement`` measures each table under one or more of:
@@ -41,6 +49,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import selectors
 import socket
 import struct
@@ -268,7 +277,9 @@ def drive(clients: list[Client], host_pid: int, seconds: float, rng: random.Rand
     mover_seen: list[float] = []
     all_seen: list[float] = []
     moves = games = 0
+    lines = line_bytes = 0
     cpu_start = cpu_seconds(host_pid)
+    clients_start = resource.getrusage(resource.RUSAGE_SELF).ru_utime
     start = time.perf_counter()
     deadline = start + seconds
 
@@ -316,6 +327,8 @@ def drive(clients: list[Client], host_pid: int, seconds: float, rng: random.Rand
             while (cut := client.buffer.find(b"\n")) >= 0:
                 line = bytes(client.buffer[:cut])
                 del client.buffer[: cut + 1]
+                lines += 1
+                line_bytes += len(line) + 1
                 client.last = json.loads(line)
                 handle(client, client.last, landed)
         events = []
@@ -335,6 +348,7 @@ def drive(clients: list[Client], host_pid: int, seconds: float, rng: random.Rand
             events.append((client, data, landed))
     elapsed = time.perf_counter() - start
     cpu = cpu_seconds(host_pid) - cpu_start
+    clients_cpu = resource.getrusage(resource.RUSAGE_SELF).ru_utime - clients_start
     for client in clients:
         client.sock.close()
     return {
@@ -346,7 +360,31 @@ def drive(clients: list[Client], host_pid: int, seconds: float, rng: random.Rand
         "mover_rtt_seen_ms": quantiles_ms(mover_seen),
         "all_seats_seen_ms": quantiles_ms(all_seen),
         "host_cpu_ms_per_move": round(cpu * 1000.0 / max(1, moves), 3),
+        "lines_per_move": round(lines / max(1, moves), 2),
+        "mean_line_bytes": round(line_bytes / max(1, lines)),
+        "clients_user_us_per_line": round(clients_cpu * 1e6 / max(1, lines), 1),
     }
+
+
+def floor_ms_per_move(players: int, table: dict[str, Any], placement: str) -> float:
+    """CPU milliseconds a move of ``bench/host_floor.py``'s stand-in host (its ``epoll`` loop, which does a move's
+    socket work and nothing else), measured now with the table's players as clients, lines of the table's mean
+    size, each client spending on every line the user CPU this process's clients spent on one, placed alike."""
+    from host_floor import Setup, run_loop
+
+    host_cpus, client_cpus = placement_cpus(placement)
+    moves = max(2_000, min(20_000, int(table["moves"])))
+    setup = Setup(
+        players, moves, int(table["mean_line_bytes"]), float(table["clients_user_us_per_line"]), host_cpus, client_cpus
+    )
+    mine = os.sched_getaffinity(0)
+    if host_cpus is not None:
+        os.sched_setaffinity(0, host_cpus)
+    try:
+        figures = run_loop("epoll", setup)
+    finally:
+        os.sched_setaffinity(0, mine)
+    return (figures["user_us"] + figures["system_us"]) / 1000.0
 
 
 def quantiles_ms(values: list[float]) -> dict[str, float]:
@@ -387,6 +425,12 @@ def main() -> int:
         help="where host and clients run, taking turns: free, shared (one CPU) and/or split (two CPUs);"
         " default %(default)s",
     )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="after each table, measure bench/host_floor.py's stand-in host in the same placement with clients"
+        " as busy as the table's (floor_cpu_ms_per_move, over_floor_ms_per_move)",
+    )
     args = parser.parse_args()
     placements = args.placement.split(",")
     if not set(placements) <= set(PLACEMENTS):
@@ -400,6 +444,10 @@ def main() -> int:
         for lane in args.lanes.split(","):
             for placement in placements:
                 table = run_table(game, int(players), args.seconds, args.seed, args.encoding, placement, *lanes[lane])
+                if args.floor:
+                    floor = floor_ms_per_move(int(players), table, placement)
+                    table["floor_cpu_ms_per_move"] = round(floor, 3)
+                    table["over_floor_ms_per_move"] = round(table["host_cpu_ms_per_move"] - floor, 3)
                 key = lane if placements == ["free"] else f"{lane}_{placement}"
                 figures.setdefault(f"{game}_{players}p", {})[key] = table
     report = {
