@@ -38,7 +38,7 @@ use std::sync::Arc;
 
 use crate::error::GameError;
 use crate::game::{Fields, Game, GameInfo, OptionKind, OptionSpec, Outcome, OutcomeKind, Seat, SeatSet, Setup};
-use crate::json::{bool_str, write_list, write_opt, write_string, write_u64};
+use crate::json::{bool_str, write_array, write_list, write_opt, write_string, write_u64};
 use crate::rng::Rng;
 use crate::segments::{self, segments_from_str, segments_to_str, write_segment_letters, CardType, Segments, Value};
 use serde_json::{json, Value as Json};
@@ -1500,26 +1500,15 @@ impl Game for Matchstick {
                 let n = usize::from(p.count);
                 out.push('{');
                 if let Some(add) = p.add {
-                    out.push_str("\"add\":[");
-                    for (i, &segments) in add[..n].iter().enumerate() {
-                        if i > 0 {
-                            out.push(',');
-                        }
-                        write_segments(out, segments);
-                    }
-                    out.push_str("],");
+                    out.push_str("\"add\":");
+                    write_array(out, &add[..n], |out, &segments| write_segments(out, segments));
+                    out.push(',');
                 }
                 out.push_str("\"cards\":");
                 write_list(out, p.ids().iter().map(|&id| u64::from(id)));
                 if let Some(rotated) = p.rotated {
-                    out.push_str(",\"rotated\":[");
-                    for (i, &r) in rotated[..n].iter().enumerate() {
-                        if i > 0 {
-                            out.push(',');
-                        }
-                        out.push_str(bool_str(r));
-                    }
-                    out.push(']');
+                    out.push_str(",\"rotated\":");
+                    write_array(out, &rotated[..n], |out, &r| out.push_str(bool_str(r)));
                 }
                 out.push_str(",\"type\":\"play\",\"value\":");
                 write_string(out, p.value.name());
@@ -1648,14 +1637,7 @@ impl Game for Matchstick {
     }
 
     fn write_events(&self, _seat: Option<Seat>, out: &mut String) {
-        out.push('[');
-        for (i, event) in self.events[..usize::from(self.event_count)].iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            event.write(out);
-        }
-        out.push(']');
+        write_array(out, &self.events[..usize::from(self.event_count)], |out, event| event.write(out));
     }
 
     fn determinize(&self, observer: Option<Seat>, rng: &mut Rng) -> Self {
@@ -2148,11 +2130,8 @@ impl TablePlay {
 
     /// [`TablePlay::write`] with a `type` key added (the play as an event).
     fn write_as(&self, out: &mut String, kind: Option<&str>) {
-        out.push_str("{\"cards\":[");
-        for i in 0..usize::from(self.count) {
-            if i > 0 {
-                out.push(',');
-            }
+        out.push_str("{\"cards\":");
+        write_array(out, 0..usize::from(self.count), |out, i| {
             let id = self.cards[i];
             let rotated = self.rotated & (1 << i) != 0;
             out.push_str("{\"added\":");
@@ -2166,8 +2145,8 @@ impl TablePlay {
             out.push_str(",\"rotated\":");
             out.push_str(bool_str(rotated));
             out.push('}');
-        }
-        out.push_str("],\"cost\":");
+        });
+        out.push_str(",\"cost\":");
         write_u64(out, u64::from(self.cost));
         out.push_str(",\"count\":");
         write_u64(out, u64::from(self.count));
