@@ -1,5 +1,5 @@
 //! Deal statistics of Cherki under random or heuristic play, to compare with the reference figures in
-//! `shared/rules/README.md`: `cargo run --release -p cardnet-core --example cherki_stats -- heuristic 3 2000`.
+//! `docs/GAMES.md` § Reference figures: `cargo run --release -p cardnet-core --example cherki_stats -- heuristic 3 2000`.
 
 use cardnet_core::ai::Player;
 use cardnet_core::games::cherki::Cherki;

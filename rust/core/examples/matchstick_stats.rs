@@ -1,5 +1,5 @@
 //! Random-play statistics of Matchstick Tycoon, to compare with the reference figures of
-//! `/work/shared/rules/README.md` (turns, tricks, revolutions, forced discards per game, legal moves per
+//! `docs/GAMES.md` § Reference figures (turns, tricks, revolutions, forced discards per game, legal moves per
 //! decision), for every player count.
 //!
 //! `cargo run --release -p cardnet-core --example matchstick_stats [games] [deal_all] [pass_probability]`

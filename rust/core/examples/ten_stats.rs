@@ -1,5 +1,5 @@
 //! Heuristic self-play of TEN for 1–5 players: game length, auctions, busts, scores, ties and speed, to compare
-//! with the reference figures in `shared/rules/README.md`. Run:
+//! with the reference figures in `docs/GAMES.md` (§ Reference figures). Run:
 //! `cargo run --release -p cardnet-core --example ten_stats -- [games]`.
 
 use cardnet_core::games::ten::Ten;

@@ -58,12 +58,7 @@ macro_rules! games {
     };
 }
 
-games!(
-    crate::games::matchstick::Matchstick,
-    crate::games::fistful::Fistful,
-    crate::games::cherki::Cherki,
-    crate::games::ten::Ten,
-);
+crate::games::with_games!(games);
 
 fn unknown(name: &str) -> GameError {
     let known: Vec<&str> = infos().iter().map(|i| i.name).collect();

@@ -1,4 +1,4 @@
-//! One test per rule and per numbered decision of `shared/rules/cherki.md` (section numbers in the names).
+//! One test per rule and per numbered decision of `docs/rules/cherki.md` (section numbers in the names).
 
 use cardnet_core::games::cherki::{
     card_json, card_kind, card_name, card_points, card_words, kind_name, ready_pair_kind, red_stamp, Cherki,
@@ -870,7 +870,7 @@ fn determinized_called_hands_stay_ready_with_their_pair_kind() {
 
 #[test]
 fn reference_random_play_draws_most_deals() {
-    // shared/rules/README.md: random play draws 90 %+ of deals (a sanity figure, not a target).
+    // docs/GAMES.md § Reference figures: random play draws 90 %+ of deals (a sanity figure, not a target).
     let deals = 200u64;
     let mut drawn = 0;
     for seed in 0..deals {

@@ -1,4 +1,4 @@
-//! One test per rule section and numbered decision of `shared/rules/fistful.md`, driven through the JSON
+//! One test per rule section and numbered decision of `docs/rules/fistful.md`, driven through the JSON
 //! API with chosen moves (the `colours` option fixes which seat is Pink).
 
 use cardnet_core::games::fistful::Fistful;

@@ -1,4 +1,4 @@
-//! Matchstick Tycoon: a rules audit against /work/shared/rules/matchstick.md. Each test pins a rule at a
+//! Matchstick Tycoon: a rules audit against docs/rules/matchstick.md. Each test pins a rule at a
 //! corner the per-section tests of `matchstick_rules.rs` leave open (players going out mid-trick, leads
 //! that fall to players holding only matchsticks, explicit per-card details, hidden set-aside cards, and
 //! the wording of refusals).

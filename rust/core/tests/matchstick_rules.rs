@@ -1,5 +1,5 @@
 //! Matchstick Tycoon: one test per rule of §1.4–§1.9 and per numbered decision of §1.11
-//! (/work/shared/rules/matchstick.md), plus a brute-force oracle for the legal-move order.
+//! (docs/rules/matchstick.md), plus a brute-force oracle for the legal-move order.
 
 use cardnet_core::game::{Game, OutcomeKind};
 use cardnet_core::games::matchstick::{Matchstick, MatchstickMove};

@@ -8,7 +8,7 @@ use cardnet_core::segments::{
     value_of_shape, CardType, Value, SEG_A, SEG_B, SEG_D, SEG_E, SEG_F, SEG_G,
 };
 
-/// §1.10, table by card type (rows copied from /work/shared/rules/matchstick.md).
+/// §1.10, table by card type (rows copied from docs/rules/matchstick.md).
 const BY_CARD: &str = "
 | 0 | abcdef | 0 (abcdef) | 0:0UR  8:1UR |
 | 1 | bc | — (ef) | 0:4UR  1:0U  3:3U  4:2U  6:4R  7:1U  8:5UR  9:4U  A:4UR  b:3R  C:2R  d:3U  E:3R  F:2R  G*:3R  H*:3UR |
@@ -28,7 +28,7 @@ const BY_CARD: &str = "
 | H* | bcefg | H (bcefg) | 8:2UR  A:1UR  H*:0UR |
 ";
 
-/// §1.10, table by target value (rows copied from /work/shared/rules/matchstick.md).
+/// §1.10, table by target value (rows copied from docs/rules/matchstick.md).
 const BY_TARGET: &str = "
 | 0 | abcdef | 0:0UR  1:4UR  7:3UR  C:2UR  G*:1UR |
 | 1 | bc | 1:0U |

@@ -107,7 +107,7 @@ fn determinize_hides_only_the_draw_order() {
     assert_eq!(game.public_view(), det.public_view());
 }
 
-// Reference figures (shared/rules/README.md, heuristic play): 29–41 turns, about 0.1 busts per turn, and every
+// Reference figures (docs/GAMES.md, heuristic play): 29–41 turns, about 0.1 busts per turn, and every
 // one of the 18 wilds drawn and auctioned. Loose bounds: the heuristic is not the prototype's.
 #[test]
 fn heuristic_games_match_the_reference_figures() {

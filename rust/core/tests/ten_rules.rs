@@ -1,4 +1,4 @@
-//! TEN rules tests, one per rule and numbered decision of `shared/rules/ten.md` (§4.2–§4.13).
+//! TEN rules tests, one per rule and numbered decision of `docs/rules/ten.md` (§4.2–§4.13).
 //! Positions are built with `Ten::test_position`; the draw pile is given in drawing order.
 
 use cardnet_core::games::ten::cards::{Colour, TenData, TenKind};

@@ -11,7 +11,7 @@
 //! with 20 samples won 19 % of the games against heuristic players, and the guard is what keeps a small
 //! budget from trading a sound rule for noise.
 
-use super::play_out;
+use super::playout::play_out;
 use crate::game::{Game, Seat};
 use crate::rng::Rng;
 

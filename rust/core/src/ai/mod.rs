@@ -3,9 +3,10 @@
 
 pub mod flat;
 pub mod ismcts;
+mod playout;
 
 use crate::error::GameError;
-use crate::game::{Game, Outcome, OutcomeKind, Search, Seat};
+use crate::game::{Game, Search, Seat};
 use crate::rng::Rng;
 
 /// A built-in player and its budget.
@@ -80,41 +81,5 @@ impl Player {
                 Search::Flat { playout_cost } => flat::search(game, seat, iterations / playout_cost.max(1), rng),
             },
         })
-    }
-}
-
-/// Plays `state` to its end with the heuristic player in every seat and returns what the end is worth to
-/// each seat in a search (see [`search_rewards`]); a state the heuristic cannot finish is worth 0.5.
-fn play_out<G: Game>(state: &mut G, players: usize, rng: &mut Rng) -> Vec<f64> {
-    while let Some(actor) = state.to_act().first() {
-        let index = state.heuristic_index(actor, rng);
-        if state.apply_index(actor, index).is_err() {
-            break;
-        }
-    }
-    match state.outcome() {
-        Some(outcome) => search_rewards(&outcome, players),
-        None => vec![0.5; players],
-    }
-}
-
-/// What a finished playout is worth to each seat in the search: [`Outcome::rewards`] for rankings, draws
-/// and solo games, and otherwise the win alone (`1/k` to each of `k` winners, 0 to the rest). The score
-/// share of `Outcome::rewards` made the search trade wins for a better losing score: in TEN (seed 1,
-/// 12 rotated games against heuristic players) `normal` won 1 game with it and 5 without it.
-fn search_rewards(outcome: &Outcome, players: usize) -> Vec<f64> {
-    match outcome.kind {
-        OutcomeKind::Ranking | OutcomeKind::Draw => outcome.rewards(players),
-        _ if players == 1 => outcome.rewards(players),
-        _ => {
-            let mut r = vec![0.0; players];
-            let share = 1.0 / outcome.winners.len().max(1) as f64;
-            for &w in &outcome.winners {
-                if let Some(x) = r.get_mut(w) {
-                    *x = share;
-                }
-            }
-            r
-        }
     }
 }

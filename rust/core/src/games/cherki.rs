@@ -1,4 +1,4 @@
-//! Cherki, the CARDAVIA version (rules: `shared/rules/cherki.md`): draw and discard until a called
+//! Cherki, the CARDAVIA version (rules: `docs/rules/cherki.md`): draw and discard until a called
 //! hand of two triples and a pair completes its third triple.
 //!
 //! # Cards

@@ -1,6 +1,6 @@
 //! A Fistful of Gold: two seats, two 9-card decks (Pink and Green), simultaneous hidden duels.
 //!
-//! Rules: `shared/rules/fistful.md` (§ numbers below refer to it).
+//! Rules: `docs/rules/fistful.md` (§ numbers below refer to it).
 //!
 //! **Card ids.** Each seat owns one deck and card ids are local to it: ids 1–8 are the Revolver cards of
 //! that value and id 9 is the Dynamite. The colour of a card is its owner's colour (`colours` in the view),

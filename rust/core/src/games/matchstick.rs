@@ -1,4 +1,4 @@
-//! Matchstick Tycoon (rules: `/work/shared/rules/matchstick.md`), a climbing game played with
+//! Matchstick Tycoon (rules: `docs/rules/matchstick.md`), a climbing game played with
 //! seven-segment cards that can be turned and completed with matchsticks.
 //!
 //! # Cards and hands

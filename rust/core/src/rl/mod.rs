@@ -518,12 +518,7 @@ macro_rules! rl_games {
     };
 }
 
-rl_games!(
-    crate::games::matchstick::Matchstick,
-    crate::games::fistful::Fistful,
-    crate::games::cherki::Cherki,
-    crate::games::ten::Ten,
-);
+crate::games::with_games!(rl_games);
 
 /// Replays an RL save (from [`AnyRl::to_json`]): every action is re-applied and the final state checked.
 pub fn load_rl(text: &str) -> Result<Box<dyn AnyRl>, GameError> {

@@ -1,4 +1,4 @@
-//! The TEN rules engine (rules: `shared/rules/ten.md`, §4.3–§4.13).
+//! The TEN rules engine (rules: `docs/rules/ten.md`, §4.3–§4.13).
 //!
 //! # Flow
 //! A turn is a [`Phase::Draw`] loop (`draw` / `stop`). A drawn wild opens an [`Phase::Auction`] (one pass

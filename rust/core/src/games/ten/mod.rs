@@ -1,5 +1,5 @@
 //! TEN (AEG, 2021): push-your-luck drawing and auctions of wilds, scored by runs per colour.
-//! Rules: `shared/rules/ten.md`.
+//! Rules: `docs/rules/ten.md`.
 
 pub mod cards;
 pub mod game;
