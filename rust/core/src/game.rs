@@ -17,7 +17,7 @@
 //! lookup failed and never decides legality.
 
 use crate::error::GameError;
-use crate::json::write_canonical;
+use crate::json::written;
 use crate::rng::Rng;
 use serde_json::{json, Map, Value};
 use std::fmt::Debug;
@@ -390,14 +390,13 @@ pub trait Game: Clone + Send + Sync + 'static {
         }
     }
 
-    /// The move as canonical-ready JSON (`{"type": ..., ...}`).
-    fn move_to_json(&self, mv: &Self::Move) -> Value;
+    /// Appends the move's canonical JSON (`{"type": ..., ...}`) to `out`. The one writer of a move: the
+    /// network host writes every acting seat's legal list after every move with it.
+    fn write_move(&self, mv: &Self::Move, out: &mut String);
 
-    /// Appends the canonical JSON of [`Game::move_to_json`] to `out`. Games write it directly where the
-    /// network host's per-move cost matters (every acting seat's legal list goes out after every move); the
-    /// bytes must equal `canonical(&move_to_json(mv))`.
-    fn write_move(&self, mv: &Self::Move, out: &mut String) {
-        write_canonical(out, &self.move_to_json(mv));
+    /// The move as JSON: the value of [`Game::write_move`]'s bytes.
+    fn move_to_json(&self, mv: &Self::Move) -> Value {
+        written(|out| self.write_move(mv, out))
     }
 
     /// Parses a move sent by `seat`. Wrong types, unknown keys and unknown names are `InvalidMove`;
@@ -410,40 +409,36 @@ pub trait Game: Clone + Send + Sync + 'static {
         json!({"public": self.public_view(), "private": self.private_view(seat)})
     }
 
-    /// The `private` part of `seat`'s view (`null` for a spectator). Kept apart from [`Game::public_view`]
-    /// so that the per-move fan-out builds and encodes the public part once for every observer.
-    fn private_view(&self, seat: Option<Seat>) -> Value;
+    /// Appends the canonical JSON of the public part of the view to `out`: the bytes `state_hash` digests
+    /// and every observer's view embeds. Never holds hidden data (Fistful's pending picks are only
+    /// "picked: true").
+    fn write_public_view(&self, out: &mut String);
 
-    /// The public part of the view, hashed by `state_hash`. Never holds hidden data (Fistful's pending
-    /// picks are only "picked: true").
-    fn public_view(&self) -> Value;
+    /// Appends the canonical JSON of the `private` part of `seat`'s view to `out` (`null` for a spectator).
+    /// Kept apart from [`Game::write_public_view`] so that the per-move fan-out writes the public part once
+    /// for every observer.
+    fn write_private_view(&self, seat: Option<Seat>, out: &mut String);
 
-    /// Appends the canonical JSON of [`Game::public_view`] to `out`. Games write it directly where the
-    /// network host's per-move cost matters; the bytes must equal `canonical(&public_view())`.
-    fn write_public_view(&self, out: &mut String) {
-        write_canonical(out, &self.public_view());
+    /// The public part of the view as JSON: the value of [`Game::write_public_view`]'s bytes.
+    fn public_view(&self) -> Value {
+        written(|out| self.write_public_view(out))
     }
 
-    /// Appends the canonical JSON of [`Game::private_view`] to `out` (same contract as
-    /// [`Game::write_public_view`]).
-    fn write_private_view(&self, seat: Option<Seat>, out: &mut String) {
-        write_canonical(out, &self.private_view(seat));
+    /// The `private` part of `seat`'s view as JSON: the value of [`Game::write_private_view`]'s bytes.
+    fn private_view(&self, seat: Option<Seat>) -> Value {
+        written(|out| self.write_private_view(seat, out))
     }
 
-    /// The events caused by the last applied move, as `seat` may learn them (`None` = spectator).
-    fn events(&self, seat: Option<Seat>) -> Vec<Value>;
+    /// Appends the canonical JSON array of the events caused by the last applied move, as `seat` may learn
+    /// them (`None` = spectator), to `out`.
+    fn write_events(&self, seat: Option<Seat>, out: &mut String);
 
-    /// Appends the canonical JSON array of [`Game::events`] to `out` (same contract as
-    /// [`Game::write_public_view`]: the bytes must equal the canonical array of `events(seat)`).
-    fn write_events(&self, seat: Option<Seat>, out: &mut String) {
-        out.push('[');
-        for (i, event) in self.events(seat).iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            write_canonical(out, event);
+    /// The events of [`Game::write_events`] as JSON values.
+    fn events(&self, seat: Option<Seat>) -> Vec<Value> {
+        match written(|out| self.write_events(seat, out)) {
+            Value::Array(events) => events,
+            other => panic!("write_events wrote {other} rather than an array"),
         }
-        out.push(']');
     }
 
     /// Whether [`Game::events`] is the same for every observer (no event hides anything), so that the host's

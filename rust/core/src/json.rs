@@ -164,6 +164,21 @@ pub fn parse(text: &str) -> Result<Value, String> {
     serde_json::from_str(text).map_err(|e| e.to_string())
 }
 
+/// The value of the JSON that `write` appends: the one bridge from a game's direct writers to the
+/// `Value` that callers outside the hot path (Python bots' views, saves, conformance checks) read. Every game
+/// writes each piece of its JSON once, with a writer; nothing builds a second copy as a `Value`.
+///
+/// # Panics
+/// When `write` produces text that is not JSON: a bug in that writer, never a consequence of input.
+pub fn written(write: impl FnOnce(&mut String)) -> Value {
+    let mut text = String::with_capacity(256);
+    write(&mut text);
+    match serde_json::from_str(&text) {
+        Ok(value) => value,
+        Err(e) => panic!("a writer produced invalid JSON ({e}): {text}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

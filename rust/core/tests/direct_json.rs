@@ -1,5 +1,6 @@
-//! The bytes the network host sends come from direct writers (no `serde_json::Value`); they must equal the
-//! canonical JSON of the values the rest of the core works with, for every game, observer and state.
+//! Every game writes its JSON once, with direct writers; the `Value`s the rest of the core reads are those
+//! bytes parsed. The writers must therefore produce canonical JSON (the parsed value re-encodes to the same
+//! bytes), and the host's fan-out must agree with the per-call accessors, for every game, observer and state.
 
 use cardnet_core::games::cherki::Cherki;
 use cardnet_core::json::canonical;
@@ -15,7 +16,7 @@ fn observers(game: &dyn AnyGame) -> Vec<Option<Seat>> {
     all
 }
 
-/// Checks every direct fragment of `game` against the `Value` path; the event types it saw.
+/// Checks every direct fragment of `game` is canonical and agrees with the accessors; the event types it saw.
 fn check_state(game: &dyn AnyGame, what: &str) -> BTreeSet<String> {
     let public = canonical(&game.view(None)["public"]);
     assert_eq!(game.state_hash(), hex_sha256(public.as_bytes()), "{what}: hash");

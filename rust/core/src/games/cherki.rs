@@ -445,18 +445,6 @@ impl DealResult {
             })
             .collect()
     }
-
-    fn to_json(self, players: usize) -> Value {
-        if self.winner == NONE {
-            return json!({"deal": self.deal, "dealer": self.dealer, "result": "drawn", "winner": null,
-                          "hand": [], "pair_kind": null, "total": 0, "by": null,
-                          "payments": self.payments(players)});
-        }
-        json!({"deal": self.deal, "dealer": self.dealer, "result": "win", "winner": self.winner,
-               "hand": self.hand, "pair_kind": kind_name(self.pair_kind as usize), "total": self.total,
-               "by": if self.by_take { "take_discard" } else { "draw_stock" },
-               "payments": self.payments(players)})
-    }
 }
 
 /// What the last move caused, redacted per seat by [`Game::events`].
@@ -1138,7 +1126,7 @@ impl Game for Cherki {
         } else {
             (OutcomeKind::Settlement, (0..self.players).filter(|&s| scores[s] == top).collect())
         };
-        let results: Vec<Value> = self.results.iter().map(|r| r.to_json(self.players)).collect();
+        let results: Vec<Value> = self.results.iter().map(|r| r.written(self.players)).collect();
         Some(Outcome { kind, winners, scores, order, detail: json!({"deals": results}) })
     }
 
@@ -1374,16 +1362,6 @@ impl Game for Cherki {
         }
     }
 
-    fn move_to_json(&self, mv: &CherkiMove) -> Value {
-        match *mv {
-            CherkiMove::DrawStock => json!({"type": "draw_stock"}),
-            CherkiMove::TakeDiscard => json!({"type": "take_discard"}),
-            CherkiMove::Call => json!({"type": "call"}),
-            CherkiMove::Discard { card, call: false } => json!({"type": "discard", "card": card}),
-            CherkiMove::Discard { card, call: true } => json!({"type": "discard", "card": card, "call": true}),
-        }
-    }
-
     fn write_move(&self, mv: &CherkiMove, out: &mut String) {
         wire::write_move(out, mv);
     }
@@ -1413,58 +1391,6 @@ impl Game for Cherki {
         }
     }
 
-    fn private_view(&self, seat: Option<Seat>) -> Value {
-        match seat {
-            Some(s) if s < self.players => {
-                let ready = self.hand_ready_kind(s);
-                json!({
-                    "hand": hand_list(self.hands[s]),
-                    "pair_kind": self.locked_pair_kind(s).map(kind_name),
-                    "ready": ready.is_some(),
-                    "ready_pair_kind": ready.map(kind_name),
-                    "drawn": if self.turn as usize == s && self.drawn != NONE { json!(self.drawn) } else { Value::Null },
-                    "can_take": self.phase == Phase::Start && self.turn as usize == s && self.can_take(s),
-                })
-            }
-            _ => Value::Null,
-        }
-    }
-
-    fn public_view(&self) -> Value {
-        let over = self.phase == Phase::Over;
-        let top = self
-            .top_discard()
-            .map_or(Value::Null, |(card, seat, takeable)| json!({"card": card, "seat": seat, "takeable": takeable}));
-        let discards: Vec<Value> = self
-            .discards
-            .entries()
-            .iter()
-            .map(|d| {
-                json!({"card": d.card, "seat": d.seat,
-                       "taken_by": if d.taken_by == NONE { Value::Null } else { json!(d.taken_by) }})
-            })
-            .collect();
-        let players: Vec<Value> = (0..self.players)
-            .map(|s| {
-                json!({"hand_size": self.hands[s].count_ones(), "called": self.called[s],
-                       "took_last": self.took_last[s]})
-            })
-            .collect();
-        json!({
-            "deal": self.deal,
-            "deals": self.deals,
-            "dealer": self.dealer,
-            "scores": self.scores(),
-            "stock": self.stock_len,
-            "top_discard": top,
-            "discards": discards,
-            "players": players,
-            "turn": if over { Value::Null } else { json!(self.turn) },
-            "phase": self.phase.name(),
-            "last_deal": self.results.last().map_or(Value::Null, |r| r.to_json(self.players)),
-        })
-    }
-
     fn write_public_view(&self, out: &mut String) {
         self.write_public(out);
     }
@@ -1475,40 +1401,6 @@ impl Game for Cherki {
 
     fn write_events(&self, seat: Option<Seat>, out: &mut String) {
         crate::json::write_array(out, &self.events, |out, event| self.write_event(event, seat, out));
-    }
-
-    fn events(&self, seat: Option<Seat>) -> Vec<Value> {
-        self.events
-            .iter()
-            .map(|event| match *event {
-                Event::DrawStock { seat: s, card, stock } => {
-                    if seat == Some(s as usize) {
-                        json!({"type": "draw_stock", "seat": s, "card": card, "stock": stock})
-                    } else {
-                        json!({"type": "draw_stock", "seat": s, "stock": stock})
-                    }
-                }
-                Event::TakeDiscard { seat: s, card, from } => {
-                    json!({"type": "take_discard", "seat": s, "card": card, "from": from})
-                }
-                Event::Discard { seat: s, card } => json!({"type": "discard", "seat": s, "card": card}),
-                Event::Call { seat: s } => json!({"type": "call", "seat": s}),
-                Event::Win => {
-                    let mut value = self.results.last().map_or(Value::Null, |r| r.to_json(self.players));
-                    value["type"] = json!("win");
-                    value["seat"] = value["winner"].clone();
-                    value
-                }
-                Event::DealDrawn { deal } => json!({"type": "deal_drawn", "deal": deal}),
-                Event::NewDeal { deal, dealer } => {
-                    let hand = match seat {
-                        Some(s) if s < self.players => json!(hand_list(self.hands[s])),
-                        _ => Value::Null,
-                    };
-                    json!({"type": "new_deal", "deal": deal, "dealer": dealer, "hand": hand})
-                }
-            })
-            .collect()
     }
 
     fn determinize(&self, observer: Option<Seat>, rng: &mut Rng) -> Self {
@@ -1746,7 +1638,7 @@ impl Game for Cherki {
             .iter()
             .map(|d| json!([d.card, d.seat, if d.taken_by == NONE { -1 } else { d.taken_by as i64 }]))
             .collect();
-        let results: Vec<Value> = self.results.iter().map(|r| r.to_json(self.players)).collect();
+        let results: Vec<Value> = self.results.iter().map(|r| r.written(self.players)).collect();
         json!({
             "players": self.players,
             "deals": self.deals,

@@ -634,44 +634,6 @@ impl Fistful {
         self.events.push(Event::RoundStart { round: self.round });
     }
 
-    fn step_json(step: &Step) -> Value {
-        match *step {
-            Step::Tie => json!({"step": "tie", "pot": TIE_POT}),
-            Step::Win { seat, gold } => json!({"step": "base", "seat": seat, "gold": gold}),
-            Step::Pink8 { seat } => json!({"step": "pink8", "seat": seat, "gold": SPECIAL_GOLD}),
-            Step::Green7 { seat } => json!({"step": "green7_bonus", "seat": seat, "gold": 1}),
-            Step::Six { seat, gold } => json!({"step": "six_takes_pot", "seat": seat, "gold": gold}),
-            Step::Green8 { seat, card } => json!({"step": "green8_retrieve", "seat": seat, "card": card}),
-            Step::Pink7 { seat } => json!({"step": "pink7_end", "seat": seat}),
-        }
-    }
-
-    fn duel_json(duel: &Duel) -> Value {
-        let steps: Vec<Value> = duel.steps.iter().flatten().map(Self::step_json).collect();
-        json!({"round": duel.round, "duel": duel.number, "cards": duel.cards, "steps": steps,
-               "gold": duel.gold, "pot": duel.pot})
-    }
-
-    /// The Green 8's retrieved card of round `round` as the view shows it.
-    fn retrieved_in(&self, round: usize) -> Value {
-        let green = self.green_seat();
-        match self.log_retrieved[green][round.min(LAST_ROUND)] {
-            0 => Value::Null,
-            card => json!({"seat": green, "card": card}),
-        }
-    }
-
-    /// The finished rounds' public log, which `determinize` (and so `from_view`) rebuilds hidden histories from.
-    fn history_json(&self) -> Value {
-        let rounds: Vec<Value> = (1..usize::from(self.round).min(LAST_ROUND + 1))
-            .map(|r| {
-                json!({"round": r, "played": [card_list(self.log_played[0][r]), card_list(self.log_played[1][r])],
-                       "retrieved": self.retrieved_in(r)})
-            })
-            .collect();
-        Value::Array(rounds)
-    }
-
     fn outcome_detail(&self) -> Value {
         let reason = match self.end {
             Some(EndReason::NoDuelsLeft) => "no_duels_left",
@@ -1108,14 +1070,6 @@ impl Game for Fistful {
         }
     }
 
-    fn move_to_json(&self, mv: &FistfulMove) -> Value {
-        match *mv {
-            FistfulMove::Discard(cards) => json!({"type": "discard", "cards": card_list(cards)}),
-            FistfulMove::Pick(card) => json!({"type": "pick", "card": card}),
-            FistfulMove::Retrieve(card) => json!({"type": "retrieve", "card": card}),
-        }
-    }
-
     fn write_move(&self, mv: &FistfulMove, out: &mut String) {
         wire::write_move(out, mv);
     }
@@ -1148,46 +1102,6 @@ impl Game for Fistful {
         }
     }
 
-    fn private_view(&self, seat: Option<Seat>) -> Value {
-        match seat {
-            Some(s) if s < 2 => json!({
-                "hand": card_list(self.hand[s]),
-                "discard": card_list(self.discard[s]),
-                "pick": self.pending[s],
-            }),
-            _ => Value::Null,
-        }
-    }
-
-    fn public_view(&self) -> Value {
-        let played: Vec<Vec<u8>> = (0..2).map(|s| self.played[s][..usize::from(self.played_len)].to_vec()).collect();
-        let length = if self.target == 3 { "long" } else { "short" };
-        json!({
-            "phase": self.phase.name(),
-            "to_act": self.to_act.iter().collect::<Vec<_>>(),
-            "colours": [self.colour(0).name(), self.colour(1).name()],
-            "length": length,
-            "target_stars": self.target,
-            "stars": self.stars,
-            "round": self.round,
-            "duel": self.duel,
-            "duels_in_round": Self::duels_in(self.round),
-            "gold": self.gold,
-            "pot": self.pot,
-            "played": played,
-            "hand_sizes": [count(self.hand[0]), count(self.hand[1])],
-            "discard_sizes": [count(self.discard[0]), count(self.discard[1])],
-            "picked": [self.pending[0].is_some(), self.pending[1].is_some()],
-            "barred": [self.barred(0), self.barred(1)],
-            "six_played": self.six_played,
-            "green7_played_at": self.green7_at,
-            "green8_played": self.green8_used,
-            "retrieved": self.retrieved_in(usize::from(self.round)),
-            "last_duel": self.last_duel.as_ref().map(Self::duel_json),
-            "history": self.history_json(),
-        })
-    }
-
     fn write_public_view(&self, out: &mut String) {
         self.write_public(out);
     }
@@ -1203,64 +1117,6 @@ impl Game for Fistful {
             self.write_event(event, seat, out, &mut first);
         }
         out.push(']');
-    }
-
-    fn events(&self, seat: Option<Seat>) -> Vec<Value> {
-        let mut out = Vec::new();
-        for event in &self.events {
-            match *event {
-                Event::Discard { seat: s, cards, setup, auto } => {
-                    let mut e = json!({"type": "discard", "seat": s, "count": count(cards),
-                                       "when": if setup { "setup" } else { "round_end" }, "auto": auto});
-                    if seat == Some(usize::from(s)) {
-                        e["cards"] = json!(card_list(cards));
-                    }
-                    out.push(e);
-                }
-                Event::Pick { seat: s, card } => {
-                    let mut e = json!({"type": "pick", "seat": s});
-                    if seat == Some(usize::from(s)) {
-                        e["card"] = json!(card);
-                    }
-                    out.push(e);
-                }
-                Event::Reveal => {
-                    if let Some(d) = &self.last_duel {
-                        out.push(json!({"type": "reveal", "round": d.round, "duel": d.number, "cards": d.cards}));
-                    }
-                }
-                Event::Steps { from, to } => {
-                    if let Some(d) = &self.last_duel {
-                        let steps = d.steps.iter().flatten().skip(usize::from(from));
-                        for step in steps.take(usize::from(to - from)) {
-                            let mut e = Self::step_json(step);
-                            if let Some(obj) = e.as_object_mut() {
-                                if let Some(name) = obj.remove("step") {
-                                    obj.insert("type".into(), name);
-                                }
-                            }
-                            out.push(e);
-                        }
-                    }
-                }
-                Event::RoundEnd { round, gold, star, stars } => {
-                    out.push(json!({"type": "round_end", "round": round, "gold": gold, "star": star,
-                                    "stars": stars}));
-                }
-                Event::TakeBack => {
-                    out.push(json!({"type": "take_back", "hand_sizes": [count(self.hand[0]), count(self.hand[1])]}));
-                }
-                Event::RoundStart { round } => {
-                    out.push(json!({"type": "round_start", "round": round, "duels": Self::duels_in(round)}));
-                }
-                Event::MatchEnd => {
-                    if let Some(o) = self.outcome() {
-                        out.push(json!({"type": "match_end", "outcome": o.to_json()}));
-                    }
-                }
-            }
-        }
-        out
     }
 
     fn determinize(&self, observer: Option<Seat>, rng: &mut Rng) -> Self {
@@ -1329,7 +1185,7 @@ impl Game for Fistful {
 
     fn state_json(&self) -> Value {
         let n = usize::from(self.played_len);
-        let duel = self.last_duel.as_ref().map(Self::duel_json);
+        let duel = self.last_duel.as_ref().map(|d| crate::json::written(|out| wire::write_duel(out, d)));
         json!({
             "target": self.target,
             "pink_seat": self.pink_seat,

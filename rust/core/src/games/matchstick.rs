@@ -184,22 +184,6 @@ struct TablePlay {
     cost: u8,
 }
 
-impl TablePlay {
-    fn to_json(self) -> Json {
-        let cards: Vec<Json> = (0..usize::from(self.count))
-            .map(|i| {
-                let id = self.cards[i];
-                let rotated = self.rotated & (1 << i) != 0;
-                json!({"id": id, "card": card_type(id).name(), "rotated": rotated,
-                       "lit": segments_to_str(segments::shape(card_type(id), rotated)),
-                       "added": segments_to_str(self.added[i])})
-            })
-            .collect();
-        json!({"seat": self.seat, "count": self.count, "value": self.value.name(), "cost": self.cost,
-               "cards": cards})
-    }
-}
-
 /// What a move caused (kept typed; JSON is built only when asked for).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Event {
@@ -1188,26 +1172,6 @@ impl Matchstick {
             None => format!("the table shows {top}{under}, the strongest value: nothing beats it, so pass"),
         }
     }
-
-    fn event_json(event: &Event) -> Json {
-        match event {
-            Event::Play(top) => {
-                let mut j = top.to_json();
-                j["type"] = json!("play");
-                j
-            }
-            Event::Pass { seat, matchsticks } => json!({"type": "pass", "seat": seat, "matchsticks": matchsticks}),
-            Event::Discard { seat, matchsticks } => {
-                json!({"type": "discard_matchstick", "seat": seat, "matchsticks": matchsticks})
-            }
-            Event::Revolution(on) => json!({"type": "revolution", "revolution": on}),
-            Event::WentOut { seat, position } => json!({"type": "went_out", "seat": seat, "position": position}),
-            Event::TrickCleared { cards, leader } => {
-                json!({"type": "trick_cleared", "removed": cards, "leader": leader})
-            }
-            Event::GameOver => json!({"type": "game_over"}),
-        }
-    }
 }
 
 impl Game for Matchstick {
@@ -1474,24 +1438,6 @@ impl Game for Matchstick {
         Ok(())
     }
 
-    fn move_to_json(&self, mv: &MatchstickMove) -> Json {
-        match mv {
-            MatchstickMove::Pass => json!({"type": "pass"}),
-            MatchstickMove::DiscardMatchstick => json!({"type": "discard_matchstick"}),
-            MatchstickMove::Play(p) => {
-                let mut j = json!({"type": "play", "value": p.value.name(), "cards": p.ids()});
-                let n = usize::from(p.count);
-                if let Some(r) = p.rotated {
-                    j["rotated"] = json!(r[..n]);
-                }
-                if let Some(a) = p.add {
-                    j["add"] = json!(a[..n].iter().map(|&s| segments_to_str(s)).collect::<Vec<_>>());
-                }
-                j
-            }
-        }
-    }
-
     fn write_move(&self, mv: &MatchstickMove, out: &mut String) {
         match mv {
             MatchstickMove::Pass => out.push_str("{\"type\":\"pass\"}"),
@@ -1578,48 +1524,6 @@ impl Game for Matchstick {
         }
     }
 
-    fn private_view(&self, seat: Option<Seat>) -> Json {
-        match seat {
-            Some(s) if s < usize::from(self.players) => {
-                let hand: Vec<Json> = ids_of(self.hands[s])
-                    .into_iter()
-                    .map(|id| json!({"id": id, "card": card_type(id).name()}))
-                    .collect();
-                json!({"seat": s, "hand": hand})
-            }
-            _ => Json::Null,
-        }
-    }
-
-    fn public_view(&self) -> Json {
-        let n = usize::from(self.players);
-        let players: Vec<Json> = (0..n)
-            .map(|s| {
-                let finish = if self.finish[s] == 0 { Json::Null } else { json!(self.finish[s]) };
-                json!({"seat": s, "hand_size": self.hands[s].count_ones(), "matchsticks": self.matchsticks[s],
-                       "out": !self.is_active(s), "finish": finish})
-            })
-            .collect();
-        let over = self.legal.turn == Turn::Over;
-        json!({
-            "players": players,
-            "table": self.table.map(|t| t.to_json()),
-            "pile_size": self.pile.count_ones(),
-            "trick_cards": Self::mask_json(self.pile),
-            "removed": self.removed.count_ones(),
-            "removed_cards": Self::mask_json(self.removed),
-            "set_aside": self.set_aside.count_ones(),
-            "revolution": self.revolution,
-            "turn": if over { Json::Null } else { json!(self.current) },
-            "leader": self.leader,
-            "last_play_seat": self.table.map(|t| t.seat),
-            "passed": Self::seats_json(self.passed),
-            "finish_order": self.finish_order[..usize::from(self.finished)],
-            "expansion": self.expansion,
-            "over": over,
-        })
-    }
-
     fn write_public_view(&self, out: &mut String) {
         self.write_public(out);
     }
@@ -1630,10 +1534,6 @@ impl Game for Matchstick {
 
     fn events_are_public(&self) -> bool {
         true
-    }
-
-    fn events(&self, _seat: Option<Seat>) -> Vec<Json> {
-        self.events[..usize::from(self.event_count)].iter().map(Self::event_json).collect()
     }
 
     fn write_events(&self, _seat: Option<Seat>, out: &mut String) {
@@ -1823,7 +1723,7 @@ impl Game for Matchstick {
         json!({
             "players": players,
             "active": Self::seats_json(self.active),
-            "table": self.table.map(|t| t.to_json()),
+            "table": self.table.map(|t| crate::json::written(|out| t.write(out))),
             "pile": Self::mask_json(self.pile),
             "removed": Self::mask_json(self.removed),
             "set_aside": Self::mask_json(self.set_aside),
@@ -2123,7 +2023,7 @@ impl Matchstick {
 }
 
 impl TablePlay {
-    /// Canonical JSON of [`TablePlay::to_json`], written directly.
+    /// The play as canonical JSON: the table in views and saves.
     fn write(&self, out: &mut String) {
         self.write_as(out, None);
     }
@@ -2163,7 +2063,7 @@ impl TablePlay {
 }
 
 impl Event {
-    /// Canonical JSON of [`Matchstick::event_json`], written directly.
+    /// The event as canonical JSON.
     fn write(&self, out: &mut String) {
         // Every event's other keys sort before `type`, which therefore comes last.
         let fields = |out: &mut String, pairs: &[(&str, u64)], kind: &str| {
@@ -2222,10 +2122,10 @@ fn write_mask(out: &mut String, mask: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::canonical;
+    use crate::json::{canonical, written};
 
     #[test]
-    fn events_are_written_as_their_values_encode() {
+    fn events_are_written_as_canonical_json_of_their_kind() {
         let play = TablePlay {
             seat: 2,
             count: 2,
@@ -2236,19 +2136,21 @@ mod tests {
             cost: 1,
         };
         let events = [
-            Event::Play(play),
-            Event::Pass { seat: 1, matchsticks: 7 },
-            Event::Discard { seat: 0, matchsticks: 0 },
-            Event::Revolution(true),
-            Event::Revolution(false),
-            Event::WentOut { seat: 3, position: 2 },
-            Event::TrickCleared { cards: 4, leader: 1 },
-            Event::GameOver,
+            (Event::Play(play), "play"),
+            (Event::Pass { seat: 1, matchsticks: 7 }, "pass"),
+            (Event::Discard { seat: 0, matchsticks: 0 }, "discard_matchstick"),
+            (Event::Revolution(true), "revolution"),
+            (Event::Revolution(false), "revolution"),
+            (Event::WentOut { seat: 3, position: 2 }, "went_out"),
+            (Event::TrickCleared { cards: 4, leader: 1 }, "trick_cleared"),
+            (Event::GameOver, "game_over"),
         ];
-        for event in &events {
+        for (event, kind) in &events {
             let mut out = String::new();
             event.write(&mut out);
-            assert_eq!(out, canonical(&Matchstick::event_json(event)), "{event:?}");
+            let value = written(|o| o.push_str(&out));
+            assert_eq!(canonical(&value), out, "{event:?}");
+            assert_eq!(value["type"], *kind, "{event:?}");
         }
     }
 }

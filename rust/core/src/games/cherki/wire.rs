@@ -30,8 +30,15 @@ fn write_kind_or_null(out: &mut String, kind: Option<usize>) {
     }
 }
 
-/// Appends the members of a deal result (`DealResult::to_json`) without the closing brace, so that the `win`
-/// event can slip its own `seat` and `type` keys in sorted order; `win_event` says whether to add them.
+impl DealResult {
+    /// The result as the outcome's detail and the saved state hold it.
+    pub(super) fn written(&self, players: usize) -> serde_json::Value {
+        crate::json::written(|out| write_result(out, self, players, false))
+    }
+}
+
+/// Appends a deal result (the outcome's `deals` list, the view's `results`); the `win` event slips its own
+/// `seat` and `type` keys in sorted order: `win_event` says whether to add them.
 fn write_result(out: &mut String, result: &DealResult, players: usize, win_event: bool) {
     let won = result.winner != NONE;
     out.push_str("{\"by\":");

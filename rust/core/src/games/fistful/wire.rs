@@ -52,7 +52,8 @@ fn write_step(out: &mut String, step: &Step, name_key: &str) {
     out.push('}');
 }
 
-fn write_duel(out: &mut String, duel: &Duel) {
+/// Appends a duel as the view's `last_duel` and the saved state show it.
+pub(super) fn write_duel(out: &mut String, duel: &Duel) {
     out.push_str("{\"cards\":");
     write_list(out, duel.cards.iter().map(|&c| u64::from(c)));
     out.push_str(",\"duel\":");

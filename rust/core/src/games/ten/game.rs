@@ -802,18 +802,6 @@ impl Ten {
         tally.best_total(self.data.perfect_run_bonus)
     }
 
-    fn card_json(&self, id: u8) -> Value {
-        let mut v = serde_json::to_value(self.kind(id)).unwrap_or(Value::Null);
-        if let Value::Object(map) = &mut v {
-            map.insert("id".into(), json!(id));
-        }
-        v
-    }
-
-    fn cards_json(&self, ids: impl Iterator<Item = u8>) -> Value {
-        Value::Array(ids.map(|id| self.card_json(id)).collect())
-    }
-
     /// Every card id and where it is, for conservation checks: each id of the deck appears exactly once.
     pub fn card_locations(&self) -> Vec<u8> {
         let mut all: Vec<u8> = Vec::with_capacity(TOTAL_CARDS);
@@ -942,83 +930,6 @@ impl Ten {
         game.active = active % setup.players;
         Ok(game)
     }
-
-    fn payment_json(&self) -> Value {
-        match self.pay {
-            None => Value::Null,
-            Some(p) => {
-                let value = p.value(self.bust_value());
-                json!({"payer": p.payer, "purpose": p.purpose.name(), "card": self.card_json(p.item),
-                       "price": p.price, "paid": value, "owed": p.price.saturating_sub(value),
-                       "tokens": p.tokens, "bust_tokens": p.busts, "cards": self.cards_json(p.cards.iter())})
-            }
-        }
-    }
-
-    fn auction_json(&self) -> Value {
-        match self.auction {
-            None => Value::Null,
-            Some(a) => {
-                let n = self.players();
-                let order: Vec<Seat> = (1..=n).map(|o| (self.active + o) % n).collect();
-                json!({"card": self.card_json(a.card), "order": order, "next": (self.active + a.offset) % n,
-                       "high_bid": a.high, "high_seat": a.high_seat, "min_bid": a.high + 1})
-            }
-        }
-    }
-
-    fn event_json(&self, e: &Event) -> Value {
-        match *e {
-            Event::Drew { seat, card } => {
-                json!({"type": "draw", "seat": seat, "card": self.card_json(card)})
-            }
-            Event::Bust { seat, currency, bust_token } => json!({"type": "bust", "seat": seat,
-                "kind": if currency { "currency" } else { "numbers" }, "bust_token": bust_token}),
-            Event::Gain { seat, gained, lost } => {
-                json!({"type": "gain", "seat": seat, "tokens": gained, "lost": lost})
-            }
-            Event::Stop { seat } => json!({"type": "stop", "seat": seat}),
-            Event::Prize { seat, kind } => {
-                json!({"type": "prize", "seat": seat, "kind": kind.name()})
-            }
-            Event::AuctionOpen { card } => json!({"type": "auction", "card": self.card_json(card)}),
-            Event::Bid { seat, amount } => json!({"type": "bid", "seat": seat, "amount": amount}),
-            Event::PassBid { seat } => json!({"type": "pass_bid", "seat": seat}),
-            Event::AuctionWon { seat, card, amount } => {
-                json!({"type": "auction_won", "seat": seat, "card": self.card_json(card), "amount": amount})
-            }
-            Event::WildDiscarded { card } => {
-                json!({"type": "wild_discarded", "card": self.card_json(card)})
-            }
-            Event::Offer { card, price } => {
-                json!({"type": "offer", "card": self.card_json(card), "price": price})
-            }
-            Event::BuyChosen { seat, card } => {
-                json!({"type": "buy", "seat": seat, "card": self.card_json(card)})
-            }
-            Event::SkipBuy { seat } => json!({"type": "skip_buy", "seat": seat}),
-            Event::Paid { seat, token, bust, card, owed } => {
-                let piece = if token {
-                    "token"
-                } else if bust {
-                    "bust_token"
-                } else {
-                    "card"
-                };
-                json!({"type": "pay", "seat": seat, "piece": piece,
-                       "card": card.map(|c| self.card_json(c)), "owed": owed})
-            }
-            Event::Collected { seat, card, purpose } => {
-                json!({"type": "collect", "seat": seat, "card": self.card_json(card), "purpose": purpose.name()})
-            }
-            Event::TurnEnd { seat } => json!({"type": "turn_end", "seat": seat}),
-            Event::NextTurn { seat, turn } => json!({"type": "turn", "seat": seat, "turn": turn}),
-            Event::FinalRound { first } => json!({"type": "final_round", "first": first}),
-            Event::GameOver => {
-                json!({"type": "game_over", "outcome": self.outcome().map(|o| o.to_json())})
-            }
-        }
-    }
 }
 
 fn corrupt(what: impl std::fmt::Display) -> GameError {
@@ -1048,7 +959,7 @@ fn array<'v>(value: &'v Value, key: &str) -> Result<&'v [Value], GameError> {
 impl Ten {
     fn read_card(&self, value: &Value, seen: &mut CardSet) -> Result<u8, GameError> {
         let id = uint(value, "id", TOTAL_CARDS as u64 - 1)? as u8;
-        if self.card_json(id) != *value {
+        if crate::json::written(|out| self.write_card(out, id)) != *value {
             return Err(corrupt(format!("card {value} is not TEN card {id}")));
         }
         if self.data.cards[usize::from(id)].min_players > (self.players() as u8).max(2) {
@@ -1703,23 +1614,6 @@ impl Game for Ten {
         }
     }
 
-    fn move_to_json(&self, mv: &TenMove) -> Value {
-        match *mv {
-            TenMove::Draw => json!({"type": "draw"}),
-            TenMove::Stop => json!({"type": "stop"}),
-            TenMove::Prize(p) => json!({"type": "prize", "kind": p.name()}),
-            TenMove::Buy(id) => json!({"type": "buy", "card": id}),
-            TenMove::SkipBuy => json!({"type": "skip_buy"}),
-            TenMove::Bid(amount) => json!({"type": "bid", "amount": amount}),
-            TenMove::PassBid => json!({"type": "pass_bid"}),
-            TenMove::PayToken => json!({"type": "pay_token"}),
-            TenMove::PayBust => json!({"type": "pay_bust"}),
-            TenMove::PayCard(id) => json!({"type": "pay_card", "card": id}),
-            TenMove::AcceptWild => json!({"type": "accept_wild"}),
-            TenMove::DeclineWild => json!({"type": "decline_wild"}),
-        }
-    }
-
     fn write_move(&self, mv: &TenMove, out: &mut String) {
         wire::write_move(out, mv);
     }
@@ -1754,54 +1648,6 @@ impl Game for Ten {
                 )))
             }
         })
-    }
-
-    /// TEN has no hand: everything but the draw pile's order is public, so `private` is always null.
-    fn private_view(&self, _seat: Option<Seat>) -> Value {
-        Value::Null
-    }
-
-    fn public_view(&self) -> Value {
-        let n = self.players();
-        let seats: Vec<Value> = (0..n)
-            .map(|s| {
-                let st = &self.seats[s];
-                json!({"tokens": st.tokens, "bust_tokens": st.busts,
-                       "collection": self.cards_json(st.collection.iter()), "score": self.score_of(s)})
-            })
-            .collect();
-        let tokens_held: u32 = self.seats[..n].iter().map(|s| u32::from(s.tokens)).sum();
-        let final_round = if self.final_offset > 0 && self.phase != Phase::Over {
-            let order: Vec<Seat> = (1..=n).map(|o| (self.final_from + o) % n).collect();
-            json!({"order": order, "next": (self.final_from + self.final_offset) % n})
-        } else {
-            Value::Null
-        };
-        json!({
-            "phase": self.phase.name(),
-            "active": self.active,
-            "turn": self.turn,
-            "to_act": self.to_act().iter().collect::<Vec<_>>(),
-            "house_rules": if self.solo() { json!(SOLO_NOTE) } else { Value::Null },
-            "solo_target": if self.solo() { json!(self.solo_target) } else { Value::Null },
-            "draw_pile": self.draw.len(),
-            "tableau": {"cards": self.cards_json(self.tableau.iter().copied()),
-                        "numbers": self.numbers, "currency": self.currency},
-            "market": self.cards_json(self.market.iter()),
-            "discard": {"size": self.discard.len(), "top": self.discard.last().map(|&c| self.card_json(c)),
-                        "cards": self.cards_json(self.discard.iter().copied())},
-            "seats": seats,
-            "bust_supply": self.bust_supply,
-            "token_supply": u32::from(self.data.currency_token_supply).saturating_sub(tokens_held),
-            "auction": self.auction_json(),
-            "offer": self.offer.map(|c| json!({"card": self.card_json(c), "price": self.solo_price()})),
-            "payment": self.payment_json(),
-            "final_round": final_round,
-        })
-    }
-
-    fn events(&self, _seat: Option<Seat>) -> Vec<Value> {
-        self.events.iter().map(|e| self.event_json(e)).collect()
     }
 
     fn write_public_view(&self, out: &mut String) {

@@ -74,8 +74,8 @@ fn piece_name(token: bool, bust: bool) -> &'static str {
 }
 
 impl Ten {
-    /// Appends card `id` as [`Ten::card_json`] gives it: its kind's fields and its id.
-    fn write_card(&self, out: &mut String, id: u8) {
+    /// Appends card `id`: its kind's fields and its id.
+    pub(super) fn write_card(&self, out: &mut String, id: u8) {
         let kind = self.kind(id);
         let (colour, value) = match kind {
             TenKind::Number { colour, value } => (Some(colour), Some(value)),
