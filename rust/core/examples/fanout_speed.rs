@@ -77,8 +77,8 @@ fn bench(name: &str, players: usize, rounds: usize) -> Value {
     with_spectator.push(None);
     json!({
         "states": states.len(),
-        "view_value_ns": time(&states, rounds, |(g, s, _)| canonical(&g.view(Some(*s)))),
-        "view_json_ns": time(&states, rounds, |(g, s, _)| g.view_json(Some(*s))),
+        "view_value_ns": time(&states, rounds, |(g, s, _)| canonical(&g.view(Some(*s)).unwrap())),
+        "view_json_ns": time(&states, rounds, |(g, s, _)| g.view_json(Some(*s)).unwrap()),
         "state_hash_ns": time(&states, rounds, |(g, _, _)| g.state_hash()),
         "fan_out_seats_ns": time(&states, rounds, |(g, _, _)| g.fan_out(&seats)),
         "fan_out_seats_and_spectator_ns": time(&states, rounds, |(g, _, _)| g.fan_out(&with_spectator)),

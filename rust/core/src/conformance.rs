@@ -201,12 +201,12 @@ pub fn golden_transcript(
     while let Some(&seat) = game.to_act().first() {
         let index = rng.index(game.legal_count(seat));
         let mv = game.legal_move(seat, index).unwrap_or(Value::Null);
-        let view = if full { game.view(Some(seat)) } else { Value::Null };
+        let view = if full { game.view(Some(seat))? } else { Value::Null };
         game.apply_index(seat, index)?;
         let mut line = serde_json::json!({"step": step, "seat": seat, "move": mv, "hash": game.state_hash()});
         if full {
             line["view"] = view;
-            line["events"] = serde_json::json!({"spectator": game.events(None), "seat": game.events(Some(seat))});
+            line["events"] = serde_json::json!({"spectator": game.events(None)?, "seat": game.events(Some(seat))?});
         }
         out.push_str(&canonical(&line));
         out.push('\n');

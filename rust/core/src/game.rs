@@ -28,7 +28,8 @@ pub type Seat = usize;
 /// Largest player count any game supports (Matchstick Tycoon: 8).
 pub const MAX_SEATS: usize = 8;
 
-/// A set of seats as a bitmask (bit i = seat i).
+/// A set of seats as a bitmask (bit i = seat i). Seats 16 and above cannot be members: adding one
+/// changes nothing and asking for one answers no, so that an out-of-range seat never panics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SeatSet(pub u16);
 
@@ -36,24 +37,24 @@ impl SeatSet {
     /// The empty set.
     pub const EMPTY: SeatSet = SeatSet(0);
 
-    /// The set holding only `seat`.
+    /// The set holding only `seat` (empty for a seat of 16 or more).
     pub fn single(seat: Seat) -> Self {
-        SeatSet(1 << seat)
+        SeatSet(bit(seat))
     }
 
     /// Whether `seat` is in the set.
     pub fn contains(self, seat: Seat) -> bool {
-        seat < 16 && self.0 & (1 << seat) != 0
+        self.0 & bit(seat) != 0
     }
 
-    /// The set with `seat` added.
+    /// The set with `seat` added (unchanged for a seat of 16 or more).
     pub fn with(self, seat: Seat) -> Self {
-        SeatSet(self.0 | (1 << seat))
+        SeatSet(self.0 | bit(seat))
     }
 
     /// The set with `seat` removed.
     pub fn without(self, seat: Seat) -> Self {
-        SeatSet(self.0 & !(1 << seat))
+        SeatSet(self.0 & !bit(seat))
     }
 
     /// Whether no seat is in the set.
@@ -79,6 +80,11 @@ impl SeatSet {
     pub fn iter(self) -> impl Iterator<Item = Seat> {
         (0..16).filter(move |&s| self.0 & (1 << s) != 0)
     }
+}
+
+/// The bit of `seat` in a [`SeatSet`], 0 for a seat the mask cannot hold.
+fn bit(seat: Seat) -> u16 {
+    u32::try_from(seat).ok().and_then(|s| 1u16.checked_shl(s)).unwrap_or(0)
 }
 
 /// The kind and domain of one game option.

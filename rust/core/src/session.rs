@@ -49,10 +49,7 @@ impl<G: Game> Session<G> {
     /// Checks that `seat` may move now: `no_such_seat`, `game_over` or `not_your_turn` otherwise.
     pub fn check_turn(&self, seat: Seat) -> Result<(), GameError> {
         if seat >= self.game.setup().players {
-            return Err(GameError::illegal(
-                "no_such_seat",
-                format!("seat {seat} does not exist in a {}-player game", self.game.setup().players),
-            ));
+            return Err(no_such_seat(seat, self.game.setup().players));
         }
         if self.game.is_over() {
             return Err(GameError::illegal("game_over", "the game is over"));
@@ -101,6 +98,22 @@ impl<G: Game> Session<G> {
         out
     }
 
+    /// Refuses an observer seat past the player count (`no_such_seat`) rather than showing it a
+    /// spectator's view.
+    fn check_observer(&self, seat: Option<Seat>) -> Result<(), GameError> {
+        match seat {
+            Some(s) if s >= self.game.setup().players => Err(no_such_seat(s, self.game.setup().players)),
+            _ => Ok(()),
+        }
+    }
+
+    /// The events of `seat`, already checked, as a canonical JSON array.
+    fn observer_events_json(&self, seat: Option<Seat>) -> String {
+        let mut out = String::with_capacity(128);
+        self.game.write_events(seat, &mut out);
+        out
+    }
+
     /// Writes `{"private":...,"public":...}` (the keys' canonical order) around the encoded public part.
     fn write_view(&self, out: &mut String, seat: Option<Seat>, public: &str) {
         out.push_str("{\"private\":");
@@ -139,16 +152,17 @@ pub trait AnyGame: Send + Sync {
     fn apply(&mut self, seat: Seat, mv: &Value) -> Result<(), GameError>;
     /// Applies the `index`-th legal move of `seat` (the fast path).
     fn apply_index(&mut self, seat: Seat, index: usize) -> Result<(), GameError>;
-    /// The view of `seat` (`None` = spectator).
-    fn view(&self, seat: Option<Seat>) -> Value;
-    /// The events of the last move as `seat` may learn them.
-    fn events(&self, seat: Option<Seat>) -> Vec<Value>;
+    /// The view of `seat` (`None` = spectator); a seat past the player count is `no_such_seat`.
+    fn view(&self, seat: Option<Seat>) -> Result<Value, GameError>;
+    /// The events of the last move as `seat` may learn them; a seat past the player count is
+    /// `no_such_seat`.
+    fn events(&self, seat: Option<Seat>) -> Result<Vec<Value>, GameError>;
     /// Hex SHA-256 of the canonical public view.
     fn state_hash(&self) -> String;
     /// `view(seat)` as canonical JSON, written straight from the public and private parts.
-    fn view_json(&self, seat: Option<Seat>) -> String;
+    fn view_json(&self, seat: Option<Seat>) -> Result<String, GameError>;
     /// `events(seat)` as a canonical JSON array.
-    fn events_json(&self, seat: Option<Seat>) -> String;
+    fn events_json(&self, seat: Option<Seat>) -> Result<String, GameError>;
     /// All legal moves of `seat` as one canonical JSON array (`[]` when it is not to act).
     fn legal_json(&self, seat: Seat) -> String;
     /// Everything the host sends after a state change, as canonical bytes: the public hash, whose turn it
@@ -216,25 +230,27 @@ impl<G: Game> AnyGame for Session<G> {
     fn apply_index(&mut self, seat: Seat, index: usize) -> Result<(), GameError> {
         Session::apply_index(self, seat, index)
     }
-    fn view(&self, seat: Option<Seat>) -> Value {
-        self.game.view(seat)
+    fn view(&self, seat: Option<Seat>) -> Result<Value, GameError> {
+        self.check_observer(seat)?;
+        Ok(self.game.view(seat))
     }
-    fn events(&self, seat: Option<Seat>) -> Vec<Value> {
-        self.game.events(seat)
+    fn events(&self, seat: Option<Seat>) -> Result<Vec<Value>, GameError> {
+        self.check_observer(seat)?;
+        Ok(self.game.events(seat))
     }
     fn state_hash(&self) -> String {
         hex_sha256(self.public_json().as_bytes())
     }
-    fn view_json(&self, seat: Option<Seat>) -> String {
+    fn view_json(&self, seat: Option<Seat>) -> Result<String, GameError> {
+        self.check_observer(seat)?;
         let public = self.public_json();
         let mut out = String::with_capacity(public.len() + 256);
         self.write_view(&mut out, seat, &public);
-        out
+        Ok(out)
     }
-    fn events_json(&self, seat: Option<Seat>) -> String {
-        let mut out = String::with_capacity(128);
-        self.game.write_events(seat, &mut out);
-        out
+    fn events_json(&self, seat: Option<Seat>) -> Result<String, GameError> {
+        self.check_observer(seat)?;
+        Ok(self.observer_events_json(seat))
     }
     fn legal_json(&self, seat: Seat) -> String {
         let count = self.game.legal_count(seat);
@@ -256,7 +272,7 @@ impl<G: Game> AnyGame for Session<G> {
         let to_act: Vec<Seat> = self.game.to_act().iter().collect();
         let outcome = self.game.outcome().map(|o| canonical(&o.to_json()));
         let legal = to_act.iter().map(|&seat| (seat, self.game.legal_count(seat), self.legal_json(seat))).collect();
-        let mut shared_events = self.game.events_are_public().then(|| self.events_json(None));
+        let mut shared_events = self.game.events_are_public().then(|| self.observer_events_json(None));
         let seats = observers
             .iter()
             .enumerate()
@@ -268,7 +284,7 @@ impl<G: Game> AnyGame for Session<G> {
                     // The last observer takes the shared list itself.
                     Some(_) if i + 1 == observers.len() => shared_events.take().unwrap_or_default(),
                     Some(shared) => shared.clone(),
-                    None => self.events_json(seat),
+                    None => self.observer_events_json(seat),
                 };
                 (seat, view, events)
             })
@@ -328,6 +344,11 @@ impl<G: Game> AnyGame for Session<G> {
         self.check_turn(seat)?;
         player.choose(&self.game, seat, &mut Rng::new(seed))
     }
+}
+
+/// The refusal of a seat that a game of `players` does not have.
+fn no_such_seat(seat: Seat, players: usize) -> GameError {
+    GameError::illegal("no_such_seat", format!("seat {seat} does not exist in a {players}-player game"))
 }
 
 /// SHA-256 of `bytes`.

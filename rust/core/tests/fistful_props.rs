@@ -56,10 +56,10 @@ proptest! {
 fn seen_by_others(game: &dyn AnyGame, seat: usize) -> Vec<String> {
     let other = 1 - seat;
     vec![
-        canonical(&game.view(None)),
-        canonical(&game.view(Some(other))),
-        canonical(&Value::Array(game.events(None))),
-        canonical(&Value::Array(game.events(Some(other)))),
+        canonical(&game.view(None).unwrap()),
+        canonical(&game.view(Some(other)).unwrap()),
+        canonical(&Value::Array(game.events(None).unwrap())),
+        canonical(&Value::Array(game.events(Some(other)).unwrap())),
         game.state_hash(),
     ]
 }
@@ -174,12 +174,12 @@ fn step_events_add_up_to_the_gold_paid() {
         let mut g = new_game("fistful", None, seed, &options("long", "random")).expect("new game");
         let mut pick = seed;
         while !g.is_over() {
-            let before = g.view(None)["public"]["gold"].clone();
+            let before = g.view(None).unwrap()["public"]["gold"].clone();
             let seat = g.to_act()[0];
             pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let index = (pick >> 33) as usize % g.legal_count(seat);
             g.apply_index(seat, index).expect("legal move");
-            let events = g.events(None);
+            let events = g.events(None).unwrap();
             if !events.iter().any(|e| e["type"] == "reveal") {
                 continue;
             }
@@ -190,7 +190,7 @@ fn step_events_add_up_to_the_gold_paid() {
                 }
                 pink8_duels += usize::from(e["type"] == "pink8");
             }
-            let after = g.view(None)["public"]["last_duel"]["gold"].clone();
+            let after = g.view(None).unwrap()["public"]["last_duel"]["gold"].clone();
             for s in 0..2 {
                 let moved = after[s].as_i64().expect("gold") - before[s].as_i64().expect("gold");
                 assert_eq!(moved, paid[s], "seed {seed}, seat {s}: {events:?}");

@@ -17,7 +17,7 @@ fn pink0() -> Box<dyn AnyGame> {
 
 fn act(g: &mut Box<dyn AnyGame>, seat: usize, mv: Value) {
     if let Err(e) = g.apply(seat, &mv) {
-        panic!("seat {seat} move {mv}: {e}\nview {}", g.view(None));
+        panic!("seat {seat} move {mv}: {e}\nview {}", g.view(None).unwrap());
     }
 }
 
@@ -39,11 +39,11 @@ fn setup(g: &mut Box<dyn AnyGame>, d0: &[u8], d1: &[u8]) {
 fn duel(g: &mut Box<dyn AnyGame>, a: u8, b: u8) -> Vec<Value> {
     act(g, 0, json!({"type": "pick", "card": a}));
     act(g, 1, json!({"type": "pick", "card": b}));
-    g.events(None)
+    g.events(None).unwrap()
 }
 
 fn public(g: &dyn AnyGame) -> Value {
-    g.view(None)["public"].clone()
+    g.view(None).unwrap()["public"].clone()
 }
 
 fn types(events: &[Value]) -> Vec<String> {
@@ -51,7 +51,7 @@ fn types(events: &[Value]) -> Vec<String> {
 }
 
 fn hand(g: &dyn AnyGame, seat: usize) -> Vec<u8> {
-    serde_json::from_value(g.view(Some(seat))["private"]["hand"].clone()).expect("hand")
+    serde_json::from_value(g.view(Some(seat)).unwrap()["private"]["hand"].clone()).expect("hand")
 }
 
 /// Gold won by the row card against the column card, typed from the table of §2.6 (ids: 1–8, 9 = D).
@@ -144,15 +144,18 @@ fn r2_4_setup_discard_is_simultaneous_and_face_down() {
     assert_eq!(refuse(&*g, 0, json!({"type": "pick", "card": 1})), "wrong_phase");
     discard(&mut g, 1, &[2, 3]);
     assert_eq!(g.to_act(), vec![0]);
-    assert_eq!(g.events(None), vec![json!({"type": "discard", "seat": 1, "count": 2, "when": "setup", "auto": false})]);
-    assert_eq!(g.events(Some(0)), g.events(None));
-    assert_eq!(g.events(Some(1))[0]["cards"], json!([2, 3]));
+    assert_eq!(
+        g.events(None).unwrap(),
+        vec![json!({"type": "discard", "seat": 1, "count": 2, "when": "setup", "auto": false})]
+    );
+    assert_eq!(g.events(Some(0)).unwrap(), g.events(None).unwrap());
+    assert_eq!(g.events(Some(1)).unwrap()[0]["cards"], json!([2, 3]));
     discard(&mut g, 0, &[8, 9]);
     let p = public(&*g);
     assert_eq!(p["phase"], json!("pick"));
     assert_eq!(p["hand_sizes"], json!([7, 7]));
     assert_eq!(p["discard_sizes"], json!([2, 2]));
-    assert_eq!(g.view(Some(1))["private"]["discard"], json!([2, 3]));
+    assert_eq!(g.view(Some(1)).unwrap()["private"]["discard"], json!([2, 3]));
 }
 
 #[test]
@@ -164,16 +167,16 @@ fn r2_5_duel_picks_are_simultaneous_and_hidden() {
     let p = public(&*g);
     assert_eq!(p["picked"], json!([false, true]));
     assert_eq!(p["played"], json!([[], []]));
-    assert_eq!(g.events(None), vec![json!({"type": "pick", "seat": 1})]);
-    assert_eq!(g.events(Some(1)), vec![json!({"type": "pick", "seat": 1, "card": 5})]);
-    assert_eq!(g.view(Some(0))["private"]["pick"], Value::Null);
-    assert_eq!(g.view(Some(1))["private"]["pick"], json!(5));
+    assert_eq!(g.events(None).unwrap(), vec![json!({"type": "pick", "seat": 1})]);
+    assert_eq!(g.events(Some(1)).unwrap(), vec![json!({"type": "pick", "seat": 1, "card": 5})]);
+    assert_eq!(g.view(Some(0)).unwrap()["private"]["pick"], Value::Null);
+    assert_eq!(g.view(Some(1)).unwrap()["private"]["pick"], json!(5));
     act(&mut g, 0, json!({"type": "pick", "card": 3}));
     let p = public(&*g);
     assert_eq!(p["played"], json!([[3], [5]]));
     assert_eq!(p["picked"], json!([false, false]));
     assert_eq!(p["last_duel"]["cards"], json!([3, 5]));
-    assert_eq!(types(&g.events(None)), vec!["pick", "reveal", "base"]);
+    assert_eq!(types(&g.events(None).unwrap()), vec!["pick", "reveal", "base"]);
 }
 
 #[test]
@@ -259,7 +262,7 @@ fn r2_5_d9_tied_rounds_give_no_star_and_d_r_zero_is_a_draw() {
     assert_eq!(outcome.scores, vec![0, 0]);
     assert!(outcome.winners.is_empty());
     assert_eq!(outcome.detail["reason"], json!("no_duels_left"));
-    let last = g.events(None);
+    let last = g.events(None).unwrap();
     assert!(types(&last).ends_with(&["round_end".to_string(), "match_end".to_string()]));
     assert_eq!(last[last.len() - 2]["star"], Value::Null);
 }
@@ -275,7 +278,7 @@ fn r2_5_round_winner_star_gold_reset_and_forced_discard_take_back() {
     let p = public(&*g);
     assert_eq!(p["gold"], json!([4 + 1 + 1 + 3 + 3, 0]));
     duel(&mut g, 4, 3);
-    let events = g.events(None);
+    let events = g.events(None).unwrap();
     let t = types(&events);
     let want = ["pick", "reveal", "base", "round_end", "discard", "discard", "take_back", "round_start"];
     assert_eq!(t, want.map(String::from));
@@ -291,7 +294,7 @@ fn r2_5_round_winner_star_gold_reset_and_forced_discard_take_back() {
     assert_eq!(p["pot"], json!(0));
     assert_eq!(p["round"], json!(2));
     assert_eq!(hand(&*g, 0), vec![1, 2, 3, 4, 5, 9], "the 6 was the one unplayed card");
-    assert_eq!(g.view(Some(0))["private"]["discard"], json!([6, 7, 8]));
+    assert_eq!(g.view(Some(0)).unwrap()["private"]["discard"], json!([6, 7, 8]));
 }
 
 #[test]
@@ -306,7 +309,7 @@ fn r2_5_d9_match_ends_on_the_target_star_before_any_discard() {
     assert_eq!(outcome.kind, OutcomeKind::Match);
     assert_eq!(outcome.winners, vec![0]);
     assert_eq!(outcome.scores, vec![2, 0]);
-    assert_eq!(types(&g.events(None))[3..], ["round_end", "match_end"].map(String::from));
+    assert_eq!(types(&g.events(None).unwrap())[3..], ["round_end", "match_end"].map(String::from));
     assert_eq!(public(&*g)["discard_sizes"], json!([3, 3]), "no round-end discard after the last round");
     assert_eq!(public(&*g)["phase"], json!("match_over"));
 }
@@ -410,7 +413,7 @@ fn r2_6_step5_d7_green8_retrieves_a_shown_card_and_discards_two() {
     assert_eq!(g.legal_moves(1), vec![json!({"type": "retrieve", "card": 3}), json!({"type": "retrieve", "card": 9})]);
     assert_eq!(refuse(&*g, 1, json!({"type": "retrieve", "card": 4})), "not_in_discard");
     act(&mut g, 1, json!({"type": "retrieve", "card": 9}));
-    assert_eq!(g.events(None), vec![json!({"type": "green8_retrieve", "seat": 1, "card": 9})]);
+    assert_eq!(g.events(None).unwrap(), vec![json!({"type": "green8_retrieve", "seat": 1, "card": 9})]);
     let p = public(&*g);
     assert_eq!(p["retrieved"], json!({"seat": 1, "card": 9}));
     assert_eq!(p["hand_sizes"], json!([6, 7]));
@@ -461,11 +464,11 @@ fn r2_5_d2_round_end_discard_choice_then_take_back() {
     discard(&mut g, 1, &[2]);
     assert_eq!(g.to_act(), vec![0]);
     assert_eq!(
-        g.events(None),
+        g.events(None).unwrap(),
         vec![json!({"type": "discard", "seat": 1, "count": 1, "when": "round_end", "auto": false})]
     );
     discard(&mut g, 0, &[5]);
-    assert_eq!(types(&g.events(None)), vec!["discard", "take_back", "round_start"]);
+    assert_eq!(types(&g.events(None).unwrap()), vec!["discard", "take_back", "round_start"]);
     assert_eq!(hand(&*g, 0), vec![1, 2, 3, 4, 6, 7]);
     assert_eq!(hand(&*g, 1), vec![1, 3, 4, 5, 6, 7]);
     assert_eq!(public(&*g)["duels_in_round"], json!(5));
@@ -480,8 +483,8 @@ fn d10_d11_order_base_green7_green8_pink7() {
     let ev = duel(&mut g, 7, 8);
     assert_eq!(types(&ev), vec!["pick", "reveal", "base", "green7_bonus"]);
     act(&mut g, 1, json!({"type": "retrieve", "card": 4}));
-    assert_eq!(types(&g.events(None))[..2], ["green8_retrieve", "pink7_end"].map(String::from));
-    let view = g.view(None);
+    assert_eq!(types(&g.events(None).unwrap())[..2], ["green8_retrieve", "pink7_end"].map(String::from));
+    let view = g.view(None).unwrap();
     let steps: Vec<&str> = view["public"]["last_duel"]["steps"]
         .as_array()
         .expect("steps")

@@ -231,8 +231,8 @@ fn move_value(py: Python<'_>, mv: &Bound<'_, PyAny>) -> PyResult<Value> {
     from_py(mv).map_err(|e| to_pyerr(py, &GameError::invalid(format!("not a move: {}", e.message()))))
 }
 
-fn events_value(game: &dyn AnyGame, seat: Option<Seat>) -> Value {
-    Value::Array(game.events(seat))
+fn events_value(game: &dyn AnyGame, seat: Option<Seat>) -> Result<Value, GameError> {
+    game.events(seat).map(Value::Array)
 }
 
 static MAKE_OUTCOME: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -399,7 +399,7 @@ impl Game {
     fn events_for<'py>(&self, py: Python<'py>, seat: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
         guard(py, || {
             let game = self.usable(py)?;
-            to_py(py, &events_value(game, observer_of(py, game, seat)?))
+            to_py(py, &check(py, events_value(game, observer_of(py, game, seat)?))?)
         })
     }
 
@@ -408,7 +408,7 @@ impl Game {
     fn events_json(&self, py: Python<'_>, seat: Option<i64>) -> PyResult<String> {
         guard(py, || {
             let game = self.usable(py)?;
-            Ok(game.events_json(observer_of(py, game, seat)?))
+            check(py, game.events_json(observer_of(py, game, seat)?))
         })
     }
 
@@ -417,7 +417,7 @@ impl Game {
     fn view<'py>(&self, py: Python<'py>, seat: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
         guard(py, || {
             let game = self.usable(py)?;
-            to_py(py, &game.view(observer_of(py, game, seat)?))
+            to_py(py, &check(py, game.view(observer_of(py, game, seat)?))?)
         })
     }
 
@@ -426,7 +426,7 @@ impl Game {
     fn view_json(&self, py: Python<'_>, seat: Option<i64>) -> PyResult<String> {
         guard(py, || {
             let game = self.usable(py)?;
-            Ok(game.view_json(observer_of(py, game, seat)?))
+            check(py, game.view_json(observer_of(py, game, seat)?))
         })
     }
 
