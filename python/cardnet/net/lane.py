@@ -22,9 +22,9 @@ lane). The host then brings the table, the connections' buckets and its counters
 (:meth:`Host.absorb_lane`) and carries on in Python; the bytes the lane read and did not play go to that
 connection's line buffer, and their whole lines through the general path, as if its reader had read them.
 
-The lane needs trio's epoll I/O manager (Linux), trio's system clock (not a test's mock clock) and
-descriptors for every ready connection; without them the host runs as before. It is not used with group
-commit (``fsync``), turn timers or absent seats, whose moves need the host's timers.
+The lane needs trio's epoll I/O manager (Linux) and descriptors for every ready connection; when it may run
+(trio's system clock, no group commit, turn timer or absent seat, ...) is the host's path choice,
+:func:`cardnet.net.paths.choose_path`.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from ..protocol import MAX_HOST_LINE, MAX_PEER_LINE
 from ..protocol.host import HostOptions
 from ..table import SEAT_STRIDE, LaneMoves, Table
 
-__all__ = ["Lane", "LaneReport", "trio_epoll_descriptor"]
+__all__ = ["Lane", "LaneReport", "on_system_clock", "trio_epoll_descriptor"]
 
 log = logging.getLogger("cardnet.host")
 
@@ -124,7 +124,7 @@ def trio_epoll_descriptor() -> int:
         return -1
 
 
-def _on_system_clock() -> bool:
+def on_system_clock() -> bool:
     """Whether trio's clock is its system clock (``time.perf_counter`` plus an offset), which the lane reads."""
     return type(trio.lowlevel.current_clock()).__name__ == "SystemClock"
 
@@ -171,14 +171,10 @@ class Lane(trio.abc.Instrument):
         self._skip = 0
 
     @staticmethod
-    def available(host: LaneHost) -> bool:
-        """Whether ``host`` can use the lane in this trio run."""
-        return (
-            host.opts.native_lane
-            and hasattr(host.table.game, "host_lane")
-            and trio_epoll_descriptor() >= 0
-            and _on_system_clock()
-        )
+    def available() -> bool:
+        """Whether this trio run lets the lane watch trio's own I/O (the other conditions are the host's path
+        choice, :func:`cardnet.net.paths.choose_path`)."""
+        return trio_epoll_descriptor() >= 0
 
     def nudge(self) -> None:
         """The table changed: the lane may take over when trio next waits for I/O."""
