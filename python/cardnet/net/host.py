@@ -135,6 +135,8 @@ class Host:
         self.lane: Lane | None = None
         #: The connections the native lane serves in its current run.
         self._lane_conns: list[Connection] = []
+        #: The listening sockets' descriptors: a new connection ends the native lane's run.
+        self._listener_fds: list[int] = []
 
     def _fixed_conditions(self, group_commit: bool, *, system_clock: bool) -> PathConditions:
         """The path conditions that hold for the whole run (:class:`~cardnet.net.paths.PathConditions`)."""
@@ -179,6 +181,7 @@ class Host:
 
     async def _run(self, listeners: list[trio.SocketListener], started: Callable[[], None]) -> None:
         self.session.start(trio.current_time())
+        self._listener_fds = [listener.socket.fileno() for listener in listeners]
         fixed = self._conditions
         self._conditions = self._fixed_conditions(fixed.group_commit, system_clock=on_system_clock())
         self.paths.choose(self._conditions)
@@ -187,7 +190,7 @@ class Host:
             nursery.start_soon(self._committer)
             nursery.start_soon(self._scheduler)
             nursery.start_soon(self._keepalive)
-            if may_go_native(self._conditions) and Lane.available():
+            if may_go_native(self._conditions):
                 self.lane = Lane(self)
                 nursery.start_soon(self.lane.serve)
             if listeners:
@@ -385,11 +388,12 @@ class Host:
 
     # -- the native lane's hooks (cardnet.net.lane) -------------------------------------------------------------
 
-    def lane_connections(self) -> tuple[list[tuple[int, int, float, float]], list[int]] | None:
+    def lane_connections(self) -> tuple[list[tuple[int, int, float, float]], list[int], list[int]] | None:
         """Every ready connection as (descriptor, seat or -1 for a spectator, bucket tokens, bucket stamp), in
-        this host's order, and the seats the native lane may play, when trio is idle and the native path serves
-        the table now (:func:`~cardnet.net.paths.choose_path`); else None. The connections are kept for
-        :meth:`absorb_lane`."""
+        this host's order, the seats the native lane may play and the descriptors whose readiness must end its
+        run (listeners, spectators, connections in their handshake: trio's I/O), when trio is idle and the
+        native path serves the table now (:func:`~cardnet.net.paths.choose_path`); else None. The connections
+        are kept for :meth:`absorb_lane`."""
         table = self.table
         # Work of the host's own: a commit, a built-in move, a timer or an absent seat, or no game in play.
         busy = (
@@ -403,10 +407,15 @@ class Host:
         )
         conns: list[Connection] = []
         seats: list[int] = []
+        watch = list(self._listener_fds)
         served = not busy
         for conn in self.conns.values() if served else ():
             if not conn.link.ready:
-                continue  # still in its handshake: trio serves it, and its lines end the lane
+                # Still in its handshake: trio serves it, and its lines end the lane (an in-process stream's come
+                # from this thread, which the lane holds).
+                if conn.fd >= 0:
+                    watch.append(conn.fd)
+                continue
             idle = conn.reader is not None and conn.reader.lines.empty and conn.unsent_ack is None
             if not idle or conn.link.closing is not None or not self._writable_now(conn, "state", b""):
                 served = False
@@ -428,7 +437,8 @@ class Host:
             (c.fd, -1 if c.spectator or c.seat is None else c.seat, c.link.bucket.tokens, c.link.bucket.stamp)
             for c in conns
         ]
-        return entries, seats
+        watch += [fd for fd, seat, _, _ in entries if seat < 0]
+        return entries, seats, watch
 
     def present_humans(self) -> list[int]:
         """The human seats whose players are here: their votes start the next game."""
