@@ -40,7 +40,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 import trio
-from net_rtt import placement_cpus
+from placement import PLACEMENTS, placement_cpus
 
 
 @dataclass(frozen=True)
@@ -187,7 +187,7 @@ def main() -> int:
         "--client-work-us", type=float, default=0.0, help="CPU each client spends on a reply line (default 0)"
     )
     parser.add_argument(
-        "--placement", choices=("free", "shared", "split"), default="free", help="host and clients on CPUs"
+        "--placement", choices=PLACEMENTS, default="free", help="host and clients on CPUs"
     )
     args = parser.parse_args()
     host_cpus, client_cpus = placement_cpus(args.placement)

@@ -63,6 +63,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from placement import PLACEMENTS, pin_process, placement_cpus
+
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 #: Rematch votes a seat sends at most per second (the host's flood guard refills at 50 messages a second).
 VOTES_PER_S = 30.0
@@ -203,28 +205,6 @@ def state_of(client: Client, msg: dict[str, Any]) -> int | None:
     if kind not in ("update", "snapshot"):
         return None
     return int(msg["state_id"])
-
-
-PLACEMENTS = ("free", "shared", "split")
-
-
-def pin_process(pid: int, cpus: set[int]) -> None:
-    """Pins every thread of process ``pid`` to ``cpus``."""
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        os.sched_setaffinity(int(task.name), cpus)
-
-
-def placement_cpus(placement: str) -> tuple[set[int] | None, set[int] | None]:
-    """The CPUs of the host and of the clients for ``placement`` (see the module's documentation), from this
-    process's own; None where ``free`` leaves them to the scheduler."""
-    cpus = sorted(os.sched_getaffinity(0))
-    if placement == "free":
-        return None, None
-    if placement == "shared":
-        return {cpus[0]}, {cpus[0]}
-    if len(cpus) < 2:
-        raise RuntimeError("--placement split needs two CPUs")
-    return {cpus[0]}, {cpus[1]}
 
 
 @contextmanager

@@ -1,5 +1,8 @@
-"""The import graph runs one way: core -> API -> protocol -> net -> ui -> cli, with no cycles and no private
-imports across packages; ``protocol/`` works with trio blocked; ``import cardnet`` stays free of the network."""
+"""The layers, enforced: every module has an explicit layer and imports only from its own and the layers below;
+no module imports another back, nor one package another (ARCHITECTURE.md); each third-party package is imported
+only where its layer allows; no module reaches for another package's private names, cardnet's or a library's;
+``protocol/`` works with trio blocked; ``import cardnet`` stays free of the network; the benchmarks' scripts
+import no one another back."""
 
 from __future__ import annotations
 
@@ -14,16 +17,46 @@ import cardnet
 from nethelpers import child_env
 
 PACKAGE = Path(cardnet.__file__).resolve().parent
+ROOT = PACKAGE.parent.parent
 
-#: Layers, lowest first; each module may import only from its own layer and the layers below.
+#: Layers, lowest first; each module may import only from its own layer and the layers below. An entry is a
+#: module's exact name, or ``package.*`` for a package and everything in it; every module must match one.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("cardnet._core",)),
-    ("api", ("cardnet", "cardnet.errors", "cardnet.games", "cardnet.ai", "cardnet.segments", "cardnet.arena")),
-    ("protocol", ("cardnet.protocol", "cardnet.table", "cardnet.journal")),
-    ("net", ("cardnet.net", "cardnet.bot")),
-    ("ui", ("cardnet.ui",)),
-    ("cli", ("cardnet.cli", "cardnet.commands", "cardnet.__main__")),
+    (
+        "api",
+        (
+            "cardnet",
+            "cardnet.errors",
+            "cardnet.games",
+            "cardnet.ai",
+            "cardnet.segments",
+            "cardnet.arena",
+            "cardnet.rating",
+            "cardnet.rulebook",
+        ),
+    ),
+    ("rl", ("cardnet.rl.*",)),
+    ("protocol", ("cardnet.codec", "cardnet.table", "cardnet.journal", "cardnet.protocol.*")),
+    ("net", ("cardnet.net.*", "cardnet.bot")),
+    ("ui", ("cardnet.ui.*",)),
+    ("cli", ("cardnet.cli", "cardnet.commands.*", "cardnet.__main__")),
 ]
+
+#: Every third-party package the package imports, and the modules (entries as in LAYERS) that may import it.
+THIRD_PARTY: dict[str, tuple[str, ...]] = {
+    # The network: the trio layer and what runs it (the clients, local play, the command line).
+    "trio": ("cardnet.net.*", "cardnet.bot", "cardnet.ui.*", "cardnet.commands.*"),
+    "outcome": ("cardnet.ui.app.*",),
+    "zeroconf": ("cardnet.net.*",),
+    "ifaddr": ("cardnet.net.*",),
+    "prompt_toolkit": ("cardnet.ui.app.*",),
+    "numpy": ("cardnet.rl.*",),
+    "gymnasium": ("cardnet.rl.*",),
+    "pettingzoo": ("cardnet.rl.*",),
+    "pyspiel": ("cardnet.rl.*",),
+    "ray": ("cardnet.arena",),
+}
 
 
 def module_name(path: Path) -> str:
@@ -31,14 +64,28 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def matches(module: str, entry: str) -> bool:
+    """Whether ``module`` is the module an entry of LAYERS or THIRD_PARTY names (``pkg.*``: pkg or below it)."""
+    if entry.endswith(".*"):
+        package = entry[:-2]
+        return module == package or module.startswith(package + ".")
+    return module == entry
+
+
 def layer_of(module: str) -> int:
-    best, rank = -1, -1
-    for i, (_, prefixes) in enumerate(LAYERS):
-        for prefix in prefixes:
-            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best:
-                best, rank = len(prefix), i
-    assert rank >= 0, f"{module} belongs to no layer: add it to LAYERS"
-    return rank
+    found = [(len(entry), rank) for rank, (_, entries) in enumerate(LAYERS) for entry in entries if matches(module, entry)]
+    assert found, f"{module} belongs to no layer: add it to LAYERS"
+    return max(found)[1]
+
+
+def package_of(module: str, known: dict[str, Path]) -> str:
+    """The package a module belongs to for the package graph: its own package, or itself for a module directly
+    in ``cardnet`` (each of those is a unit of its own)."""
+    path = known.get(module)
+    if path is not None and path.name == "__init__.py":
+        return module
+    parent = module.rsplit(".", 1)[0]
+    return module if parent == "cardnet" else parent
 
 
 def modules() -> dict[str, Path]:
@@ -47,11 +94,15 @@ def modules() -> dict[str, Path]:
     return found
 
 
-def imports_of(name: str, path: Path, known: set[str]) -> list[tuple[str, str]]:
+def trees() -> dict[str, ast.Module]:
+    return {name: ast.parse(path.read_text(encoding="utf-8")) for name, path in modules().items()}
+
+
+def imports_of(name: str, path: Path, tree: ast.Module, known: set[str]) -> list[tuple[str, str]]:
     """(imported cardnet module, imported name or "") for every import statement, lazy ones included."""
     is_package = path.name == "__init__.py"
     found: list[tuple[str, str]] = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found += [(alias.name, "") for alias in node.names if alias.name.split(".")[0] == "cardnet"]
         elif isinstance(node, ast.ImportFrom):
@@ -72,7 +123,44 @@ def imports_of(name: str, path: Path, known: set[str]) -> list[tuple[str, str]]:
 def graph() -> dict[str, list[tuple[str, str]]]:
     found = modules()
     known = set(found) | {"cardnet._core"}
-    return {name: imports_of(name, path, known) for name, path in found.items()}
+    parsed = trees()
+    return {name: imports_of(name, path, parsed[name], known) for name, path in found.items()}
+
+
+def cycles_of(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Every cycle a depth-first walk of ``edges`` meets (empty when the graph has none)."""
+    state: dict[str, int] = {}
+    found: list[list[str]] = []
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                found.append(path[path.index(nxt) :] + [nxt] if nxt in path else [node, nxt])
+            elif nxt not in state:
+                visit(nxt, [*path, nxt])
+        state[node] = 2
+
+    for node in sorted(edges):
+        if node not in state:
+            visit(node, [node])
+    return found
+
+
+def test_every_module_has_an_explicit_layer() -> None:
+    for name in modules():
+        layer_of(name)
+    # No entry stands for the whole package: a new module must be placed on purpose.
+    assert not [e for _, entries in LAYERS for e in entries if e in ("cardnet.*", "*")]
+
+
+def test_a_module_in_no_layer_is_reported() -> None:
+    try:
+        layer_of("cardnet.somewhere_new")
+    except AssertionError as exc:
+        assert "belongs to no layer" in str(exc)
+    else:
+        raise AssertionError("an unlisted module got a layer")
 
 
 def test_every_import_points_down_the_layers() -> None:
@@ -85,12 +173,47 @@ def test_every_import_points_down_the_layers() -> None:
     assert wrong == []
 
 
+def test_the_rl_layer_is_not_needed_below_it_nor_by_the_network() -> None:
+    """rl sits beside the protocol: only the API is below it, and nothing but rl itself imports it."""
+    rl = layer_of("cardnet.rl")
+    wrong = [
+        f"{name} imports {target}"
+        for name, edges in graph().items()
+        for target, _ in edges
+        if layer_of(target) == rl and layer_of(name) != rl
+    ]
+    assert wrong == []
+
+
+def test_third_party_packages_are_imported_only_where_their_layer_allows() -> None:
+    stdlib = sys.stdlib_module_names
+    wrong = []
+    for name, tree in trees().items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                tops = [alias.name.split(".")[0] for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                tops = [node.module.split(".")[0]]
+            else:
+                continue
+            for top in tops:
+                if top in stdlib or top in ("cardnet", "__future__"):
+                    continue
+                allowed = THIRD_PARTY.get(top)
+                if allowed is None:
+                    wrong.append(f"{name} imports {top}, which THIRD_PARTY does not list")
+                elif not any(matches(name, entry) for entry in allowed):
+                    wrong.append(f"{name} imports {top}, allowed only in {', '.join(allowed)}")
+    assert wrong == []
+
+
 def test_no_private_imports_across_packages() -> None:
-    """Above the API, nothing reaches into the extension or another package's private names."""
-    api = layer_of("cardnet.games")
+    """Above the API and rl (the core's typed faces), nothing reaches into the extension or another package's
+    private names."""
+    faces = layer_of("cardnet.rl")
     wrong = []
     for name, edges in graph().items():
-        if layer_of(name) <= api:
+        if layer_of(name) <= faces:
             continue
         for target, imported in edges:
             same_package = target.rsplit(".", 1)[0] == name.rsplit(".", 1)[0]
@@ -99,24 +222,70 @@ def test_no_private_imports_across_packages() -> None:
     assert wrong == []
 
 
+def private_attributes(tree: ast.Module) -> list[str]:
+    """``module._name`` for every imported module (a library's or cardnet's) whose private attribute the code
+    reads (dunders aside): another package's internals."""
+    aliases: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            aliases |= {alias.asname or alias.name.split(".")[0] for alias in node.names}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+            base = node.value
+            while isinstance(base, ast.Attribute):
+                base = base.value
+            if isinstance(base, ast.Name) and base.id in aliases:
+                found.append(ast.unparse(node))
+    return found
+
+
+def test_no_module_reads_another_packages_private_attributes() -> None:
+    wrong = {name: found for name, tree in trees().items() if (found := private_attributes(tree))}
+    assert wrong == {}
+
+
+def test_the_private_attribute_check_sees_a_librarys_internals() -> None:
+    tree = ast.parse("import trio\nfd = trio._core._run.GLOBAL_RUN_CONTEXT.runner\nok = trio.__name__\n")
+    assert private_attributes(tree) == ["trio._core._run", "trio._core"]
+
+
 def test_the_import_graph_has_no_cycles() -> None:
-    edges = {name: sorted({t for t, _ in targets if t != name}) for name, targets in graph().items()}
-    state: dict[str, int] = {}
-    cycles: list[list[str]] = []
+    edges = {name: {t for t, _ in targets if t != name} for name, targets in graph().items()}
+    assert cycles_of(edges) == []
 
-    def visit(node: str, path: list[str]) -> None:
-        state[node] = 1
-        for nxt in edges.get(node, []):
-            if state.get(nxt) == 1:
-                cycles.append(path[path.index(nxt) :] + [nxt] if nxt in path else [node, nxt])
-            elif nxt not in state:
-                visit(nxt, [*path, nxt])
-        state[node] = 2
 
-    for node in sorted(edges):
-        if node not in state:
-            visit(node, [node])
-    assert cycles == []
+def test_no_two_packages_import_each_other() -> None:
+    """Packages (and the modules directly in ``cardnet``) form no cycle either: a package that needs another
+    which needs it back is one package, or one of them holds a part that belongs below both."""
+    known = modules()
+    edges: dict[str, set[str]] = {}
+    for name, targets in graph().items():
+        unit = package_of(name, known)
+        for target, _ in targets:
+            other = package_of(target, known)
+            # A package's modules may import its own __init__ and the other way round.
+            if other != unit and not unit.startswith(other + ".") and not other.startswith(unit + "."):
+                edges.setdefault(unit, set()).add(other)
+    assert cycles_of(edges) == []
+
+
+def test_the_cycle_check_sees_a_cycle() -> None:
+    assert cycles_of({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
+    assert cycles_of({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_two_benchmarks_import_each_other() -> None:
+    """bench/ scripts share code through modules of their own (bench/placement.py), never through each other."""
+    scripts = {path.stem: path for path in (ROOT / "bench").glob("*.py")}
+    edges: dict[str, set[str]] = {}
+    for name, path in scripts.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                edges.setdefault(name, set()).update(a.name for a in node.names if a.name in scripts)
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module in scripts:
+                edges.setdefault(name, set()).add(node.module)
+    assert cycles_of(edges) == []
 
 
 def test_the_binding_crate_imports_only_public_modules_of_the_api() -> None:

@@ -9,6 +9,7 @@ games byte for byte with and without the lane.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import socket
 import time
@@ -190,7 +191,7 @@ async def test_a_spectators_line_ends_the_lane_at_once() -> None:
             watcher = Peer(port, "eve", role="spectator")
             # The spectator's welcome and first states go out through its writer: the lane starts after those.
             _play(players, [watcher], 20, _started(players))
-            # Trio's reader of the spectator's socket must get the line while the lane waits on the players.
+            # The lane watches the spectator's socket for trio: its line ends the run, and trio's reader gets it.
             watcher.send({"id": 77, "type": "ping"})
             pong = watcher.until(lambda m: m["type"] == "pong")
             _close([*players, watcher])
@@ -201,7 +202,7 @@ async def test_a_spectators_line_ends_the_lane_at_once() -> None:
         lane = host.lane
         assert lane is not None
         assert lane.moves >= 5, (lane.moves, lane.stops, host.quick_moves)
-        assert lane.stops.get("trio", 0) >= 1
+        assert lane.stops.get("io", 0) >= 1
 
 
 async def test_a_built_in_players_turn_ends_the_lane() -> None:
@@ -418,3 +419,43 @@ async def test_a_peer_that_writes_moves_in_another_form_does_not_pay_for_a_run_e
 
     lane = await _two_play_40_moves_written_as(annotated)
     assert lane.moves == 0 and 1 <= lane.stops.get("line", 0) <= 8, lane.stops
+
+
+async def test_the_host_logs_each_change_of_path_at_debug_level(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="cardnet.host")
+    async with running_host(core_engine(), game="matchstick", players=2, host_options=_options()) as host:
+        assert host.port is not None
+        port = host.port
+
+        def scene() -> None:
+            players = [Peer(port, "ann"), Peer(port, "bob")]
+            _play(players, [], 10, _started(players))
+            _close(players)
+
+        await _in_thread(scene)
+        assert host.lane is not None and host.lane.moves > 0
+    paths = [r.getMessage() for r in caplog.records if r.getMessage().startswith("moves take the ")]
+    # The table starts with the fast path (no move in play), and the lane's runs show as the native path.
+    assert paths[0].startswith("moves take the fast path")
+    assert any(p.startswith("moves take the native path") for p in paths)
+    taken = [p.split()[3] for p in paths]
+    assert all(a != b for a, b in zip(taken, taken[1:])), "a path is logged only when it changes"
+
+
+async def test_a_table_with_turn_timers_logs_the_general_path_once(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="cardnet.host")
+    async with running_host(
+        core_engine(), game="matchstick", players=2, host_options=_options(), turn_timer=60.0
+    ) as host:
+        assert host.port is not None
+        port = host.port
+
+        def scene() -> None:
+            players = [Peer(port, "ann"), Peer(port, "bob")]
+            _play(players, [], 6, _started(players))
+            _close(players)
+
+        await _in_thread(scene)
+        assert host.lane is None and host.quick_moves == 0
+    paths = [r.getMessage() for r in caplog.records if r.getMessage().startswith("moves take the ")]
+    assert paths == ["moves take the general path: turn timers: decisions need deadlines"]

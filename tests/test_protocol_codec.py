@@ -1,4 +1,4 @@
-"""protocol/codec.py: canonical encoding, strict decoding with limits, line framing, auth (no I/O)."""
+"""codec.py (re-exported by cardnet.protocol): canonical encoding, strict decoding with limits, line framing, auth (no I/O)."""
 
 
 import itertools

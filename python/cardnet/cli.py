@@ -396,7 +396,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _commands(parser: argparse.ArgumentParser) -> list[str]:
     for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
+        # The sub-commands' action is the one that takes a parser (argparse's PARSER), its choices their names.
+        if action.nargs == argparse.PARSER and isinstance(action.choices, dict):
             return list(action.choices)
     return []
 

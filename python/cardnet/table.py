@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Union
 
-from .protocol import Encodable, JSONValue, ProtocolError, Raw, canonical, is_unicode, token_hash
+from .codec import Encodable, JSONValue, ProtocolError, Raw, canonical, is_unicode, token_hash
 
 
 #: Decision ids are ``n * SEAT_STRIDE + seat``; the stride exceeds any seat count the core supports.

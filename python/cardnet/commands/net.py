@@ -81,6 +81,12 @@ def add_parsers(subparsers: Any) -> None:
     )
     host.add_argument("--games", type=int, default=0, help="stop after this many finished games (0: run until stopped)")
     host.add_argument("--headless", action="store_true", help="do not sit at the table: print the address, log and serve")
+    host.add_argument(
+        "--log-level",
+        choices=("debug", "info", "warning", "error"),
+        help="what the host logs on stderr (default: info when headless, else warning); debug also says which"
+        " path serves the moves and why, whenever that changes",
+    )
     host.set_defaults(func=cmd_host)
 
     join = subparsers.add_parser("join", help="join a table (line mode)")
@@ -188,6 +194,8 @@ def _host(args: argparse.Namespace) -> int:
 
     # A seated host plays in this terminal: only warnings may interrupt the game there.
     level = logging.INFO if args.headless else logging.WARNING
+    if args.log_level is not None:
+        level = getattr(logging, args.log_level.upper())
     logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
     password = read_password(args.password_file)
 

@@ -8,11 +8,13 @@ write (and, with ``fsync``, after a group-committed fsync); built-in players run
 timers (turn timers, absent seats, keepalive) wake the session. Every message is built and parsed by the
 session, never here.
 
-Most lines are moves, so they have a fast lane: a welcomed player's index move (any key order and spacing)
-for its own open decision (no turn timer, no group commit) is checked, played and turned into its journal
-record and every seat's ``update`` line in one native call (:meth:`HostSession.quick_move`), then journalled
-and written out here with no effect objects in between. The bytes are those of the general path (tests/test_fast_lane.py
-plays the same games both ways); any other line, or a move the fast lane does not take, goes the general way.
+Most lines are moves, so they have faster paths than the session's general one: which path serves a move is
+decided in one place, :func:`cardnet.net.paths.choose_path`. On the fast path a welcomed player's index move
+(any key order and spacing) for its own open decision is checked, played and turned into its journal record and
+every seat's ``update`` line in one native call (:meth:`HostSession.quick_move`), then journalled and written out
+here with no effect objects in between; on the native path (:mod:`cardnet.net.lane`) the core serves the sockets
+itself while trio is idle. The bytes are those of the general path (tests/test_fast_lane.py plays the same games
+every way); any other line, or a move the fast path does not take, goes the general way.
 """
 
 from __future__ import annotations
@@ -47,8 +49,9 @@ from ..protocol.host import (
 )
 from .. import write_lines
 from ..table import Table
-from .lane import Lane, LaneReport
+from .lane import Lane, LaneReport, on_system_clock
 from .lines import LineReader
+from .paths import MovePath, PathConditions, PathLog, may_go_native
 
 __all__ = ["Connection", "Host", "HostOptions", "JournalFailure"]
 
@@ -111,8 +114,10 @@ class Host:
         self.opts = options or HostOptions()
         fsync = journal is not None and journal.fsync_enabled
         self.session = HostSession(table, self.opts, durable_tokens=fsync)
-        #: Moves may take the fast lane (:meth:`_quick_move`): not with group commit, whose acks wait for fsync.
-        self._fast_lane = self.opts.fast_lane and not fsync
+        #: The path each move takes (:mod:`cardnet.net.paths`), logged when it changes.
+        self.paths = PathLog()
+        #: The conditions fixed for the table's run (the clock's is known once trio runs: :meth:`_run`).
+        self._conditions = self._fixed_conditions(fsync, system_clock=False)
         self.conns: dict[int, Connection] = {}
         self._pending: list[Commit] = []
         self._commit_wake = trio.Event()
@@ -130,6 +135,20 @@ class Host:
         self.lane: Lane | None = None
         #: The connections the native lane serves in its current run.
         self._lane_conns: list[Connection] = []
+        #: The listening sockets' descriptors: a new connection ends the native lane's run.
+        self._listener_fds: list[int] = []
+
+    def _fixed_conditions(self, group_commit: bool, *, system_clock: bool) -> PathConditions:
+        """The path conditions that hold for the whole run (:class:`~cardnet.net.paths.PathConditions`)."""
+        return PathConditions(
+            # The core's game object carries the native calls; a test's fake engine's does not.
+            core_game=hasattr(self.table.game, "host_move"),
+            fast_lane=self.opts.fast_lane,
+            native_lane=self.opts.native_lane,
+            group_commit=group_commit,
+            turn_timer=self.table.config.turn_timer is not None,
+            system_clock=system_clock,
+        )
 
     @property
     def stopping(self) -> bool:
@@ -162,12 +181,16 @@ class Host:
 
     async def _run(self, listeners: list[trio.SocketListener], started: Callable[[], None]) -> None:
         self.session.start(trio.current_time())
+        self._listener_fds = [listener.socket.fileno() for listener in listeners]
+        fixed = self._conditions
+        self._conditions = self._fixed_conditions(fixed.group_commit, system_clock=on_system_clock())
+        self.paths.choose(self._conditions)
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             nursery.start_soon(self._committer)
             nursery.start_soon(self._scheduler)
             nursery.start_soon(self._keepalive)
-            if self._fast_lane and Lane.available(self):
+            if may_go_native(self._conditions):
                 self.lane = Lane(self)
                 nursery.start_soon(self.lane.serve)
             if listeners:
@@ -260,7 +283,7 @@ class Host:
                     if line is None:
                         return
                     now = clock.current_time()
-                    if self._fast_lane and self._quick_move(conn, line, now):
+                    if self.paths.choose(self._conditions) is MovePath.FAST and self._quick_move(conn, line, now):
                         # A move on the fast lane: the line was heard now, so the deadline is the idle timeout.
                         deadline = now + self.opts.idle_timeout
                         if deadline - armed > DEADLINE_SLACK:
@@ -365,42 +388,57 @@ class Host:
 
     # -- the native lane's hooks (cardnet.net.lane) -------------------------------------------------------------
 
-    def lane_connections(self) -> tuple[list[tuple[int, int, float, float]], list[int]] | None:
+    def lane_connections(self) -> tuple[list[tuple[int, int, float, float]], list[int], list[int]] | None:
         """Every ready connection as (descriptor, seat or -1 for a spectator, bucket tokens, bucket stamp), in
-        this host's order, and the seats the native lane may play, when it may serve the table now: no commit,
-        built-in move, timer or absent seat pending, every open decision a seat the lane plays, and every ready
-        connection idle (nothing buffered or queued, its writer idle, no snapshot or ack owed). None when it
-        may not. The connections are kept for :meth:`absorb_lane`."""
+        this host's order, the seats the native lane may play and the descriptors whose readiness must end its
+        run (listeners, spectators, connections in their handshake: trio's I/O), when trio is idle and the
+        native path serves the table now (:func:`~cardnet.net.paths.choose_path`); else None. The connections
+        are kept for :meth:`absorb_lane`."""
         table = self.table
-        if (
+        # Work of the host's own: a commit, a built-in move, a timer or an absent seat, or no game in play.
+        busy = (
             self.stopping
-            or self._bot_busy
-            or self._pending
+            or bool(self._bot_busy)
+            or bool(self._pending)
             or not table.started
             or not (table.decisions or table.game.is_over())
-            or table.config.turn_timer is not None
-            or self.session.gone_since
+            or bool(self.session.gone_since)
             or any(d.deadline is not None or d.timed_out for d in table.decisions.values())
-        ):
-            return None
+        )
         conns: list[Connection] = []
-        for conn in self.conns.values():
+        seats: list[int] = []
+        watch = list(self._listener_fds)
+        served = not busy
+        for conn in self.conns.values() if served else ():
             if not conn.link.ready:
-                continue  # still in its handshake: trio serves it, and its lines end the lane
+                # Still in its handshake: trio serves it, and its lines end the lane (an in-process stream's come
+                # from this thread, which the lane holds).
+                if conn.fd >= 0:
+                    watch.append(conn.fd)
+                continue
             idle = conn.reader is not None and conn.reader.lines.empty and conn.unsent_ack is None
             if not idle or conn.link.closing is not None or not self._writable_now(conn, "state", b""):
-                return None
+                served = False
+                break
             conns.append(conn)
-        players = {c.seat for c in conns if c.seat is not None and not c.spectator}
-        seats = sorted(s for s in players if not table.controlled_by_builtin(s))
-        if any(seat not in seats for seat in table.decisions):
+        if served:
+            players = {c.seat for c in conns if c.seat is not None and not c.spectator}
+            seats = sorted(s for s in players if not table.controlled_by_builtin(s))
+            served = all(seat in seats for seat in table.decisions)
+        fixed = self._conditions
+        conditions = PathConditions(
+            fixed.core_game, fixed.fast_lane, fixed.native_lane, fixed.group_commit, fixed.turn_timer,
+            fixed.system_clock, trio_idle=True, host_busy=busy, all_served=served,
+        )  # fmt: skip
+        if self.paths.choose(conditions) is not MovePath.NATIVE:
             return None
         self._lane_conns = conns
         entries = [
             (c.fd, -1 if c.spectator or c.seat is None else c.seat, c.link.bucket.tokens, c.link.bucket.stamp)
             for c in conns
         ]
-        return entries, seats
+        watch += [fd for fd, seat, _, _ in entries if seat < 0]
+        return entries, seats, watch
 
     def present_humans(self) -> list[int]:
         """The human seats whose players are here: their votes start the next game."""

@@ -15,23 +15,27 @@ does), journals it and writes every connection's ``snapshot``. Play then goes on
 
 The core gives the table back as soon as anything else happens: another kind of line or half a line, a
 closed or failed socket, a socket that does not take a whole line, the end of a game when a task waits for
-it (``Host.game_over``), a decision for a built-in player or an absent seat, a signal, trio's next timer,
-or any I/O that trio waits for (it watches
-trio's own epoll descriptor, so a spectator's line, a new connection or a worker thread's result all end the
-lane). The host then brings the table, the connections' buckets and its counters up to date
-(:meth:`Host.absorb_lane`) and carries on in Python; the bytes the lane read and did not play go to that
-connection's line buffer, and their whole lines through the general path, as if its reader had read them.
+it (``Host.game_over``), a decision for a built-in player or an absent seat, I/O that trio waits for on a
+descriptor the lane watches (a listener's new connection, a spectator's line, a connection in its handshake),
+a signal, or the end of its slice (:data:`LANE_SLICE`, or trio's next timer if that comes first). The host
+then brings the table, the connections' buckets and its counters up to date (:meth:`Host.absorb_lane`) and
+carries on in Python; the bytes the lane read and did not play go to that connection's line buffer, and their
+whole lines through the general path, as if its reader had read them. When a slice ends, the lane runs again
+as soon as trio has looked at its own I/O.
 
-The lane needs trio's epoll I/O manager (Linux), trio's system clock (not a test's mock clock) and
-descriptors for every ready connection; without them the host runs as before. It is not used with group
-commit (``fsync``), turn timers or absent seats, whose moves need the host's timers.
+The lane uses only trio's public API: an instrument's ``before_io_wait`` and the sockets' descriptors. What
+it cannot watch that way (trio's own wake-up descriptor: a worker thread's result, a call from another thread)
+waits for the end of the slice. ARCHITECTURE.md gives the figures of that trade.
+
+The lane needs descriptors for every ready connection; when it may run (trio's system clock, no group
+commit, turn timer or absent seat, ...) is the host's path choice, :func:`cardnet.net.paths.choose_path`.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from typing import Protocol
+from typing import Any, Protocol, cast
 
 import trio
 
@@ -40,12 +44,15 @@ from ..protocol import MAX_HOST_LINE, MAX_PEER_LINE
 from ..protocol.host import HostOptions
 from ..table import SEAT_STRIDE, LaneMoves, Table
 
-__all__ = ["Lane", "LaneReport", "trio_epoll_descriptor"]
+__all__ = ["LANE_SLICE", "Lane", "LaneReport", "on_system_clock"]
 
 log = logging.getLogger("cardnet.host")
 
 #: The most table changes the lane lets pass after runs that a line ended before any move.
 MAX_SKIP = 63
+#: The longest run of the lane (seconds): how late trio may get to what the lane does not watch (a worker
+#: thread's result, a call from another thread) while the lane serves.
+LANE_SLICE = 0.1
 
 
 class LaneReport(LaneMoves, Protocol):
@@ -103,9 +110,9 @@ class LaneHost(Protocol):
     lane: Lane | None
     game_over: trio.Event
 
-    def lane_connections(self) -> tuple[list[tuple[int, int, float, float]], list[int]] | None:
-        """Every ready connection as (descriptor, seat or -1, bucket tokens, bucket stamp) and the seats the
-        lane may play, when it may serve them all now; else None."""
+    def lane_connections(self) -> tuple[list[tuple[int, int, float, float]], list[int], list[int]] | None:
+        """Every ready connection as (descriptor, seat or -1, bucket tokens, bucket stamp), the seats the lane
+        may play and the descriptors whose readiness ends its run, when it may serve them all now; else None."""
 
     def present_humans(self) -> list[int]:
         """The human seats whose players are here: their votes start the next game."""
@@ -114,17 +121,7 @@ class LaneHost(Protocol):
         """Catch up with a run over the connections :meth:`lane_connections` gave."""
 
 
-def trio_epoll_descriptor() -> int:
-    """The descriptor of the running trio loop's epoll set, readable whenever trio has I/O to handle; -1 when
-    trio runs another I/O backend or keeps it elsewhere (the lane is then off)."""
-    try:
-        manager = trio._core._run.GLOBAL_RUN_CONTEXT.runner.io_manager
-        return int(manager._epoll.fileno())
-    except (AttributeError, RuntimeError):
-        return -1
-
-
-def _on_system_clock() -> bool:
+def on_system_clock() -> bool:
     """Whether trio's clock is its system clock (``time.perf_counter`` plus an offset), which the lane reads."""
     return type(trio.lowlevel.current_clock()).__name__ == "SystemClock"
 
@@ -137,8 +134,7 @@ class Lane(trio.abc.Instrument):
 
     def __init__(self, host: LaneHost) -> None:
         self.host = host
-        # Fixed for the host's run: trio's epoll set and the host's limits.
-        self._trio_fd = trio_epoll_descriptor()
+        # Fixed for the host's run: its limits.
         opts = host.opts
         self._limits = {
             "stride": SEAT_STRIDE,
@@ -170,16 +166,6 @@ class Lane(trio.abc.Instrument):
         #: Table changes to let pass before the next run, after such runs.
         self._skip = 0
 
-    @staticmethod
-    def available(host: LaneHost) -> bool:
-        """Whether ``host`` can use the lane in this trio run."""
-        return (
-            host.opts.native_lane
-            and hasattr(host.table.game, "host_lane")
-            and trio_epoll_descriptor() >= 0
-            and _on_system_clock()
-        )
-
     def nudge(self) -> None:
         """The table changed: the lane may take over when trio next waits for I/O."""
         self._nudged = True
@@ -208,7 +194,7 @@ class Lane(trio.abc.Instrument):
             self._skip -= 1
             return
         try:
-            ran = self.run_once(timeout)
+            ran = self.run_once(min(timeout, LANE_SLICE))
         except Exception as exc:
             self._failure = exc
             self._failed.set()
@@ -225,9 +211,10 @@ class Lane(trio.abc.Instrument):
         served = host.lane_connections()
         if served is None:
             return False
-        conns, seats = served
+        conns, seats, watch = served
         table = host.table
-        host_lane = getattr(table.game, "host_lane")
+        # The path choice made sure the game is the core's (PathConditions.core_game).
+        host_lane = cast(Any, table.game).host_lane
         run: LaneReport = host_lane(
             {
                 "conns": conns,
@@ -237,7 +224,7 @@ class Lane(trio.abc.Instrument):
                 "game_no": table.game_no,
                 "state_id": table.state_id,
                 "journal_fd": host.journal.descriptor if host.journal is not None else -1,
-                "trio_fd": self._trio_fd,
+                "watch": watch,
                 "clock_offset": trio.current_time() - time.perf_counter(),
                 "wait": wait,
                 "votes": sorted(table.rematch_votes),
@@ -255,6 +242,9 @@ class Lane(trio.abc.Instrument):
         self.host.absorb_lane(run)
         if run.moves or run.counted:
             self._idle_runs = 0
+        elif run.stopped == "timer":
+            # The slice ran out with nothing to play: serve the next one once trio has looked at its own I/O.
+            self._nudged = True
         else:
             # Nothing played: wait for the table to change before trying again, rather than spin.
             self._nudged = False

@@ -14,7 +14,7 @@ the host session sits on the table, and the table uses this package's codec.
 
 from __future__ import annotations
 
-from .codec import (
+from ..codec import (
     ERROR_CODES,
     HOST_CAPABILITIES,
     LEGAL_INLINE_LIMIT,

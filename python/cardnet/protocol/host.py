@@ -19,11 +19,11 @@ import logging
 import math
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import NamedTuple, Union
 
 from ..table import DecisionParts, FanOutLike, OpenDecision, Table
-from .codec import (
+from ..codec import (
     HOST_CAPABILITIES,
     LEGAL_INLINE_LIMIT,
     MAX_HOST_LINE,

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Union
 
-from .codec import (
+from ..codec import (
     ERROR_CODES,
     LEGAL_PAGE,
     MAX_CHAT_CHARS,
@@ -27,10 +27,10 @@ from .codec import (
     JSONValue,
     ProtocolError,
     Raw,
-    _CAP_RE,
-    _HEX64_RE,
-    _NAME_RE,
-    _TOKEN_RE,
+    CAP_RE,
+    HEX64_RE,
+    NAME_RE,
+    TOKEN_RE,
     canonical,
     state_hash_of,
 )
@@ -253,7 +253,7 @@ def parse_client_message(obj: Mapping[str, JSONValue]) -> ClientMessage:
 
 def _parse_hello(f: Fields) -> Hello:
     protocol = f.req_int("protocol", 1, 1 << 16)
-    name = f.string("name", pattern=_NAME_RE)
+    name = f.string("name", pattern=NAME_RE)
     assert name is not None
     role = f.string("role", required=False) or "player"
     if role not in ("player", "spectator"):
@@ -263,7 +263,7 @@ def _parse_hello(f: Fields) -> Hello:
         raise ProtocolError("bad_message", "field 'capabilities' must be a list of at most 64 names")
     caps: list[str] = []
     for cap in caps_raw:
-        if not isinstance(cap, str) or not _CAP_RE.fullmatch(cap):
+        if not isinstance(cap, str) or not CAP_RE.fullmatch(cap):
             raise ProtocolError("bad_message", "capability names are 1-32 of [a-z0-9_]")
         caps.append(cap)
     return Hello(
@@ -272,8 +272,8 @@ def _parse_hello(f: Fields) -> Hello:
         role=role,
         capabilities=tuple(caps),
         seat=f.opt_int("seat", required=False, hi=255),
-        token=f.string("token", required=False, pattern=_TOKEN_RE),
-        auth=f.string("auth", required=False, pattern=_HEX64_RE),
+        token=f.string("token", required=False, pattern=TOKEN_RE),
+        auth=f.string("auth", required=False, pattern=HEX64_RE),
         client=(f.string("client", required=False) or "")[:64] or None,
     )
 

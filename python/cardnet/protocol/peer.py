@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Union, cast
 
-from .codec import (
+from ..codec import (
     HOST_CAPABILITIES,
     MAX_DEPTH,
     MAX_HOST_LINE,

@@ -1,14 +1,17 @@
 //! The host's native lane: a table in play served move after move without returning to Python or trio.
 //!
-//! The trio layer calls `Game.host_lane` from its own thread when every task is blocked. The call waits on
-//! the players' sockets and on trio's own epoll descriptor. A player's socket holding exactly one line, which
-//! is an index `move` for that seat's open decision within its rate (`parse_move_line`: any key order and
-//! spacing), is served here as the fast lane (`Game.host_move`) serves it: read, played, journalled, and
-//! every ready connection's `update` line written. Anything else ends the call and hands control back: another kind of line, half a line, two lines,
-//! an end of stream, anything trio has to do (its epoll set readable: another connection, a worker thread's
-//! wake-up, a signal), its next timer, a socket that does not take a whole line, the end of the game, or a
-//! decision for a seat the lane does not play. The caller then brings the table's and the connections'
-//! bookkeeping up to date from the returned `LaneRun` and carries on in Python.
+//! The trio layer calls `Game.host_lane` from its own thread when every task is blocked, for a slice of time.
+//! The call waits on the players' sockets and on the descriptors trio waits on for the host's other I/O
+//! (`LaneTable::watch`: listeners, spectators, connections in their handshake); the slice bounds how late trio
+//! gets to what the lane cannot see (a worker thread's result). A player's socket holding exactly one line,
+//! which is an index `move` for that seat's open
+//! decision within its rate (`parse_move_line`: any key order and spacing), is served here as the fast lane
+//! (`Game.host_move`) serves it: read, played, journalled, and every ready connection's `update` line
+//! written. Anything else ends the call and hands control back: another kind of line, half a line, two
+//! lines, an end of stream, a watched descriptor readable, a signal, the end of the slice, a socket that does
+//! not take a whole line, the end
+//! of the game, or a decision for a seat the lane does not play. The caller then brings the table's and the
+//! connections' bookkeeping up to date from the returned `LaneRun` and carries on in Python.
 //!
 //! Once a game is over, the lane also takes the players' rematch votes (`{"type":"rematch"}`, any spacing)
 //! as `HostSession` does: each vote is journalled and announced to every connection, and the vote that
@@ -31,12 +34,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 use std::io;
 
-/// The epoll key of trio's own descriptor (a connection's key is its index).
-const TRIO: u64 = u64::MAX;
+/// The epoll key of every watched descriptor (a connection's key is its index).
+const WATCHED: u64 = u64::MAX;
 /// Most events taken from one wait.
 const EVENTS: usize = 16;
-/// How many waits in a row may report trio's set beside players' sockets before the lane asks that set directly.
-const MAX_BUSY_LOOKS: u32 = 16;
 
 /// One ready connection: where its lines go and, for a player, its message-rate bucket.
 struct Conn {
@@ -104,11 +105,11 @@ pub struct LaneTable {
     state_id: u64,
     /// The journal's descriptor (records are appended with one write each), or -1 for none.
     journal_fd: i32,
-    /// Trio's epoll descriptor: readable whenever trio has anything to do.
-    trio_fd: i32,
+    /// Descriptors whose readiness ends the run: trio has I/O to handle there.
+    watch: Vec<i32>,
     /// Trio's clock is `CLOCK_MONOTONIC` + this.
     clock_offset: f64,
-    /// How long the lane may wait at most (trio's next timer), seconds.
+    /// How long the lane may run at most (its slice, within trio's next timer), seconds.
     wait: f64,
     /// Who has voted for a rematch of the game (over) so far.
     votes: Vec<Seat>,
@@ -212,13 +213,6 @@ fn monotonic() -> f64 {
     // SAFETY: `now` is a valid timespec for the call to fill.
     unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
     now.tv_sec as f64 + now.tv_nsec as f64 * 1e-9
-}
-
-/// Whether `fd` is readable now.
-fn readable(fd: i32) -> bool {
-    let mut probe = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
-    // SAFETY: one valid pollfd, no wait.
-    unsafe { libc::poll(&mut probe, 1, 0) > 0 && probe.revents != 0 }
 }
 
 /// `recv` without waiting.
@@ -581,32 +575,25 @@ impl Lane<'_> {
         Served::Played(stop)
     }
 
-    /// Serves until something needs Python; returns why it stopped.
-    fn run(&mut self, py: Python<'_>, trio_fd: i32, wait: f64) -> PyResult<&'static str> {
+    /// Serves until something needs Python or `wait` seconds have passed; returns why it stopped.
+    fn run(&mut self, py: Python<'_>, watch: &[i32], wait: f64) -> PyResult<&'static str> {
         let epoll = Epoll::new()?;
         for (i, conn) in self.conns.iter().enumerate() {
             if conn.seat.is_some() {
                 epoll.add(conn.fd, i as u64)?;
             }
         }
-        epoll.add(trio_fd, TRIO)?;
+        for &fd in watch {
+            epoll.add(fd, WATCHED)?;
+        }
         let until = monotonic() + wait;
         let mut events = [libc::epoll_event { events: 0, u64: 0 }; EVENTS];
-        // Trio's set is readable whenever a player's socket is (trio waits on it too), so its readiness means
-        // work for trio only when no player's socket is readable. A player's line wakes the two sets from two
-        // wake-ups, so another core may run this wait between them: before stopping, one more look without
-        // waiting (`look_again`). Trio's set reported beside players' sockets says nothing, so it is asked
-        // directly only every MAX_BUSY_LOOKS such waits in a row (`busy_looks`): that bounds how long trio's
-        // work waits while players keep their sockets busy, without a system call a move. When the players
-        // pause, trio's set alone ends the run at the next wait.
-        let mut look_again = false;
-        let mut busy_looks = 0;
         loop {
             let left = until - monotonic();
             if left <= 0.0 {
                 return Ok("timer");
             }
-            let ms = if look_again { 0 } else { (left * 1000.0).ceil().min(f64::from(i32::MAX)) as i32 };
+            let ms = (left * 1000.0).ceil().min(f64::from(i32::MAX)) as i32;
             let ep = epoll.0;
             let n = py.detach(|| {
                 // SAFETY: `events` holds EVENTS entries.
@@ -624,37 +611,14 @@ impl Lane<'_> {
                 // Moves may have been played: stop and report them rather than raise.
                 Err(_) => return Ok("wait_error"),
             };
-            let mut trio_ready = false;
-            let mut players_ready = false;
+            if events[..n].iter().any(|event| event.u64 == WATCHED) {
+                // Trio's I/O first: the players' lines stay in their sockets for the next run.
+                return Ok("io");
+            }
             for event in &events[..n] {
-                let key = event.u64;
-                if key == TRIO {
-                    trio_ready = true;
-                    continue;
-                }
-                players_ready = true;
-                match self.serve(py, key as usize) {
+                match self.serve(py, event.u64 as usize) {
                     Served::Nothing | Served::Played(None) => {}
                     Served::Played(Some(reason)) | Served::Stop(reason) => return Ok(reason),
-                }
-            }
-            if !players_ready {
-                if trio_ready && look_again {
-                    return Ok("trio");
-                }
-                look_again = trio_ready;
-                continue;
-            }
-            look_again = false;
-            if !trio_ready {
-                busy_looks = 0;
-            } else {
-                busy_looks += 1;
-                if busy_looks >= MAX_BUSY_LOOKS {
-                    busy_looks = 0;
-                    if readable(trio_fd) {
-                        return Ok("trio");
-                    }
                 }
             }
         }
@@ -669,6 +633,9 @@ pub fn host_lane(game: &mut Game, py: Python<'_>, table: LaneTable, limits: Lane
     }
     if table.conns.iter().any(|&(fd, seat, ..)| fd < 0 || seat >= players as i64 || seat < -1) {
         return Err(PyValueError::new_err("every connection needs a descriptor and a seat of the table or -1"));
+    }
+    if table.watch.iter().any(|&fd| fd < 0) {
+        return Err(PyValueError::new_err("a watched descriptor must be a descriptor"));
     }
     let mut open = vec![None; players];
     for (seat, id, count, legal) in table.decisions {
@@ -720,7 +687,7 @@ pub fn host_lane(game: &mut Game, py: Python<'_>, table: LaneTable, limits: Lane
         records: 0,
         heard,
     };
-    let stopped = lane.run(py, table.trio_fd, table.wait.max(0.0))?;
+    let stopped = lane.run(py, &table.watch, table.wait.max(0.0))?;
     // Lists are built once here: every attribute read on the Python side then costs nothing more.
     let decisions: Vec<_> =
         lane.open.iter().enumerate().filter_map(|(s, o)| o.as_ref().map(|o| (s, o.id, o.count, &o.legal))).collect();

@@ -1,7 +1,9 @@
 """The cardnet wire codec: limits, error codes, canonical encoding, line framing and strict decoding.
 
 No I/O happens here (the trio layer in :mod:`cardnet.net` feeds bytes in and writes bytes out);
-``docs/PROTOCOL.md`` is the normative description. The messages themselves are :mod:`.messages`.
+``docs/PROTOCOL.md`` is the normative description. The messages themselves are :mod:`cardnet.protocol.messages`,
+and :mod:`cardnet.protocol` re-exports this module's public names. It lies below both the protocol's sessions
+and the table they drive (:mod:`cardnet.table`), which need its encoding and its errors.
 
 Framing: one JSON object per line (NDJSON), UTF-8. Everything cardnet sends is *canonical* JSON (sorted keys,
 ``,``/``:`` separators, integers only, ASCII), byte-for-byte what the Rust core emits, so that pre-encoded
@@ -77,10 +79,10 @@ ERROR_CODES: Final[Mapping[str, bool]] = {
 }
 
 # Always applied with fullmatch: with match and "$", a trailing newline would slip through.
-_NAME_RE: Final = re.compile(r"[^\x00-\x1f\x7f]{1,%d}" % MAX_NAME_CHARS)
-_TOKEN_RE: Final = re.compile(r"[A-Za-z0-9_-]{22,128}")
-_HEX64_RE: Final = re.compile(r"[0-9a-f]{64}")
-_CAP_RE: Final = re.compile(r"[a-z0-9_]{1,32}")
+NAME_RE: Final = re.compile(r"[^\x00-\x1f\x7f]{1,%d}" % MAX_NAME_CHARS)
+TOKEN_RE: Final = re.compile(r"[A-Za-z0-9_-]{22,128}")
+HEX64_RE: Final = re.compile(r"[0-9a-f]{64}")
+CAP_RE: Final = re.compile(r"[a-z0-9_]{1,32}")
 
 
 class ProtocolError(Exception):
