@@ -17,9 +17,10 @@ from tuihelpers import Driver, running
 import cardnet
 from cardnet.ui.app import StartRequest
 from cardnet.ui.app.draw import table_screen, text_of
-from cardnet.ui.app.layout import help_fragments
+from cardnet.ui.app.layout import help_lines
 from cardnet.ui.app.moves import hand_cards
 from cardnet.ui.app.state import AppState, LobbyEntry, TableState
+from cardnet.ui.markdown import as_plain, markdown_lines
 
 ENTER, SPACE, RIGHT, CTRL_Q, ESC = "\r", " ", "\x1b[C", "\x11", "\x1b"
 
@@ -145,14 +146,15 @@ def test_matchstick_added_matchsticks_without_colour() -> None:
 @pytest.mark.parametrize("game", sorted(cardnet.GAMES))
 def test_help_lists_keys_and_game_rules_at_every_table(game: str) -> None:
     st = AppState(screen="table", table=TableState.open(game, cardnet.GAMES[game].default_players, 0, "t"))
-    text = text_of(help_fragments(st))  # type: ignore[arg-type]
+    text = as_plain(help_lines(st, 100))
     assert cardnet.GAMES[game].title in text and "Ctrl-Q" in text and "Scroll the help down" in text
     if game == "fistful":
         assert "Space" in text and "pick 7" in text
     # The game's whole rules follow the keys (the help scrolls).
     from cardnet.rulebook import rules_text
 
-    assert "The rules (Up/Down scroll)" in text and text.rstrip().endswith(rules_text(game).rstrip())
+    assert "The rules (Up/Down scroll)" in text
+    assert text.rstrip().endswith(as_plain(markdown_lines(rules_text(game), 100)).rstrip())
 
 
 # -- key paths against the real host ---------------------------------------------------------------------

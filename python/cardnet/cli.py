@@ -144,10 +144,16 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     text = rules_text(args.game)
     if sys.stdout.isatty() and sys.stdin.isatty():
         import pydoc
+        import shutil
 
-        # pydoc honours $PAGER and falls back to less or more, then to plain output.
-        pydoc.pager(text)
+        from .ui.markdown import as_overstrike, markdown_lines
+
+        # In a terminal the rules are formatted and wrapped to its width; bold by overstriking, which less
+        # shows. pydoc honours $PAGER and falls back to less or more, then to plain output.
+        width = shutil.get_terminal_size((80, 24)).columns - 1
+        pydoc.pager(as_overstrike(markdown_lines(text, width)))
     else:
+        # Into a pipe or a file: the Markdown source, for a reader or another tool.
         sys.stdout.write(text)
     return EXIT_OK
 
@@ -278,7 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (network subcommands included when their module exists)."""
     parser = argparse.ArgumentParser(
         prog="cardnet",
-        description="LAN party card games with no server. Without a command, plays a local game.",
+        description="LAN party card games with no server. Without a command, opens the lobby (as cardnet play).",
     )
     parser.add_argument("--version", action="store_true", help="print the version and build, then exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -193,7 +193,7 @@ class GenericRenderer:
         return lines
 
     def help(self) -> list[str]:
-        """Game-specific help lines about typing moves."""
+        """Game-specific help about typing moves: whole paragraphs, which each screen wraps to its width."""
         return [
             "Type a move as listed (TYPE key=value ..., values in JSON) or as one JSON object.",
         ]

@@ -289,10 +289,8 @@ class Renderer(GenericRenderer):
 
     def help(self) -> list[str]:
         return [
-            "Moves: 'draw' takes the top stock card, 'take' the last discard; then",
-            "'discard ID' (the number in brackets), or 'discard ID call' to call Cherki",
-            "as you discard; 'call' before drawing when your 8 cards are ready (two",
-            "triples and a pair). After calling, draw or take a card of your pair's kind",
-            'to win. Numbers of any suit share a kind; honours only match themselves.',
-            "'*' marks the red stamp (display only).",
+            "Moves: 'draw' takes the top stock card, 'take' the last discard; then 'discard ID' (the number in"
+            " brackets), or 'discard ID call' to call Cherki as you discard; 'call' before drawing when your 8 cards"
+            " are ready (two triples and a pair). After calling, draw or take a card of your pair's kind to win."
+            " Numbers of any suit share a kind; honours only match themselves. '*' marks the red stamp (display only).",
         ]

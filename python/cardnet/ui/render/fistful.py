@@ -306,10 +306,9 @@ class Renderer(GenericRenderer):
 
     def help(self) -> list[str]:
         return [
-            "Moves: 'pick 7' plays a card in the duel ('pick D' the Dynamite);",
-            "'discard 3 5' discards face down; 'retrieve 4' takes a card back after",
-            "your Green 8. Cards are 1 to 8 and D, in their owner's colour: Pink 7, Green 8.",
-            'Duel: equal cards tie (2 gold to the pot); 1-3 apart the higher card wins',
-            'the difference, 4+ apart the lower one does. +1 rule: you may not play',
-            'one more than your own card of the previous duel.',
+            "Moves: 'pick 7' plays a card in the duel ('pick D' the Dynamite); 'discard 3 5' discards face down;"
+            " 'retrieve 4' takes a card back after your Green 8. Cards are 1 to 8 and D, in their owner's colour:"
+            " Pink 7, Green 8.",
+            "Duel: equal cards tie (2 gold to the pot); 1-3 apart the higher card wins the difference, 4+ apart the"
+            " lower one does. +1 rule: you may not play one more than your own card of the previous duel.",
         ]

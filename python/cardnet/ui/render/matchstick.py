@@ -187,8 +187,8 @@ class Renderer(GenericRenderer):
 
     def help(self) -> list[str]:
         return [
-            "Moves: 'play VALUE POS POS ...' shows VALUE with the cards at those positions in your",
-            "hand (e.g. 'play 8 2 5'; turning and matchsticks are worked out for you), 'pass'",
-            "takes a matchstick, 'discard' drops one. Under each card: the value it shows",
-            "(6/9: 6 upright, 9 turned), then its position. '=' and '!' are matchsticks.",
+            "Moves: 'play VALUE POS POS ...' shows VALUE with the cards at those positions in your hand (e.g."
+            " 'play 8 2 5'; turning and matchsticks are worked out for you), 'pass' takes a matchstick, 'discard'"
+            " drops one. Under each card: the value it shows (6/9: 6 upright, 9 turned), then its position. '='"
+            " and '!' are matchsticks.",
         ]

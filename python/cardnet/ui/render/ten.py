@@ -427,10 +427,9 @@ class Renderer(GenericRenderer):
 
     def help(self) -> list[str]:
         return [
-            "Moves: 'draw' / 'stop'; prize 'numbers' or 'currency'; 'buy ID' or 'skip';",
-            "'bid N' or 'pass'; 'pay token', 'pay bust' (worth 3, no change), 'pay card",
-            "ID' (worth 1); solo: 'accept' / 'decline'. Bust: numbers - currency reaches",
-            "11, or currency reaches 11. Score: the longest run of numbers in each colour",
-            "(1-9 scores 10). Wilds: 'red wild #' is any red number, 'wild 8' an 8 of",
-            "any colour, 'wild #' anything.",
+            "Moves: 'draw' / 'stop'; prize 'numbers' or 'currency'; 'buy ID' or 'skip'; 'bid N' or 'pass';"
+            " 'pay token', 'pay bust' (worth 3, no change), 'pay card ID' (worth 1); solo: 'accept' / 'decline'.",
+            "Bust: numbers - currency reaches 11, or currency reaches 11. Score: the longest run of numbers in each"
+            " colour (1-9 scores 10). Wilds: 'red wild #' is any red number, 'wild 8' an 8 of any colour, 'wild #'"
+            " anything.",
         ]
