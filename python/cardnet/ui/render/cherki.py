@@ -66,6 +66,8 @@ def _plural(n: int, word: str) -> str:
 class Renderer(GenericRenderer):
     """Draws a Cherki deal: hand by kind, discard pile, stock and scores."""
 
+    move_words = "draw, take, call, discard N, discard N call"
+
     def __init__(self, names: Sequence[str]) -> None:
         super().__init__(names)
         #: The seat whose moves are listed: the one named "You", or the last seat a table was drawn for.
@@ -235,7 +237,7 @@ class Renderer(GenericRenderer):
             if rest[1:]:
                 move["call"] = True
             return move
-        return super().parse_move(text, view)
+        return self.unknown_move(text, view)
 
     # -- events -------------------------------------------------------------------------------------
 

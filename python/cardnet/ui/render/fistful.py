@@ -44,6 +44,8 @@ def _parse_card(word: str) -> int | None:
 class Renderer(GenericRenderer):
     """Draws the duel table of A Fistful of Gold."""
 
+    move_words = "pick CARD, discard CARD CARD, retrieve CARD"
+
     def __init__(self, names: Sequence[str]) -> None:
         super().__init__(names)
         self.colours: list[str] = []
@@ -233,7 +235,7 @@ class Renderer(GenericRenderer):
             if len(ids) == 1:
                 kind = "retrieve" if head in ("retrieve", "r") else "pick"
                 return {"type": kind, "card": ids[0]}
-        return super().parse_move(text, view)
+        return self.unknown_move(text, view)
 
     # -- events -------------------------------------------------------------------------------------
 

@@ -39,6 +39,8 @@ def card_label(card: str) -> str:
 class Renderer(GenericRenderer):
     """Draws hands and the table as seven-segment cards."""
 
+    move_words = "play VALUE POSITION ..., pass, discard"
+
     def __init__(self, names: Sequence[str]) -> None:
         super().__init__(names)
         #: The card ids of the player's hand in the order drawn: position p (from 1) is ``hand[p - 1]``.
@@ -161,7 +163,7 @@ class Renderer(GenericRenderer):
                 if positions.count(p) > 1:
                     raise MoveTextError(f"position {p} is named twice: each card can be played once")
             return {"type": "play", "value": words[1], "cards": [hand[p - 1] for p in positions]}
-        return super().parse_move(text, view)
+        return self.unknown_move(text, view)
 
     def event_text(self, event: Mapping[str, Any]) -> str | None:
         kind = event.get("type")

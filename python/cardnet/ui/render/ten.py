@@ -99,6 +99,8 @@ def _is_wild(card: Mapping[str, Any]) -> bool:
 class Renderer(GenericRenderer):
     """Draws a TEN table: tableau, market, collections, auction and payment."""
 
+    move_words = "draw, stop, numbers, currency, buy ID, skip, bid N, pass, pay token, pay bust, pay card ID, accept, decline"
+
     def __init__(self, names: Sequence[str]) -> None:
         super().__init__(names)
         #: The seat whose moves are listed: the one named "You", or the last seat a table was drawn for.
@@ -341,7 +343,7 @@ class Renderer(GenericRenderer):
             return {"type": "buy", "card": int(rest[0])}
         if head == "bid" and len(rest) == 1 and rest[0].isdigit():
             return {"type": "bid", "amount": int(rest[0])}
-        return super().parse_move(text, view)
+        return self.unknown_move(text, view)
 
     # -- events -------------------------------------------------------------------------------------
 
