@@ -4,10 +4,15 @@ move types or the core's internal words."""
 from __future__ import annotations
 
 import io
+import random
 
 import pytest
 
 import cardnet
+from cardnet.protocol import JSONValue, StateMessage
+from cardnet.ui.app.controller import Controller
+from cardnet.ui.app.draw import table_screen, text_of
+from cardnet.ui.app.state import AppState, Choice, TableState
 from cardnet.ui.plain import play_plain
 from cardnet.ui.render import MoveTextError, renderer_for
 
@@ -40,3 +45,73 @@ def test_cherki_line_mode_refuses_foo_in_the_words_help_teaches() -> None:
     text = out.getvalue()
     assert "Refused: 'foo' is not a move here. The moves: draw, take, call, discard N" in text
     assert "unknown move type" not in text and "draw_stock" not in text
+
+
+# -- TEN ----------------------------------------------------------------------------------------------------
+
+
+def _ten_payment(seed: int) -> tuple[cardnet.Game, int]:
+    """A 3-player TEN game played at random up to a payment with a choice (tokens or cards) for its payer."""
+    g = cardnet.new_game("ten", players=3, seed=seed)
+    rng = random.Random(seed)
+    while True:
+        seat = g.to_act()[0]
+        if g.view(seat)["public"]["phase"] == "pay" and len(g.legal_moves(seat)) > 1:
+            return g, seat
+        g.apply(seat, rng.choice(g.legal_moves(seat)))
+
+
+class PayingController(Controller):
+    """The client's controller with the host replaced by the core itself: a chosen move is applied at once and
+    the next state comes straight back, as the host would send it."""
+
+    def __init__(self, game: cardnet.Game, seat: int) -> None:
+        super().__init__(AppState(screen="table"), lambda: None)
+        self.game, self.seat, self.sent = game, seat, 0
+        self.state.table = TableState.open("ten", 3, seat, "t")
+        self.deliver()
+
+    def deliver(self) -> None:
+        ts = self.state.table
+        assert ts is not None
+        to_act = self.game.to_act()
+        legal: list[JSONValue] = list(self.game.legal_moves(self.seat)) if self.seat in to_act else []
+        view = self.game.view(self.seat)
+        message = StateMessage(
+            "update", 0, self.sent, "", view, to_act, self.sent + 1, legal, len(legal), False, None, False, None
+        )
+        self._on_state(ts, message)
+
+    def choose(self, choice: Choice) -> None:
+        ts = self.state.table
+        assert ts is not None
+        move = choice.move if choice.move is not None else ts.legal[choice.index or 0]
+        self.game.apply(self.seat, move)
+        self.sent += 1
+        self.deliver()
+
+
+def test_ten_one_key_pays_the_least_that_settles() -> None:
+    g, seat = _ten_payment(4)
+    pub = g.view(seat)["public"]
+    owed, tokens = pub["payment"]["owed"], pub["seats"][seat]["tokens"]
+    assert tokens >= owed >= 2
+    c = PayingController(g, seat)
+    assert "e pays it" in text_of(table_screen(c.state.table, 80, 24))  # type: ignore[arg-type]
+    c.settle()
+    after = g.view(seat)["public"]
+    assert c.sent == owed and after["seats"][seat]["tokens"] == tokens - owed and after["payment"] is None
+    assert c.state.error == ""
+
+
+def test_ten_table_words_are_plain_and_wrap_at_words() -> None:
+    g, seat = _ten_payment(4)
+    ts = TableState.open("ten", 3, seat, "t")
+    ts.view = g.view(seat)
+    ts.view["public"]["tableau"] = {"cards": [], "numbers": 7, "currency": 2}
+    for width in (40, 50, 60, 80):
+        lines = text_of(table_screen(ts, width, 30)).split("\n")
+        assert "the core's" not in "\n".join(lines)
+        # A wrapped line never starts with the punctuation that joined it to the line before.
+        assert [line for line in lines if line.strip()[:1] in (";", ",", ".")] == [], width
+        assert "Safe next card: a number up to 5, any currency" in " ".join(" ".join(lines).split())

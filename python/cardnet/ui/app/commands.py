@@ -141,6 +141,7 @@ COMMANDS: list[Command] = [
     Command("numbers", "table", ("n",), "", "TEN: take the numbers as your prize.", lambda c, _: c.quick({"type": "prize", "kind": "numbers"}, "take the numbers"), TEN),
     Command("currency", "table", ("c",), "", "TEN: take the currency as your prize.", lambda c, _: c.quick({"type": "prize", "kind": "currency"}, "take the currency"), TEN),
     Command("accept", "table", ("a",), "", "TEN solo: accept the offered wild.", lambda c, _: c.quick({"type": "accept_wild"}, "accept"), TEN),
+    Command("settle", "table", ("e",), "", "TEN: pay the least that settles what you owe, all at once.", lambda c, _: c.settle(), TEN),
     Command("bid-up", "table", ("+", "="), "", "TEN: raise your bid.", lambda c, _: c.change_bid(1), TEN),
     Command("bid-down", "table", ("-",), "", "TEN: lower your bid.", lambda c, _: c.change_bid(-1), TEN),
     Command("rematch", "table", ("r",), "", "Ask for a rematch once the game is over.", lambda c, _: c.rematch()),

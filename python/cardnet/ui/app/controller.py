@@ -18,7 +18,7 @@ import trio
 from ...errors import CardnetError
 from . import connection as C
 from .lobby import ListingSource, ManualListings, focused_key, form_settings, new_form, parse_address
-from .moves import all_choices, bid_range, hand_cards, pass_choice, quick_choice, selection_choices
+from .moves import all_choices, bid_range, hand_cards, pass_choice, quick_choice, selection_choices, settle_choice
 from .state import SENDING, AppState, Choice, LobbyEntry, TableState
 
 __all__ = ["CHAT_ERRORS", "Controller", "StartRequest"]
@@ -32,6 +32,11 @@ CHAT_ERRORS = {
 
 #: How the status line begins when the client played a seat's only legal move for it.
 FORCED_NOTE = "Your only move: "
+#: What ``e`` (settle a TEN payment) says when it cannot pay on its own.
+SETTLE_TEXT = {
+    "cards": "The rest is paid with cards: pick each with the arrows and Enter.",
+    "nothing": "You owe nothing now.",
+}
 
 
 @dataclass
@@ -410,6 +415,7 @@ class Controller:
             bids = bid_range(ts)
             if bids is not None:
                 ts.bid = bids[0]
+            self._settle_next(ts)
         if ts.over:
             self.state.message = "Game over. r: rematch   b: back to the lobby   Ctrl-Q: quit"
 
@@ -538,6 +544,34 @@ class Controller:
             return
         choice = quick_choice(ts, move)
         self.offer([choice] if choice else [], f"You cannot {what} now.")
+
+    def settle(self) -> None:
+        """``e`` in a TEN payment: pays the least that settles the debt, one piece per decision."""
+        ts = self.state.table
+        if ts is None:
+            return
+        choice = settle_choice(ts)
+        if choice is None:
+            pub = ts.view.get("public", {})
+            paying = (pub.get("payment") or {}).get("payer") == ts.seat
+            self.state.error = SETTLE_TEXT["cards"] if paying else SETTLE_TEXT["nothing"]
+            return
+        ts.settling = True
+        self.offer([choice], "")
+
+    def _settle_next(self, ts: TableState) -> None:
+        """After each piece of a settling payment, the next one (a decision with one move is forced anyway)."""
+        if not ts.settling:
+            return
+        choice = settle_choice(ts) if ts.my_turn else None
+        if choice is not None and len(ts.legal) == 1:
+            return
+        if choice is None:
+            ts.settling = False
+            if (ts.view.get("public", {}).get("payment") or {}).get("payer") == ts.seat:
+                self.state.message = SETTLE_TEXT["cards"]
+            return
+        self.choose(choice)
 
     def change_bid(self, step: int) -> None:
         """``+``/``-``: the TEN bid form's amount, kept within the legal range."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from ... import segments
 from ...games import outcome_from_dict
+from ..markdown import wrap_runs
 from ..render import watching_words
 from ..render.fistful import DYNAMITE, card_label
 from ..render.fistful import Renderer as FistfulRenderer
@@ -600,13 +601,14 @@ def _ten(ts: TableState, width: int) -> list[Fragments]:
     line += _ten_chips(tab["cards"]) if tab["cards"] else [("class:dim", "empty ")]
     rows += _wrap_fragments(line, width)
     sums: Fragments = [
-        ("", "  Bust at 11: numbers-currency "),
+        ("", "Bust at 11: numbers-currency "),
         ("class:error" if numbers - currency >= 8 else "", str(numbers - currency)),
         ("", ", currency "),
         ("class:error" if currency >= 8 else "", str(currency)),
-        ("class:dim", f"; safe: {r.margin(numbers, currency)}"),
+        ("class:dim", f". Safe next card: {r.margin(numbers, currency)}"),
     ]
-    rows += _wrap_fragments(sums, width)
+    # Wrapped at words with a hanging indent: a continuation reads on, it never starts with stray punctuation.
+    rows += wrap_runs(sums, width, "  ", "    ")
     if pub["phase"] == "draw":
         risk = bust_risk(pub, ts.players)
         share = f" ({100 * risk.busting // risk.unseen}%)" if risk.unseen else ""
@@ -618,7 +620,7 @@ def _ten(ts: TableState, width: int) -> list[Fragments]:
             ]
         )
     rows += _ten_market(ts, pub, width)
-    rows.append([("class:heading", "Players"), ("class:dim", "  (score = the core's best score of the collection now)")])
+    rows.append([("class:heading", "Players"), ("class:dim", "  (points: what each collection scores now)")])
     for seat, info in enumerate(pub["seats"]):
         turn = seat == active and not ts.over
         style = "class:seat.turn" if turn else ("class:seat.me" if seat == me else "class:seat")
@@ -720,7 +722,7 @@ def _ten_pay_rows(ts: TableState, pub: Mapping[str, Any], pay: Mapping[str, Any]
         least = f"all {_plural(seat['tokens'], 'token')} and {_plural(owed - seat['tokens'], 'card')} (each card is worth 1)"
     else:
         least = f"{_plural(-(-owed // 3), 'bust token')} (3 each, no change)"
-    rows.append([("class:dim", f"  Least that settles {owed}: {least}. Enter pays the piece at the cursor.")])
+    rows += wrap_runs([("class:dim", f"Least that settles {owed}: {least}. e pays it, Enter the piece at the cursor.")], width, "  ", "  ")
     return rows
 
 

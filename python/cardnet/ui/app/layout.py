@@ -48,7 +48,8 @@ CARD_NOTES = {
     "ten": (
         "On screen: R5 is a red 5 (B blue, O orange, G green), B# a blue wild, *8 an 8 of any colour, *# a card of"
         " any colour and number, $3 currency 3. 'Next draw: N of M' counts the cards left that would bust you."
-        " Keys: d draw, s stop, n numbers, c currency, arrows + Enter buy or pay, +/- and Enter bid, p pass or skip."
+        " Keys: d draw, s stop, n numbers, c currency, arrows + Enter buy or pay, e pays the least that settles a debt,"
+        " +/- and Enter bid, p pass or skip."
     ),
     "fistful": (
         "On screen: cards are drawn in their owner's colour ([D] is the Dynamite); 'bar' under a card marks the one"

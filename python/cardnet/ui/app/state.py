@@ -66,6 +66,8 @@ class TableState:
     acked: Any = None
     #: The amount of the TEN bid form (kept inside the legal range of the open auction decision).
     bid: int = 0
+    #: TEN: paying the least that settles the debt, one piece per decision, until it is settled (``e``).
+    settling: bool = False
     connected: bool = True
     #: The banner over the table while the connection is down (empty when connected).
     banner: str = ""

@@ -263,7 +263,7 @@ class Renderer(GenericRenderer):
         kind = move.get("type")
         tab = pub["tableau"]
         if kind == "draw":
-            return f"{pub['draw_pile']} left; safe: " + self.margin(tab["numbers"], tab["currency"])
+            return f"{pub['draw_pile']} left; safe next card: " + self.margin(tab["numbers"], tab["currency"])
         if kind == "stop":
             return "keep the tableau and choose a prize" if tab["cards"] else "end the turn"
         if kind == "prize":
