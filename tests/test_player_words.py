@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 
 import pytest
 
@@ -15,6 +16,7 @@ from cardnet.ui.app.draw import table_screen, text_of
 from cardnet.ui.app.state import AppState, Choice, TableState
 from cardnet.ui.plain import play_plain
 from cardnet.ui.render import MoveTextError, renderer_for
+from cardnet.ui.render.matchstick import card_label as matchstick_label
 
 #: Each game's wire move types, which a player never types and must never read.
 WIRE_TYPES = {
@@ -115,3 +117,24 @@ def test_ten_table_words_are_plain_and_wrap_at_words() -> None:
         # A wrapped line never starts with the punctuation that joined it to the line before.
         assert [line for line in lines if line.strip()[:1] in (";", ",", ".")] == [], width
         assert "Safe next card: a number up to 5, any currency" in " ".join(" ".join(lines).split())
+
+
+# -- Matchstick Tycoon ----------------------------------------------------------------------------------------
+
+
+def test_matchstick_screen_shows_values_under_the_hand_and_says_you_lead() -> None:
+    seed = next(s for s in range(100) if cardnet.new_game("matchstick", players=3, seed=s).to_act() == [0])
+    g = cardnet.new_game("matchstick", players=3, seed=seed)
+    ts = TableState.open("matchstick", 3, 0, "t")
+    ts.view, ts.legal, ts.to_act, ts.decision_id = g.view(0), list(g.legal_moves(0)), [0], 1
+    hand = ts.view["private"]["hand"]
+    for width, height in ((80, 21), (60, 17)):
+        lines = text_of(table_screen(ts, width, height)).split("\n")
+        text = "\n".join(lines)
+        assert "empty - You lead" in text and "You leads" not in text
+        # Every seat's matchsticks in words, never the abbreviation "1 m".
+        assert "1 matchstick" in text and not re.search(r"\d m\b", text)
+        # Under the drawn hand: each card's value as line mode writes it, then its position (what '?' promises).
+        shown = [matchstick_label(c["card"]) for c in hand]
+        values = next(i for i, line in enumerate(lines) if line.split()[:5] == shown[:5])
+        assert lines[values + 1].split()[:5] == ["1", "2", "3", "4", "5"], text

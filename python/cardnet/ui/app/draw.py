@@ -19,6 +19,7 @@ from ..render.fistful import DYNAMITE, card_label
 from ..render.fistful import Renderer as FistfulRenderer
 from ..render.cherki import Renderer as CherkiRenderer
 from ..render.cherki import card_kind, card_name, kind_name
+from ..render.matchstick import card_label as matchstick_label
 from ..render.ten import bust_risk, card_text
 from ..render.ten import Renderer as TenRenderer
 from .moves import BUST_TOKEN, TOKEN, bid_range, by_colour, hand_cards
@@ -251,7 +252,8 @@ def _seg_rows(lit: str, added: str, compact: bool, extra: str, no_color: bool) -
 def _card_row(
     cards: Sequence[tuple[str, str, str, str]], width: int, compact: bool, no_color: bool, focus: int | None
 ) -> list[Fragments]:
-    """Cards ``(lit, added, label, extra style)`` side by side; when they need more than one row, the row with
+    """Cards ``(lit, added, label, extra style)`` side by side (a label may have several lines, one under the
+    other); when they need more than one row, the row with
     ``focus`` (the cursor) is the one shown, with a count of the cards left out."""
     if not cards:
         return [[("class:dim", "  (none)")]]
@@ -271,12 +273,16 @@ def _card_row(
         if after and r == 0:
             row.append(("class:dim", ">"))
         rows.append(row)
-    labels: Fragments = [("", "  ")]
-    for _, _, label, extra in chunk:
-        labels += [(f"class:label {extra}".strip(), f"{label:^{cell}}"), ("", " ")]
-    if before or after:
-        labels.append(("class:dim", f" ({before} left, {after} right)"))
-    rows.append(labels)
+    # A label of several lines (a hand card's value, then its position) takes a row for each.
+    for k in range(max(len(label.split("\n")) for _, _, label, _ in chunk)):
+        labels: Fragments = [("", "  ")]
+        for _, _, label, extra in chunk:
+            lines = label.split("\n")
+            text = lines[k] if k < len(lines) else ""
+            labels += [(f"class:label {extra}".strip(), f"{text:^{cell}}"), ("", " ")]
+        if k == 0 and (before or after):
+            labels.append(("class:dim", f" ({before} left, {after} right)"))
+        rows.append(labels)
     return rows
 
 
@@ -304,7 +310,7 @@ def _matchstick(ts: TableState, width: int, height: int, no_color: bool) -> list
             finish = p.get("finish")
             text = f"{name}: out" + (f" ({finish}.)" if finish else "")
         else:
-            text = f"{name}: {_plural(p['hand_size'], 'card')}, {p['matchsticks']} m"
+            text = f"{name}: {_plural(p['hand_size'], 'card')}, {_plural(p['matchsticks'], 'matchstick')}"
             if seat in passed:
                 text += ", passed"
         seats += [(style, (">" if turn else " ") + text), ("", "  ")]
@@ -321,23 +327,22 @@ def _matchstick(ts: TableState, width: int, height: int, no_color: bool) -> list
         rows += _card_row(shown, width, compact, no_color, None)
     else:
         leader = pub.get("turn")
-        who = r.name(leader) if isinstance(leader, int) else "the leader"
-        rows.append([("class:heading", "Trick: "), ("class:dim", f"empty - {who} leads")])
+        leads = r.does(leader, "leads", "lead") if isinstance(leader, int) else "the leader leads"
+        rows.append([("class:heading", "Trick: "), ("class:dim", f"empty - {leads}")])
     if priv is not None and ts.seat is not None:
         hand = priv.get("hand", [])
         mine = pub["players"][ts.seat]["matchsticks"]
-        rows.append(
-            [
-                ("class:heading", "Your hand "),
-                ("class:dim", f"({_plural(len(hand), 'card')}, {_plural(mine, 'matchstick')}; numbered by position)"),
-            ]
-        )
+        heading = [
+            ("class:heading", "Your hand "),
+            ("class:dim", f"({_plural(len(hand), 'card')}, {_plural(mine, 'matchstick')}; value and position under each)"),
+        ]
+        rows += wrap_runs(heading, width, "", "  ")
         ids = hand_cards(ts)
         drawn = []
         for pos, c in enumerate(hand):
             extra = _focus_style(ts, pos, int(c["id"]), ids)
-            # Numbered by position, the numbers typed moves use (`:play 8 2 5`).
-            drawn.append((segments.shape(str(c["card"])), "", str(pos + 1), extra))
+            # The value it shows (as line mode writes it), then the position typed moves use (`:play 8 2 5`).
+            drawn.append((segments.shape(str(c["card"])), "", f"{matchstick_label(str(c['card']))}\n{pos + 1}", extra))
         rows += _card_row(drawn, width, compact, no_color, ts.cursor)
     return rows
 
