@@ -16,6 +16,8 @@ from cardnet.ui.app.draw import table_screen, text_of
 from cardnet.ui.app.state import AppState, Choice, TableState
 from cardnet.ui.plain import play_plain
 from cardnet.ui.render import MoveTextError, renderer_for
+from cardnet.ui.markdown import text_width
+from cardnet.ui.render.cherki import card_kind, kind_name
 from cardnet.ui.render.matchstick import card_label as matchstick_label
 
 #: Each game's wire move types, which a player never types and must never read.
@@ -138,3 +140,22 @@ def test_matchstick_screen_shows_values_under_the_hand_and_says_you_lead() -> No
         shown = [matchstick_label(c["card"]) for c in hand]
         values = next(i for i, line in enumerate(lines) if line.split()[:5] == shown[:5])
         assert lines[values + 1].split()[:5] == ["1", "2", "3", "4", "5"], text
+
+
+# -- Cherki -------------------------------------------------------------------------------------------------
+
+
+def test_cherki_long_lines_wrap_instead_of_being_cut() -> None:
+    g = cardnet.new_game("cherki", players=3, seed=2)
+    ts = TableState.open("cherki", 3, 0, "t")
+    ts.view = g.view(0)
+    # Four pairs of honours and numbers: the progress line is longer than a narrow screen.
+    ts.view["private"]["hand"] = [0, 1, 116, 117, 112, 113, 108, 109]
+    for width in (40, 60, 80):
+        lines = text_of(table_screen(ts, width, 30)).split("\n")
+        assert all(text_width(line) <= width for line in lines), width
+        words = " ".join(" ".join(lines).split())
+        assert "pairs 4 of 1" in words and all(kind_name(card_kind(c)) in words for c in ts.view["private"]["hand"])
+        assert "number = card id" in words
+        # Too narrow for the drawn cards: every card as a chip, none of them cut off.
+        assert width > 40 or ("[RF* 112]" in words and "[WF 109]" in words)

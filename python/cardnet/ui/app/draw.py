@@ -13,7 +13,7 @@ from typing import Any
 
 from ... import segments
 from ...games import outcome_from_dict
-from ..markdown import wrap_runs
+from ..markdown import text_width, wrap_runs
 from ..render import watching_words
 from ..render.fistful import DYNAMITE, card_label
 from ..render.fistful import Renderer as FistfulRenderer
@@ -495,11 +495,11 @@ def _cherki(ts: TableState, width: int) -> list[Fragments]:
     assert isinstance(r, CherkiRenderer)
     me = ts.seat if ts.seat is not None else 0
     # The table as line mode says it; the hand is drawn below as cards, grouped by kind.
-    rows: list[Fragments] = [[("", line)] for line in r.table({"public": pub, "private": None}, me)]
+    rows: list[Fragments] = [row for line in r.table({"public": pub, "private": None}, me) for row in _fit(line, "", width)]
     if priv is None:
         return rows
     cards = hand_cards(ts)
-    rows.append([("class:heading", f"Your hand ({len(cards)} cards, by kind; number = card id):")])
+    rows += wrap_runs([("class:heading", f"Your hand ({len(cards)} cards, by kind; number = card id):")], width, "", "  ")
     top: Fragments = [("", "  ")]
     mid: Fragments = [("", "  ")]
     ids: Fragments = [("", "  ")]
@@ -516,15 +516,24 @@ def _cherki(ts: TableState, width: int) -> list[Fragments]:
     per_row = max(1, (width - 4) // 6)
     if len(cards) > per_row:
         # Too many for one row at this width: the faces alone, still grouped.
-        rows.append([("", "  ")] + [f for card in cards for f in (_cherki_chip(ts, card, cards), ("", " "))])
+        chips = [f for card in cards for f in (_cherki_chip(ts, card, cards), ("", " "))]
+        rows += [[("", "  "), *row] for row in _wrap_fragments(chips, width - 2)]
     else:
         rows += [top, mid, list(top), ids]
     if priv.get("pair_kind") is None:
-        rows.append(_cherki_progress(cards))
+        rows += wrap_runs(_cherki_progress(cards), width, "", "  ")
     for line in r.hand_lines(priv, pub, me)[-2:]:
         if not line.startswith("Your hand") and not line.startswith("  "):
-            rows.append([("class:dim", line)])
+            rows += _fit(line, "class:dim", width)
     return rows
+
+
+def _fit(line: str, style: str, width: int) -> list[Fragments]:
+    """A line of text as it is when it fits, else wrapped at words under its own indent (never cut off)."""
+    if text_width(line) <= width:
+        return [[(style, line)]]
+    indent = line[: len(line) - len(line.lstrip())]
+    return wrap_runs([(style, line)], width, indent, indent + "  ")
 
 
 def _cherki_progress(cards: Sequence[int]) -> Fragments:
