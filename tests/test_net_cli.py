@@ -217,11 +217,15 @@ def test_a_seated_host_leaves_when_its_input_ends_while_waiting_for_players(tmp_
     )
     try:
         assert host.stdin is not None and host.stdout is not None
+        banner = []
         for _ in range(20):
-            if host.stdout.readline().startswith("You sit at seat 0"):
+            banner.append(host.stdout.readline())
+            if banner[-1].startswith("You sit at seat 0"):
                 break
         else:
             raise AssertionError("the host never sat down")
+        # The banner counts the seat the host itself is about to take.
+        assert "(fistful, 1/2 seats taken," in banner[0]
         # Seat 1 is still open: the host waits for a player when its input ends (Ctrl-D, or the end of a script).
         host.stdin.close()
         code = host.wait(timeout=20)

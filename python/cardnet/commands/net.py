@@ -260,7 +260,11 @@ def _host(args: argparse.Namespace) -> int:
                         print(f"cardnet host: cannot listen: {exc.strerror}", file=sys.stderr)
                         return 1
                     cfg = table.config
-                    seats = f"{sum(s.kind != 'open' for s in table.seats)}/{cfg.players} seats taken"
+                    taken = sum(s.kind != "open" for s in table.seats)
+                    # A seated host takes seat 0 right after this banner: count it already.
+                    if not args.headless and table.seats[0].kind == "open":
+                        taken += 1
+                    seats = f"{taken}/{cfg.players} seats taken"
                     print(
                         f"cardnet host: table {cfg.name!r} ({cfg.game}, {seats}, protocol {P.PROTOCOL_VERSION}"
                         f"{', seeded' if cfg.seeded else ''}{', password' if password else ''})",
