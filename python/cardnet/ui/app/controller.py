@@ -17,7 +17,8 @@ import trio
 
 from ...errors import CardnetError
 from . import connection as C
-from .lobby import ListingSource, ManualListings, focused_key, form_settings, new_form, parse_address
+from . import remembered
+from .lobby import ListingSource, ManualListings, focused_key, form_settings, new_form, parse_address, remember
 from .moves import all_choices, bid_range, hand_cards, pass_choice, quick_choice, selection_choices, settle_choice
 from .state import SENDING, AppState, Choice, LobbyEntry, TableState
 
@@ -91,6 +92,8 @@ class Controller:
         self._timer = trio.Event()
         #: What the next line typed at the prompt is for (a password), and where it goes.
         self.prompt_answer: Callable[[str], None] | None = None
+        #: Where the new-table form keeps its last choices per game.
+        self.form_memory = remembered.default_path()
 
     # -- running tasks -------------------------------------------------------------------------------------
 
@@ -223,6 +226,7 @@ class Controller:
                 self.ask("Table password (empty for none): ", lambda text: setattr(form, "password", text))
                 return
             req = form_settings(form)
+            remembered.save(self.form_memory, remember(form))
             st.form = None
             start = StartRequest(
                 req.game,
@@ -241,7 +245,7 @@ class Controller:
             return
         entry = st.entries[st.lobby_cursor]
         if entry.kind == "new":
-            st.form = new_form(self.interfaces)
+            st.form = new_form(self.interfaces, remembered=remembered.load(self.form_memory))
         elif entry.kind == "resume" and entry.path is not None:
             path = entry.path
             self.spawn(lambda: self._open_local(StartRequest(resume=path)), "resume")

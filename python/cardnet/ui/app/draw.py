@@ -762,7 +762,7 @@ def lobby_screen(state: AppState, width: int, height: int) -> Fragments:
     """The lobby: new table, tables to join, games to resume; or the new-table form when it is open."""
     rows: list[Fragments] = [[("class:heading", "cardnet lobby")], []]
     if state.form is not None:
-        return _lines(rows + _form_rows(state))
+        return _lines(rows + _form_rows(state, width))
     kind = ""
     focus = 0
     for pos, entry in enumerate(state.entries):
@@ -784,15 +784,17 @@ def lobby_screen(state: AppState, width: int, height: int) -> Fragments:
     return _lines([_clip(r, width) for r in rows[first : first + height]])
 
 
-def _form_rows(state: AppState) -> list[Fragments]:
-    from .lobby import form_fields
+def _form_rows(state: AppState, width: int) -> list[Fragments]:
+    from .lobby import form_fields, form_notes
 
     form = state.form
     assert form is not None
     rows: list[Fragments] = [[("class:heading", "New table (hosted here; you sit at seat 0)")]]
-    for pos, (label, value) in enumerate(form_fields(form)):
+    for pos, ((label, value), note) in enumerate(zip(form_fields(form), form_notes(form))):
         style = "class:cursor" if pos == form.field_index else ""
         rows.append([("", f"  {label:<16}"), (style, f"< {value} >")])
+        if note:
+            rows += wrap_runs([("class:dim", note)], width, "    ", "    ")
     rows.append([])
     rows.append([("class:dim", "Up/Down: field   Left/Right: change   Enter: start   Esc: back")])
     return rows

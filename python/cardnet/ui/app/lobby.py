@@ -13,6 +13,7 @@ from typing import Any, Protocol
 import trio
 
 from ...games import GAMES, OptionSpec
+from .remembered import GameChoices, Remembered
 from .state import LobbyEntry, NewTableForm
 
 __all__ = [
@@ -23,14 +24,26 @@ __all__ = [
     "table_entry",
     "form_change",
     "form_fields",
+    "form_notes",
     "form_settings",
     "focused_key",
     "new_form",
+    "remember",
     "parse_address",
 ]
 
 #: Built-in player levels offered by the form (the first is the default for a new table).
 LEVELS = ("normal", "easy", "hard", "random")
+
+#: How the form names each game option (the specs' own names are keys for the command line and the wire).
+OPTION_LABELS = {
+    ("matchstick", "expansion"): "Expansion cards",
+    ("matchstick", "deal_all"): "Deal whole deck",
+    ("fistful", "length"): "Match length",
+    ("fistful", "colours"): "Pink deck",
+    ("cherki", "deals"): "Deals",
+    ("ten", "solo_target"): "Solo target",
+}
 
 
 class ListingSource(Protocol):
@@ -103,13 +116,28 @@ class ManualListings:
             self._added = trio.Event()
 
 
-def new_form(interfaces: Sequence[str] = (), game: str | None = None) -> NewTableForm:
-    """A form preset to ``game`` (or the first game) with its default players and options; a LAN table may
-    listen on one of ``interfaces``."""
+def new_form(
+    interfaces: Sequence[str] = (), game: str | None = None, remembered: Remembered | None = None
+) -> NewTableForm:
+    """A form preset to ``game`` (else the game chosen last, else the first) with the players, level and options
+    last chosen for it (else its defaults); a LAN table may listen on one of ``interfaces``."""
     games = list(GAMES)
-    form = NewTableForm(games, game=games.index(game) if game in games else 0, level=0, interfaces=list(interfaces))
+    memory = remembered if remembered is not None else Remembered()
+    game = game if game is not None else memory.game
+    form = NewTableForm(
+        games, game=games.index(game) if game in games else 0, level=0, interfaces=list(interfaces), remembered=memory
+    )
     _reset_game_fields(form)
     return form
+
+
+def remember(form: NewTableForm) -> Remembered:
+    """The form's memory with its current game's choices recorded as the last ones."""
+    info = GAMES[form.games[form.game]]
+    options = {spec.name: _option_values(spec)[form.options[spec.name]] for spec in info.options}
+    form.remembered.game = info.name
+    form.remembered.games[info.name] = GameChoices(_seats(form), LEVELS[form.level], options)
+    return form.remembered
 
 
 def _option_values(spec: OptionSpec) -> list[Any]:
@@ -126,6 +154,19 @@ def _reset_game_fields(form: NewTableForm) -> None:
     info = GAMES[form.games[form.game]]
     form.players = list(_player_counts(form)).index(int(info.default_players))
     form.options = {spec.name: _option_values(spec).index(spec.default) for spec in info.options}
+    last = form.remembered.games.get(info.name)
+    if last is not None:
+        # What the player chose last time, where the game still offers it.
+        counts = list(_player_counts(form))
+        if last.players in counts:
+            form.players = counts.index(last.players)
+        if last.level in LEVELS:
+            form.level = LEVELS.index(last.level)
+        for spec in info.options:
+            values = _option_values(spec)
+            chosen = last.options.get(spec.name)
+            if chosen in values and type(chosen) is type(spec.default):
+                form.options[spec.name] = values.index(chosen)
     form.bots = _seats(form) - 1 if form.where == 0 else max(0, _seats(form) - 2)
 
 
@@ -172,8 +213,15 @@ def form_fields(form: NewTableForm) -> list[tuple[str, str]]:
         else:
             spec = info.option(key.split(":", 1)[1])
             house = " (house rules)" if spec.house_rules else ""
-            fields.append((spec.name, _show(_option_values(spec)[form.options[spec.name]]) + house))
+            label = OPTION_LABELS.get((info.name, spec.name), spec.name.replace("_", " ").capitalize())
+            fields.append((label, _show(_option_values(spec)[form.options[spec.name]]) + house))
     return fields
+
+
+def form_notes(form: NewTableForm) -> list[str]:
+    """A one-line description for each field of :func:`form_fields` (a game option's own doc; "" for none)."""
+    info = GAMES[form.games[form.game]]
+    return [info.option(key.split(":", 1)[1]).doc if key.startswith("option:") else "" for key in _keys(form)]
 
 
 def focused_key(form: NewTableForm) -> str:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..render import GenericRenderer, renderer_for
+from .remembered import Remembered
 
 __all__ = ["AppState", "Choice", "LobbyEntry", "NewTableForm", "TableState"]
 
@@ -162,6 +163,8 @@ class NewTableForm:
     interfaces: list[str] = field(default_factory=list)
     bots: int = 0
     password: str = ""
+    #: The last choices per game (from earlier runs); a game chosen in the form starts from them.
+    remembered: Remembered = field(default_factory=Remembered)
 
 
 @dataclass
