@@ -1,8 +1,12 @@
-"""The New table form in player words (issue 29): each game option by its label with a one-line description,
-never the option's key, and the last choices per game remembered between runs."""
+"""The lobby in player words (issue 29): the New table form names each game option by its label with a one-line
+description, never the option's key, and remembers the last choices per game between runs; an unfinished game
+is listed by its title, players, when it was last played and how far it has come."""
 
 from __future__ import annotations
 
+import random
+import re
+import time
 from pathlib import Path
 
 import pytest
@@ -10,7 +14,15 @@ import pytest
 import cardnet
 from cardnet.ui.app.controller import Controller
 from cardnet.ui.app.draw import lobby_screen, text_of
-from cardnet.ui.app.lobby import OPTION_LABELS, focused_key, form_change, form_fields, new_form
+from cardnet.ui.app.lobby import (
+    OPTION_LABELS,
+    focused_key,
+    form_change,
+    form_fields,
+    new_form,
+    resume_entry,
+    when_played,
+)
 from cardnet.ui.app.remembered import load
 from cardnet.ui.app.state import AppState, LobbyEntry
 
@@ -80,3 +92,35 @@ def test_a_broken_memory_file_means_defaults(tmp_path: Path) -> None:
         memory.write_text(text)
         form = new_form(remembered=load(memory))
         assert form_fields(form) == form_fields(new_form(game=form.games[form.game]))
+
+
+def test_when_played_says_today_yesterday_weekday_or_date() -> None:
+    def at(day: int, hour: int, minute: int) -> float:
+        return time.mktime((2026, 12, day, hour, minute, 0, 0, 0, -1))
+
+    now = at(6, 22, 15)
+    assert when_played(at(6, 9, 5), now) == "today 09:05"
+    assert when_played(at(5, 21, 40), now) == "yesterday 21:40"
+    assert when_played(at(2, 21, 40), now) == "Wed 21:40"
+    assert when_played(at(1, 8, 0) - 86400 * 10, now) == "21 Nov 08:00"
+
+
+@pytest.mark.parametrize(
+    "game,progress",
+    [
+        ("cherki", r"deal 1 of 1, \d+ cards in the stock"),
+        ("fistful", r"round \d, duel \d of \d, stars \d-\d"),
+        ("matchstick", r"\d+ cards? in your hand, \d of \d players out"),
+        ("ten", r"turn \d+, \d+ cards left to draw"),
+    ],
+)
+def test_an_unfinished_game_is_listed_with_players_when_and_progress(game: str, progress: str) -> None:
+    g = cardnet.new_game(game, players=cardnet.GAMES[game].default_players, seed=3)
+    rng = random.Random(3)
+    for _ in range(12):
+        seat = g.to_act()[0]
+        g.apply(seat, rng.choice(g.legal_moves(seat)))
+    now = time.time()
+    entry = resume_entry(Path("x.journal"), game, g.players, now - 86400, 0, g.view(0)["public"], now)
+    assert entry.label == cardnet.GAMES[game].title and entry.kind == "resume"
+    assert re.fullmatch(rf"{g.players} players, played yesterday \d\d:\d\d, {progress}", entry.detail), entry.detail

@@ -276,7 +276,10 @@ def test_lobby_lists_unfinished_game_and_resumes_it(private_state_dir: Path) -> 
         async with running(StartRequest()) as d:
             st = d.state
             resumes = [e for e in st.entries if e.kind == "resume"]
-            assert len(resumes) == 1 and resumes[0].label.startswith("fistful")
+            assert len(resumes) == 1 and resumes[0].label == "A Fistful of Gold"
+            # Players, when, and how far in the game's own words; never the journal's state number.
+            assert resumes[0].detail.startswith("2 players, played today ")
+            assert "round 1, duel 1 of " in resumes[0].detail and "state" not in resumes[0].detail
             st.lobby_cursor = st.entries.index(resumes[0])
             await d.press(ENTER)
             await d.until(lambda: st.table is not None and st.table.my_turn, "the resumed game")

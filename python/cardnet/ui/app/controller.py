@@ -18,7 +18,16 @@ import trio
 from ...errors import CardnetError
 from . import connection as C
 from . import remembered
-from .lobby import ListingSource, ManualListings, focused_key, form_settings, new_form, parse_address, remember
+from .lobby import (
+    ListingSource,
+    ManualListings,
+    focused_key,
+    form_settings,
+    new_form,
+    parse_address,
+    remember,
+    resume_entry,
+)
 from .moves import all_choices, bid_range, hand_cards, pass_choice, quick_choice, selection_choices, settle_choice
 from .state import SENDING, AppState, Choice, LobbyEntry, TableState
 
@@ -178,8 +187,7 @@ class Controller:
                     seen.add((entry.address, entry.port))
                     tables.append(entry)
         resumes = [
-            LobbyEntry("resume", f"{r.game}, {r.players} players", f"state {r.state_id}  {r.path.name}", path=r.path)
-            for r in C.resumable_journals()
+            resume_entry(r.path, r.game, r.players, r.modified, r.seat, r.public) for r in C.resumable_journals()
         ]
         st.entries = [LobbyEntry("new", "New table", "host a game here against built-in players")]
         st.entries += tables + resumes

@@ -6,13 +6,16 @@ Listings come from a :class:`ListingSource`. Manual ``--connect HOST:PORT`` addr
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 import trio
 
 from ...games import GAMES, OptionSpec
+from ..render import renderer_for
 from .remembered import GameChoices, Remembered
 from .state import LobbyEntry, NewTableForm
 
@@ -29,6 +32,8 @@ __all__ = [
     "focused_key",
     "new_form",
     "remember",
+    "resume_entry",
+    "when_played",
     "parse_address",
 ]
 
@@ -44,6 +49,61 @@ OPTION_LABELS = {
     ("cherki", "deals"): "Deals",
     ("ten", "solo_target"): "Solo target",
 }
+
+
+#: When an unfinished game was last played, as the lobby says it ({time}: hours and minutes, {day}: weekday,
+#: {date}: the day of the month and month).
+WHEN_PLAYED = {
+    "today": "today {time}",
+    "yesterday": "yesterday {time}",
+    "this_week": "{day} {time}",
+    "earlier": "{date} {time}",
+}
+#: The lobby's line for an unfinished game: {players}, {when} (as WHEN_PLAYED), {progress} (the game's words).
+RESUME_DETAIL = "{players} players, played {when}, {progress}"
+RESUME_DETAIL_NO_PROGRESS = "{players} players, played {when}"
+#: Weekdays and months, spelled here rather than by the machine's locale.
+WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def when_played(modified: float, now: float | None = None) -> str:
+    """``today 21:40``, ``yesterday 21:40``, ``Tue 21:40`` within the week, else ``3 Dec 21:40`` (local time)."""
+    then = time.localtime(modified)
+    today = time.localtime(time.time() if now is None else now)
+    clock = f"{then.tm_hour:02d}:{then.tm_min:02d}"
+    days = _day_number(today) - _day_number(then)
+    if days <= 0:
+        key = "today"
+    elif days == 1:
+        key = "yesterday"
+    elif days < 7:
+        key = "this_week"
+    else:
+        key = "earlier"
+    date = f"{then.tm_mday} {MONTHS[then.tm_mon - 1]}"
+    return WHEN_PLAYED[key].format(time=clock, day=WEEKDAYS[then.tm_wday], date=date)
+
+
+def _day_number(moment: time.struct_time) -> int:
+    """Days since the epoch of a local date (only differences between two of them matter)."""
+    return int(time.mktime((moment.tm_year, moment.tm_mon, moment.tm_mday, 12, 0, 0, 0, 0, -1)) // 86400)
+
+
+def resume_entry(
+    path: Path, game: str, players: int, modified: float, seat: int, public: Mapping[str, Any], now: float | None = None
+) -> LobbyEntry:
+    """The lobby's entry for an unfinished local game: its title, then players, when and how far."""
+    info = GAMES.get(game)
+    title = info.title if info is not None else game
+    try:
+        progress = renderer_for(game, ["You"] * players).progress(public, seat) if public else ""
+    except (KeyError, TypeError, IndexError, ValueError):
+        # A view this version does not know the shape of: say no more than the rest.
+        progress = ""
+    template = RESUME_DETAIL if progress else RESUME_DETAIL_NO_PROGRESS
+    detail = template.format(players=players, when=when_played(modified, now), progress=progress)
+    return LobbyEntry("resume", title, detail, path=path)
 
 
 class ListingSource(Protocol):

@@ -173,6 +173,11 @@ class GenericRenderer:
                 move[key] = raw
         return move
 
+    def progress(self, public: Mapping[str, Any], seat: int) -> str:
+        """How far a game has come, in the game's own terms (``deal 3 of 5``), for a list of unfinished games;
+        empty when the game has no such words."""
+        return ""
+
     def unknown_move(self, text: str, view: View) -> Move | None:
         """Typed text none of a game's own words read: a JSON object still passes (for bot authors); anything
         else is refused with the words this game's players type, never the wire's move types."""

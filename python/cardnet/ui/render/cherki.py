@@ -221,6 +221,9 @@ class Renderer(GenericRenderer):
             return "discard call"
         return str(move.get("type", "?"))
 
+    def progress(self, public: Mapping[str, Any], seat: int) -> str:
+        return f"deal {public['deal']} of {public['deals']}, {public['stock']} cards in the stock"
+
     def parse_move(self, text: str, view: View) -> Move | None:
         words = text.lower().split()
         if not words:

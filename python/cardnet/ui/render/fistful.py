@@ -222,6 +222,10 @@ class Renderer(GenericRenderer):
             return "or type any two, e.g. discard 3 D"
         return super().list_hint(key)
 
+    def progress(self, public: Mapping[str, Any], seat: int) -> str:
+        stars = public["stars"]
+        return f"round {public['round']}, duel {public['duel']} of {public['duels_in_round']}, stars {stars[seat]}-{stars[1 - seat]}"
+
     def parse_move(self, text: str, view: View) -> Move | None:
         words = text.split()
         if not words:

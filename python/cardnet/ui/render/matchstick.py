@@ -141,6 +141,13 @@ class Renderer(GenericRenderer):
             return f"play {move['value']}"
         return str(move.get("type", "?"))
 
+    def progress(self, public: Mapping[str, Any], seat: int) -> str:
+        players = public["players"]
+        out = sum(1 for p in players if p.get("out"))
+        mine = next((p for p in players if p["seat"] == seat), None)
+        held = f"{_plural(mine['hand_size'], 'card')} in your hand, " if mine and not mine.get("out") else ""
+        return f"{held}{out} of {len(players)} players out"
+
     def parse_move(self, text: str, view: View) -> Move | None:
         words = text.split()
         if not words:

@@ -308,6 +308,9 @@ class Renderer(GenericRenderer):
     def group_key(self, move: Move) -> str:
         return "pay card" if move.get("type") == "pay_card" else str(move.get("type", "?"))
 
+    def progress(self, public: Mapping[str, Any], seat: int) -> str:
+        return f"turn {public['turn']}, {public['draw_pile']} cards left to draw"
+
     def parse_move(self, text: str, view: View) -> Move | None:
         words = text.lower().split()
         if not words:
