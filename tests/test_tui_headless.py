@@ -297,6 +297,23 @@ def test_q_quits_from_the_lobby() -> None:
     run(scenario())
 
 
+@pytest.mark.parametrize("where", ["lobby", "table", "typing"])
+def test_ctrl_c_leaves_as_ctrl_q_does(where: str) -> None:
+    start = StartRequest(game="fistful", seed=3) if where != "lobby" else StartRequest()
+
+    async def scenario() -> None:
+        async with running(start) as driver:
+            if where != "lobby":
+                await driver.my_turn()
+            if where == "typing":
+                await driver.press(":pick")
+                assert driver.state.command_open
+            driver.keys.send_text("\x03")
+            await driver.until(lambda: not driver.client.app.is_running, "Ctrl-C to leave")
+
+    run(scenario())
+
+
 def test_a_crash_on_the_trio_side_leaves_the_screen_and_is_raised() -> None:
     from prompt_toolkit.application import create_app_session
     from prompt_toolkit.input import create_pipe_input

@@ -112,7 +112,7 @@ TEN = ("ten",)
 CARD_GAMES = ("matchstick", "fistful", "cherki")
 
 COMMANDS: list[Command] = [
-    Command("quit", "always", ("c-q",), "^Q quit", "Leave cardnet (a local game stays in its journal).", _quit),
+    Command("quit", "always", ("c-q", "c-c"), "^Q quit", "Leave cardnet (a local game stays in its journal).", _quit),
     Command("help", "always", ("?",), "? help", "Show or hide this help.", _help),
     Command("type", "always", (":",), "", "Type a command or a move in line-mode words.", lambda c, _: None),
     Command("close", "always", ("escape",), "", "Close a list or help; clear the selection.", lambda c, _: c.clear()),

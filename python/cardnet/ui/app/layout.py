@@ -234,4 +234,4 @@ def help_lines(st: AppState, width: int) -> list[Line]:
 
 
 def _key_name(key: str) -> str:
-    return {"c-q": "Ctrl-Q", "escape": "Esc", "enter": "Enter", "space": "Space", "tab": "Tab"}.get(key, key)
+    return {"c-q": "Ctrl-Q", "c-c": "Ctrl-C", "escape": "Esc", "enter": "Enter", "space": "Space", "tab": "Tab"}.get(key, key)
