@@ -178,6 +178,7 @@ def bot_command(kind: str, port: int, games: int = 1, name: str | None = None) -
             str(games),
             "--name",
             label,
+            "--json",
         ]
     if kind == "raw":
         return [

@@ -88,7 +88,7 @@ def test_play_plain_matchstick_scripted() -> None:
     # Without a terminal the screen counts as 80x24, where cards are drawn 3 rows tall.
     assert " _ " in text and "|_|" in text
     assert "Refused: " in text
-    assert "Not understood" in text
+    assert "Refused: 'nonsense words' is not a move here. The moves: play VALUE POSITION" in text
     assert "Game over (ranking)." in text
     # The same seed and the same typed moves replay the same game (each in its own journal).
     journal_line, _, game_text = text.partition("\n")

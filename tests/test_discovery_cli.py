@@ -89,3 +89,18 @@ def test_a_killed_host_leaves_list_watch_within_5_s_and_names_must_be_unique_or_
         watcher.stop()
         for table in tables.values():
             table.stop()
+
+
+def test_list_prints_once_the_tables_found_have_answered_not_at_its_timeout() -> None:
+    name = unique("cli quick")
+    table = host(name)
+    try:
+        started = time.monotonic()
+        listed = run("list", "--json", "--timeout", "60", *LO, timeout=90)
+        took = time.monotonic() - started
+        assert listed.returncode == 0, listed.stderr
+        assert any(t["name"] == name for t in json.loads(listed.stdout))
+        # The rule (every table found probed, then a quiet 0.6 s) ends the look long before the 60 s allowed.
+        assert took < 30, took
+    finally:
+        table.stop()

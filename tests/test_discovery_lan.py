@@ -73,7 +73,7 @@ def test_a_table_is_found_and_played_across_the_lan_then_leaves_when_killed_or_u
 
         player = Lines(lan.command(NEAR, cardnet("join", name, "--name", "ann", *on(lan, NEAR))), stdin="1\n" * 3000)
         procs.append(player)
-        bot = run_in(lan, FAR, cardnet("bot", "builtin:random", name, *on(lan, FAR)), timeout=120)
+        bot = run_in(lan, FAR, cardnet("bot", "builtin:random", name, "--json", *on(lan, FAR)), timeout=120)
         assert bot.returncode == 0, bot.stderr
         assert json.loads(bot.stdout.splitlines()[-1])["outcome"] is not None
         player.wait_line(lambda line: "Game over" in line, 60)

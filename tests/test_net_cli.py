@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -217,11 +218,15 @@ def test_a_seated_host_leaves_when_its_input_ends_while_waiting_for_players(tmp_
     )
     try:
         assert host.stdin is not None and host.stdout is not None
+        banner = []
         for _ in range(20):
-            if host.stdout.readline().startswith("You sit at seat 0"):
+            banner.append(host.stdout.readline())
+            if banner[-1].startswith("You sit at seat 0"):
                 break
         else:
             raise AssertionError("the host never sat down")
+        # The banner counts the seat the host itself is about to take.
+        assert "(fistful, 1/2 seats taken," in banner[0]
         # Seat 1 is still open: the host waits for a player when its input ends (Ctrl-D, or the end of a script).
         host.stdin.close()
         code = host.wait(timeout=20)
@@ -269,3 +274,40 @@ def test_join_tells_a_stopped_host_by_its_silence_and_rejoins_when_it_continues(
         if player is not None:
             player.stop()
         host.stop()
+
+
+def test_bot_prints_a_line_per_game_in_words_and_a_summary(tmp_path: Path) -> None:
+    import re
+
+    env = child_env() | {"XDG_STATE_HOME": str(tmp_path)}
+    outputs = {}
+    for form in ([], ["--json"]):
+        port = free_port()
+        argv = ["host", "fistful", "--bots", "1", "--bot", "random", "--port", str(port), "--interface", "127.0.0.1"]
+        host = subprocess.Popen(
+            [sys.executable, "-c", NET_COMMAND, *argv, "--headless", "--no-advertise", "--games", "2"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        try:
+            assert host.stdout is not None
+            while not host.stdout.readline().startswith("journal: "):
+                pass
+            played = run(["bot", "builtin:random", f"127.0.0.1:{port}", "--games", "2", "--name", "robo", *form], env)
+            assert played.returncode == 0, played.stderr
+            outputs[bool(form)] = played.stdout
+            assert host.wait(timeout=30) == 0
+        finally:
+            if host.poll() is None:
+                host.kill()
+                host.wait(timeout=10)
+    lines = outputs[False].splitlines()
+    result = r"(won|shared the win|nobody won|lost \(place 2 of 2\)), score -?\d+"
+    assert re.fullmatch(rf"Game 1: {result}\. Won [01] of 1 so far\.", lines[0]), lines
+    assert re.fullmatch(rf"Game 2: {result}\. Won [012] of 2 so far\.", lines[1]), lines
+    assert re.fullmatch(r"robo at seat 0: 2 games played, [012] won, \d+ moves\.", lines[2]), lines
+    assert len(lines) == 3 and "{" not in outputs[False]
+    # For machines: one JSON object per game.
+    assert [json.loads(line)["game_no"] for line in outputs[True].splitlines()] == [0, 1]

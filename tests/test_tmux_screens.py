@@ -1,6 +1,6 @@
-"""What a person sees in an 80x24 terminal (issue 10): `cardnet rules cherki` opens the rules in a pager at
-their first page, and `cardnet play fistful --plain` keeps the hand, the shortened move list and the prompt on
-one screen. Each test runs the command in its own tmux server and kills it afterwards."""
+"""What a person sees in an 80x24 terminal (issue 10): `cardnet rules cherki` opens the formatted rules in a
+pager at their first page (issue 29), and `cardnet play fistful --plain` keeps the hand, the shortened move list
+and the prompt on one screen. Each test runs the command in its own tmux server and kills it afterwards."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ import pytest
 from nethelpers import child_env
 
 import cardnet
+from cardnet.ui.markdown import as_plain, markdown_lines
 
 if shutil.which("tmux") is None:
     if os.environ.get("CI"):
@@ -91,11 +92,13 @@ def screen(args: list[str], state: Path) -> Iterator[Screen]:
         term.tmux("kill-server")
 
 
-def test_rules_cherki_opens_at_its_first_page(tmp_path: Path) -> None:
-    text = cardnet.rules_text("cherki").splitlines()
+def test_rules_cherki_opens_at_its_first_page_formatted(tmp_path: Path) -> None:
+    text = as_plain(markdown_lines(cardnet.rules_text("cherki"), COLUMNS - 1)).splitlines()
     with screen(["rules", "cherki"], tmp_path) as term:
-        lines = term.wait_for(lambda rows: rows[0] == "# Cherki" and any(r.strip() for r in rows[-2:]))
-        assert lines[: ROWS - 2] == text[: ROWS - 2]
+        lines = term.wait_for(lambda rows: rows[0] == "Cherki" and any(r.strip() for r in rows[-2:]))
+        # Formatted, not Markdown: the heading without its '#', words wrapped to the terminal's width.
+        assert [line.rstrip() for line in lines[: ROWS - 2]] == text[: ROWS - 2]
+        assert not any(line.startswith("#") or "**" in line for line in lines)
         # A pager holds the rest back: the last line of the rules is not on the first page.
         assert text[-1] not in lines
         term.tmux("send-keys", "-t", "main", "q")

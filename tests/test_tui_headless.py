@@ -17,9 +17,10 @@ from tuihelpers import Driver, running
 import cardnet
 from cardnet.ui.app import StartRequest
 from cardnet.ui.app.draw import table_screen, text_of
-from cardnet.ui.app.layout import help_fragments
+from cardnet.ui.app.layout import help_lines
 from cardnet.ui.app.moves import hand_cards
 from cardnet.ui.app.state import AppState, LobbyEntry, TableState
+from cardnet.ui.markdown import as_plain, markdown_lines
 
 ENTER, SPACE, RIGHT, CTRL_Q, ESC = "\r", " ", "\x1b[C", "\x11", "\x1b"
 
@@ -145,14 +146,15 @@ def test_matchstick_added_matchsticks_without_colour() -> None:
 @pytest.mark.parametrize("game", sorted(cardnet.GAMES))
 def test_help_lists_keys_and_game_rules_at_every_table(game: str) -> None:
     st = AppState(screen="table", table=TableState.open(game, cardnet.GAMES[game].default_players, 0, "t"))
-    text = text_of(help_fragments(st))  # type: ignore[arg-type]
+    text = as_plain(help_lines(st, 100))
     assert cardnet.GAMES[game].title in text and "Ctrl-Q" in text and "Scroll the help down" in text
     if game == "fistful":
         assert "Space" in text and "pick 7" in text
     # The game's whole rules follow the keys (the help scrolls).
     from cardnet.rulebook import rules_text
 
-    assert "The rules (Up/Down scroll)" in text and text.rstrip().endswith(rules_text(game).rstrip())
+    assert "The rules (Up/Down scroll)" in text
+    assert text.rstrip().endswith(as_plain(markdown_lines(rules_text(game), 100)).rstrip())
 
 
 # -- key paths against the real host ---------------------------------------------------------------------
@@ -274,7 +276,10 @@ def test_lobby_lists_unfinished_game_and_resumes_it(private_state_dir: Path) -> 
         async with running(StartRequest()) as d:
             st = d.state
             resumes = [e for e in st.entries if e.kind == "resume"]
-            assert len(resumes) == 1 and resumes[0].label.startswith("fistful")
+            assert len(resumes) == 1 and resumes[0].label == "A Fistful of Gold"
+            # Players, when, and how far in the game's own words; never the journal's state number.
+            assert resumes[0].detail.startswith("2 players, played today ")
+            assert "round 1, duel 1 of " in resumes[0].detail and "state" not in resumes[0].detail
             st.lobby_cursor = st.entries.index(resumes[0])
             await d.press(ENTER)
             await d.until(lambda: st.table is not None and st.table.my_turn, "the resumed game")
@@ -288,6 +293,23 @@ def test_q_quits_from_the_lobby() -> None:
             driver.keys.send_text("q")
             await driver.until(lambda: not driver.client.app.is_running, "quit")
             # Leaving the block then finds the app already gone, with exit code 0.
+
+    run(scenario())
+
+
+@pytest.mark.parametrize("where", ["lobby", "table", "typing"])
+def test_ctrl_c_leaves_as_ctrl_q_does(where: str) -> None:
+    start = StartRequest(game="fistful", seed=3) if where != "lobby" else StartRequest()
+
+    async def scenario() -> None:
+        async with running(start) as driver:
+            if where != "lobby":
+                await driver.my_turn()
+            if where == "typing":
+                await driver.press(":pick")
+                assert driver.state.command_open
+            driver.keys.send_text("\x03")
+            await driver.until(lambda: not driver.client.app.is_running, "Ctrl-C to leave")
 
     run(scenario())
 

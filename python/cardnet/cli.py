@@ -4,7 +4,7 @@ Only argparse and the standard library are imported up front; each subcommand im
 it runs, so ``cardnet --help`` stays fast. Network subcommands come from ``cardnet.commands.net`` (host, join,
 bot, replay) and ``cardnet.commands.discovery`` (list) when those modules are present.
 
-Exit codes: 0 ok, 1 runtime failure, 2 usage error.
+Exit codes: 0 ok, 1 runtime failure, 2 usage error, 141 (128 + SIGPIPE) when the reader of the output went away.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -23,6 +24,8 @@ from .ai import LEVELS
 EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
+#: The shell's exit code of a command stopped by a signal is this plus the signal's number.
+EXIT_SIGNAL_BASE = 128
 
 DEFAULT_GAME = "matchstick"
 
@@ -144,10 +147,16 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     text = rules_text(args.game)
     if sys.stdout.isatty() and sys.stdin.isatty():
         import pydoc
+        import shutil
 
-        # pydoc honours $PAGER and falls back to less or more, then to plain output.
-        pydoc.pager(text)
+        from .ui.markdown import as_overstrike, markdown_lines
+
+        # In a terminal the rules are formatted and wrapped to its width; bold by overstriking, which less
+        # shows. pydoc honours $PAGER and falls back to less or more, then to plain output.
+        width = shutil.get_terminal_size((80, 24)).columns - 1
+        pydoc.pager(as_overstrike(markdown_lines(text, width)))
     else:
+        # Into a pipe or a file: the Markdown source, for a reader or another tool.
         sys.stdout.write(text)
     return EXIT_OK
 
@@ -278,7 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (network subcommands included when their module exists)."""
     parser = argparse.ArgumentParser(
         prog="cardnet",
-        description="LAN party card games with no server. Without a command, plays a local game.",
+        description="LAN party card games with no server. Without a command, opens the lobby (as cardnet play).",
     )
     parser.add_argument("--version", action="store_true", help="print the version and build, then exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -403,7 +412,36 @@ def _commands(parser: argparse.ArgumentParser) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Runs the command line; returns the exit code."""
+    """Runs the command line; returns the exit code.
+
+    A closed standard input reads as an empty one (line mode then leaves as at the end of piped input), and
+    output into a pipe that closes early (``cardnet replay J | head``) ends quietly with the shell's code for
+    SIGPIPE, 141."""
+    for name in ("stdin", "stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "r" if name == "stdin" else "w", encoding="utf-8"))
+    try:
+        code = _run(argv)
+        sys.stdout.flush()
+    except BaseException as exc:
+        if not _only_broken_pipes(exc):
+            raise
+        # Nothing more can reach the reader; later writes (and the flush at exit) go nowhere instead of failing.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_SIGNAL_BASE + signal.SIGPIPE
+    return code
+
+
+def _only_broken_pipes(exc: BaseException) -> bool:
+    """Whether ``exc`` is a BrokenPipeError, or a group (from trio) made of nothing else."""
+    if isinstance(exc, BaseExceptionGroup):
+        return exc.split(BrokenPipeError)[1] is None
+    return isinstance(exc, BrokenPipeError)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     commands = _commands(parser)

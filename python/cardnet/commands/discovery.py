@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 #: How long ``join NAME`` and ``bot PLAYER NAME`` look for the table.
 DEFAULT_FIND_TIMEOUT = 3.0
+#: ``cardnet list`` prints once every table seen has answered its probe and nothing new arrived for this long.
+LIST_QUIET = 0.6
 
 
 def add_interface_argument(parser: argparse.ArgumentParser, what: str) -> None:
@@ -46,14 +48,22 @@ def add_parsers(subparsers: Any) -> None:
     """Register ``cardnet list`` on an ``argparse`` subparsers object."""
     lister = subparsers.add_parser("list", help="list the tables on the LAN")
     add_interface_argument(lister, "look on")
-    lister.add_argument("--timeout", type=_seconds, default=2.0, metavar="S", help="seconds to look (default 2)")
+    lister.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=2.0,
+        metavar="S",
+        help=f"seconds to look at most (default 2); the list prints sooner, once every table found has answered "
+        f"its probe and nothing new has arrived for {LIST_QUIET:g} s",
+    )
     lister.add_argument("--json", action="store_true", help="JSON: one array (with --watch, one array per change)")
     lister.add_argument("--watch", action="store_true", help="keep the list live until Ctrl-C")
     lister.set_defaults(func=cmd_list)
 
 
 def cmd_list(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
-    """Print the tables that answer (a table per line), once after ``--timeout`` or live with ``--watch``."""
+    """Print the tables that answer (a table per line): once, when the list has settled (at most ``--timeout``
+    seconds), or live with ``--watch``."""
     import trio
 
     from ..net.discovery import InterfaceError, browse, choose_interfaces
@@ -75,7 +85,8 @@ def cmd_list(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                 nursery.start_soon(stop_on_signal)
                 async with browse(interfaces) as browser:
                     if not args.watch:
-                        await trio.sleep(args.timeout)
+                        with trio.move_on_after(args.timeout):
+                            await browser.settled(LIST_QUIET)
                         show(browser.listings(), args.json, out, interfaces)
                         nursery.cancel_scope.cancel()
                         return

@@ -114,6 +114,11 @@ def add_parsers(subparsers: Any) -> None:
     bot.add_argument("--games", type=int, default=1, help="games to play (rematches in between)")
     add_interface_argument(bot, "look for the table on")
     bot.add_argument("--password-file", type=Path, help="file holding the table password")
+    bot.add_argument(
+        "--json",
+        action="store_true",
+        help="for machines: one JSON line per finished game (game_no, seat, outcome) instead of sentences",
+    )
     bot.set_defaults(func=cmd_bot)
 
     replay = subparsers.add_parser("replay", help="check and print a host journal")
@@ -268,7 +273,11 @@ def _host(args: argparse.Namespace) -> int:
                         print(f"cardnet host: cannot listen: {exc.strerror}", file=sys.stderr)
                         return 1
                     cfg = table.config
-                    seats = f"{sum(s.kind != 'open' for s in table.seats)}/{cfg.players} seats taken"
+                    taken = sum(s.kind != "open" for s in table.seats)
+                    # A seated host takes seat 0 right after this banner: count it already.
+                    if not args.headless and table.seats[0].kind == "open":
+                        taken += 1
+                    seats = f"{taken}/{cfg.players} seats taken"
                     print(
                         f"cardnet host: table {cfg.name!r} ({cfg.game}, {seats}, protocol {P.PROTOCOL_VERSION}"
                         f"{', seeded' if cfg.seeded else ''}{', password' if password else ''})",
@@ -497,7 +506,8 @@ def _interrupted(exc: BaseException) -> bool:
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    """Play ``--games`` games with a bot; prints one JSON line per finished game."""
+    """Play ``--games`` games with a bot; prints a line per finished game and a summary (``--json``: one JSON
+    line per finished game)."""
     return _run(_bot, args)
 
 
@@ -509,10 +519,13 @@ def _bot(args: argparse.Namespace) -> int:
     from ..protocol import canonical
 
     out = sys.stdout
+    from .bot_report import ReportingBot
+
     try:
         bot = load_bot(args.bot)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    reporter = None if args.json else ReportingBot(bot, out)
     address = table_address("bot", args.target, args.interface)
     if isinstance(address, int):
         return address
@@ -531,7 +544,8 @@ def _bot(args: argparse.Namespace) -> int:
                         return
 
                 nursery.start_soon(stop_on_signal)
-                found = await run_bot(bot, host, port, name=name, games=args.games, password=password)
+                player = bot if reporter is None else reporter
+                found = await run_bot(player, host, port, name=name, games=args.games, password=password)
                 nursery.cancel_scope.cancel()
                 return found
         return None
@@ -546,6 +560,9 @@ def _bot(args: argparse.Namespace) -> int:
             return 1
     if result is None:
         print("cardnet bot: stopped; the host hands the seat to a built-in player", file=sys.stderr)
+        return 0
+    if reporter is not None:
+        print(reporter.summary(name, result.moves), file=out)
         return 0
     for state in result.final_states:
         print(canonical({"game_no": state.game_no, "seat": result.seat, "outcome": state.outcome}), file=out)

@@ -488,6 +488,9 @@ class TableBrowser:
         self._watches: dict[str, _Watch] = {}
         self._changed = trio.Event()
         self.version = 0
+        #: Tables seen on mDNS whose first probe has not ended yet, and a pulse at anything seen or probed.
+        self._unprobed: set[str] = set()
+        self._activity = trio.Event()
 
     def listings(self) -> list[Listing]:
         """The tables that answered their last probe, by name."""
@@ -507,6 +510,19 @@ class TableBrowser:
         """Return at the next change of the list."""
         await self._changed.wait()
 
+    async def settled(self, quiet: float) -> None:
+        """Return once every table seen has answered (or failed) its first probe and nothing new has been seen
+        for ``quiet`` seconds: the list is as complete as waiting longer would likely make it."""
+        while True:
+            with trio.move_on_after(quiet) as timer:
+                await self._activity.wait()
+            if timer.cancelled_caught and not self._unprobed:
+                return
+
+    def _pulse(self) -> None:
+        self._activity.set()
+        self._activity = trio.Event()
+
     # Called by zeroconf in its browser thread.
     def _on_service_state_change(
         self, zeroconf: Zeroconf, service_type: str, name: str, state_change: ServiceStateChange
@@ -517,12 +533,15 @@ class TableBrowser:
             pass
 
     def _service_changed(self, name: str, change: str) -> None:
+        self._pulse()
         watch = self._watches.get(name)
         if change == "Removed":
             if watch is not None:
                 watch.scope.cancel()
+            self._unprobed.discard(name)
             self._set(name, None)
         elif watch is None:
+            self._unprobed.add(name)
             self._nursery.start_soon(self._watch, name)
         else:
             watch.poke.set()
@@ -546,12 +565,16 @@ class TableBrowser:
                 while True:
                     listing = await self._check(name)
                     self._set(name, listing)
+                    if name in self._unprobed:
+                        self._unprobed.discard(name)
+                        self._pulse()
                     with trio.move_on_after(self._probe_interval if listing is not None else self._retry):
                         await watch.poke.wait()
                     watch.poke = trio.Event()
         finally:
             if self._watches.get(name) is watch:
                 del self._watches[name]
+                self._unprobed.discard(name)
 
     async def _check(self, name: str) -> Listing | None:
         from zeroconf import IPVersion, ServiceInfo

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import textwrap
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,6 +48,16 @@ _REFUSALS = {
     "chat_disabled": "chat is off at this table",
     "chat_too_long": "that message is too long",
     "chat_rate": "you are chatting too fast; wait a moment",
+}
+
+#: The line-mode help's paragraphs (kept together for translation).
+LINE_HELP = {
+    "commands": "Commands: NUMBER plays that move; 'list [TEXT]' lists every move (or those containing TEXT) a page"
+    " at a time, 'more' the next page; 'table' shows the table again; 'say TEXT' chats; 'seats' shows who sits"
+    " where and how many watch; 'quit' (or Ctrl-D, Ctrl-C) leaves.",
+    "solo": "The game is kept in its journal; 'cardnet play --resume JOURNAL' continues it. Built-in players move"
+    " on their own; a forced move is played for you.",
+    "network": "A forced move is played for you; while you are away a built-in player stands in.",
 }
 
 
@@ -551,18 +562,12 @@ class PlainGame:
         self.more = None if page.next_start is None else (state.decision_id, filter_text, page.next_start)
 
     def show_help(self) -> None:
-        """Prints the commands."""
-        self.say("Commands: NUMBER plays that move; 'list [TEXT]' lists every move (or those")
-        self.say("containing TEXT) a page at a time, 'more' the next page; 'table' shows the")
-        self.say("table again; 'say TEXT' chats; 'seats' shows who sits where and how many")
-        self.say("watch; 'quit' (or Ctrl-D, Ctrl-C) leaves.")
-        if self.solo:
-            self.say("The game is kept in its journal; 'cardnet play --resume JOURNAL' continues it.")
-            self.say("Built-in players move on their own; a forced move is played for you.")
-        else:
-            self.say("A forced move is played for you; while you are away a built-in player stands in.")
-        for line in self.renderer.help():
-            self.say(line)
+        """Prints the commands, each paragraph wrapped at words to the terminal's width."""
+        paragraphs = [LINE_HELP["commands"], LINE_HELP["solo"] if self.solo else LINE_HELP["network"]]
+        width = max(20, shutil.get_terminal_size((80, 24)).columns - 1)
+        for text in [*paragraphs, *self.renderer.help()]:
+            for line in textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False):
+                self.say(line)
 
     def show_outcome(self, outcome: JSONValue) -> None:
         """Prints the result the host sent."""

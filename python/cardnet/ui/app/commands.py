@@ -112,7 +112,7 @@ TEN = ("ten",)
 CARD_GAMES = ("matchstick", "fistful", "cherki")
 
 COMMANDS: list[Command] = [
-    Command("quit", "always", ("c-q",), "^Q quit", "Leave cardnet (a local game stays in its journal).", _quit),
+    Command("quit", "always", ("c-q", "c-c"), "^Q quit", "Leave cardnet (a local game stays in its journal).", _quit),
     Command("help", "always", ("?",), "? help", "Show or hide this help.", _help),
     Command("type", "always", (":",), "", "Type a command or a move in line-mode words.", lambda c, _: None),
     Command("close", "always", ("escape",), "", "Close a list or help; clear the selection.", lambda c, _: c.clear()),
@@ -141,6 +141,7 @@ COMMANDS: list[Command] = [
     Command("numbers", "table", ("n",), "", "TEN: take the numbers as your prize.", lambda c, _: c.quick({"type": "prize", "kind": "numbers"}, "take the numbers"), TEN),
     Command("currency", "table", ("c",), "", "TEN: take the currency as your prize.", lambda c, _: c.quick({"type": "prize", "kind": "currency"}, "take the currency"), TEN),
     Command("accept", "table", ("a",), "", "TEN solo: accept the offered wild.", lambda c, _: c.quick({"type": "accept_wild"}, "accept"), TEN),
+    Command("settle", "table", ("e",), "", "TEN: pay the least that settles what you owe, all at once.", lambda c, _: c.settle(), TEN),
     Command("bid-up", "table", ("+", "="), "", "TEN: raise your bid.", lambda c, _: c.change_bid(1), TEN),
     Command("bid-down", "table", ("-",), "", "TEN: lower your bid.", lambda c, _: c.change_bid(-1), TEN),
     Command("rematch", "table", ("r",), "", "Ask for a rematch once the game is over.", lambda c, _: c.rematch()),

@@ -259,6 +259,9 @@ class ResumeEntry:
     players: int
     state_id: int
     modified: float
+    #: The player's seat and what the table shows everyone now, for the game's own progress words.
+    seat: int = 0
+    public: Mapping[str, Any] = field(default_factory=dict)
 
 
 def resumable_journals(limit: int = 20, folder: Path | None = None) -> list[ResumeEntry]:
@@ -281,7 +284,19 @@ def resumable_journals(limit: int = 20, folder: Path | None = None) -> list[Resu
             continue
         if table.game.is_over() or sum(1 for s in table.seats if s.kind != "bot") != 1:
             continue
-        found.append(ResumeEntry(path, table.config.game, table.config.players, table.state_id, mtime))
+        seat = next(n for n, s in enumerate(table.seats) if s.kind != "bot")
+        public = json.loads(table.game.view_json(seat)).get("public")
+        found.append(
+            ResumeEntry(
+                path,
+                table.config.game,
+                table.config.players,
+                table.state_id,
+                mtime,
+                seat,
+                public if isinstance(public, dict) else {},
+            )
+        )
     return found
 
 

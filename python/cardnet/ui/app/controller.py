@@ -17,8 +17,18 @@ import trio
 
 from ...errors import CardnetError
 from . import connection as C
-from .lobby import ListingSource, ManualListings, focused_key, form_settings, new_form, parse_address
-from .moves import all_choices, bid_range, hand_cards, pass_choice, quick_choice, selection_choices
+from . import remembered
+from .lobby import (
+    ListingSource,
+    ManualListings,
+    focused_key,
+    form_settings,
+    new_form,
+    parse_address,
+    remember,
+    resume_entry,
+)
+from .moves import all_choices, bid_range, hand_cards, pass_choice, quick_choice, selection_choices, settle_choice
 from .state import SENDING, AppState, Choice, LobbyEntry, TableState
 
 __all__ = ["CHAT_ERRORS", "Controller", "StartRequest"]
@@ -32,6 +42,11 @@ CHAT_ERRORS = {
 
 #: How the status line begins when the client played a seat's only legal move for it.
 FORCED_NOTE = "Your only move: "
+#: What ``e`` (settle a TEN payment) says when it cannot pay on its own.
+SETTLE_TEXT = {
+    "cards": "The rest is paid with cards: pick each with the arrows and Enter.",
+    "nothing": "You owe nothing now.",
+}
 
 
 @dataclass
@@ -86,6 +101,8 @@ class Controller:
         self._timer = trio.Event()
         #: What the next line typed at the prompt is for (a password), and where it goes.
         self.prompt_answer: Callable[[str], None] | None = None
+        #: Where the new-table form keeps its last choices per game.
+        self.form_memory = remembered.default_path()
 
     # -- running tasks -------------------------------------------------------------------------------------
 
@@ -170,8 +187,7 @@ class Controller:
                     seen.add((entry.address, entry.port))
                     tables.append(entry)
         resumes = [
-            LobbyEntry("resume", f"{r.game}, {r.players} players", f"state {r.state_id}  {r.path.name}", path=r.path)
-            for r in C.resumable_journals()
+            resume_entry(r.path, r.game, r.players, r.modified, r.seat, r.public) for r in C.resumable_journals()
         ]
         st.entries = [LobbyEntry("new", "New table", "host a game here against built-in players")]
         st.entries += tables + resumes
@@ -218,6 +234,7 @@ class Controller:
                 self.ask("Table password (empty for none): ", lambda text: setattr(form, "password", text))
                 return
             req = form_settings(form)
+            remembered.save(self.form_memory, remember(form))
             st.form = None
             start = StartRequest(
                 req.game,
@@ -236,7 +253,7 @@ class Controller:
             return
         entry = st.entries[st.lobby_cursor]
         if entry.kind == "new":
-            st.form = new_form(self.interfaces)
+            st.form = new_form(self.interfaces, remembered=remembered.load(self.form_memory))
         elif entry.kind == "resume" and entry.path is not None:
             path = entry.path
             self.spawn(lambda: self._open_local(StartRequest(resume=path)), "resume")
@@ -410,6 +427,7 @@ class Controller:
             bids = bid_range(ts)
             if bids is not None:
                 ts.bid = bids[0]
+            self._settle_next(ts)
         if ts.over:
             self.state.message = "Game over. r: rematch   b: back to the lobby   Ctrl-Q: quit"
 
@@ -538,6 +556,34 @@ class Controller:
             return
         choice = quick_choice(ts, move)
         self.offer([choice] if choice else [], f"You cannot {what} now.")
+
+    def settle(self) -> None:
+        """``e`` in a TEN payment: pays the least that settles the debt, one piece per decision."""
+        ts = self.state.table
+        if ts is None:
+            return
+        choice = settle_choice(ts)
+        if choice is None:
+            pub = ts.view.get("public", {})
+            paying = (pub.get("payment") or {}).get("payer") == ts.seat
+            self.state.error = SETTLE_TEXT["cards"] if paying else SETTLE_TEXT["nothing"]
+            return
+        ts.settling = True
+        self.offer([choice], "")
+
+    def _settle_next(self, ts: TableState) -> None:
+        """After each piece of a settling payment, the next one (a decision with one move is forced anyway)."""
+        if not ts.settling:
+            return
+        choice = settle_choice(ts) if ts.my_turn else None
+        if choice is not None and len(ts.legal) == 1:
+            return
+        if choice is None:
+            ts.settling = False
+            if (ts.view.get("public", {}).get("payment") or {}).get("payer") == ts.seat:
+                self.state.message = SETTLE_TEXT["cards"]
+            return
+        self.choose(choice)
 
     def change_bid(self, step: int) -> None:
         """``+``/``-``: the TEN bid form's amount, kept within the legal range."""

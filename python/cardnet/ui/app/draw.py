@@ -13,11 +13,13 @@ from typing import Any
 
 from ... import segments
 from ...games import outcome_from_dict
+from ..markdown import text_width, wrap_runs
 from ..render import watching_words
 from ..render.fistful import DYNAMITE, card_label
 from ..render.fistful import Renderer as FistfulRenderer
 from ..render.cherki import Renderer as CherkiRenderer
 from ..render.cherki import card_kind, card_name, kind_name
+from ..render.matchstick import card_label as matchstick_label
 from ..render.ten import bust_risk, card_text
 from ..render.ten import Renderer as TenRenderer
 from .moves import BUST_TOKEN, TOKEN, bid_range, by_colour, hand_cards
@@ -250,7 +252,8 @@ def _seg_rows(lit: str, added: str, compact: bool, extra: str, no_color: bool) -
 def _card_row(
     cards: Sequence[tuple[str, str, str, str]], width: int, compact: bool, no_color: bool, focus: int | None
 ) -> list[Fragments]:
-    """Cards ``(lit, added, label, extra style)`` side by side; when they need more than one row, the row with
+    """Cards ``(lit, added, label, extra style)`` side by side (a label may have several lines, one under the
+    other); when they need more than one row, the row with
     ``focus`` (the cursor) is the one shown, with a count of the cards left out."""
     if not cards:
         return [[("class:dim", "  (none)")]]
@@ -270,12 +273,16 @@ def _card_row(
         if after and r == 0:
             row.append(("class:dim", ">"))
         rows.append(row)
-    labels: Fragments = [("", "  ")]
-    for _, _, label, extra in chunk:
-        labels += [(f"class:label {extra}".strip(), f"{label:^{cell}}"), ("", " ")]
-    if before or after:
-        labels.append(("class:dim", f" ({before} left, {after} right)"))
-    rows.append(labels)
+    # A label of several lines (a hand card's value, then its position) takes a row for each.
+    for k in range(max(len(label.split("\n")) for _, _, label, _ in chunk)):
+        labels: Fragments = [("", "  ")]
+        for _, _, label, extra in chunk:
+            lines = label.split("\n")
+            text = lines[k] if k < len(lines) else ""
+            labels += [(f"class:label {extra}".strip(), f"{text:^{cell}}"), ("", " ")]
+        if k == 0 and (before or after):
+            labels.append(("class:dim", f" ({before} left, {after} right)"))
+        rows.append(labels)
     return rows
 
 
@@ -303,7 +310,7 @@ def _matchstick(ts: TableState, width: int, height: int, no_color: bool) -> list
             finish = p.get("finish")
             text = f"{name}: out" + (f" ({finish}.)" if finish else "")
         else:
-            text = f"{name}: {_plural(p['hand_size'], 'card')}, {p['matchsticks']} m"
+            text = f"{name}: {_plural(p['hand_size'], 'card')}, {_plural(p['matchsticks'], 'matchstick')}"
             if seat in passed:
                 text += ", passed"
         seats += [(style, (">" if turn else " ") + text), ("", "  ")]
@@ -320,23 +327,22 @@ def _matchstick(ts: TableState, width: int, height: int, no_color: bool) -> list
         rows += _card_row(shown, width, compact, no_color, None)
     else:
         leader = pub.get("turn")
-        who = r.name(leader) if isinstance(leader, int) else "the leader"
-        rows.append([("class:heading", "Trick: "), ("class:dim", f"empty - {who} leads")])
+        leads = r.does(leader, "leads", "lead") if isinstance(leader, int) else "the leader leads"
+        rows.append([("class:heading", "Trick: "), ("class:dim", f"empty - {leads}")])
     if priv is not None and ts.seat is not None:
         hand = priv.get("hand", [])
         mine = pub["players"][ts.seat]["matchsticks"]
-        rows.append(
-            [
-                ("class:heading", "Your hand "),
-                ("class:dim", f"({_plural(len(hand), 'card')}, {_plural(mine, 'matchstick')}; numbered by position)"),
-            ]
-        )
+        heading = [
+            ("class:heading", "Your hand "),
+            ("class:dim", f"({_plural(len(hand), 'card')}, {_plural(mine, 'matchstick')}; value and position under each)"),
+        ]
+        rows += wrap_runs(heading, width, "", "  ")
         ids = hand_cards(ts)
         drawn = []
         for pos, c in enumerate(hand):
             extra = _focus_style(ts, pos, int(c["id"]), ids)
-            # Numbered by position, the numbers typed moves use (`:play 8 2 5`).
-            drawn.append((segments.shape(str(c["card"])), "", str(pos + 1), extra))
+            # The value it shows (as line mode writes it), then the position typed moves use (`:play 8 2 5`).
+            drawn.append((segments.shape(str(c["card"])), "", f"{matchstick_label(str(c['card']))}\n{pos + 1}", extra))
         rows += _card_row(drawn, width, compact, no_color, ts.cursor)
     return rows
 
@@ -489,11 +495,11 @@ def _cherki(ts: TableState, width: int) -> list[Fragments]:
     assert isinstance(r, CherkiRenderer)
     me = ts.seat if ts.seat is not None else 0
     # The table as line mode says it; the hand is drawn below as cards, grouped by kind.
-    rows: list[Fragments] = [[("", line)] for line in r.table({"public": pub, "private": None}, me)]
+    rows: list[Fragments] = [row for line in r.table({"public": pub, "private": None}, me) for row in _fit(line, "", width)]
     if priv is None:
         return rows
     cards = hand_cards(ts)
-    rows.append([("class:heading", f"Your hand ({len(cards)} cards, by kind; number = card id):")])
+    rows += wrap_runs([("class:heading", f"Your hand ({len(cards)} cards, by kind; number = card id):")], width, "", "  ")
     top: Fragments = [("", "  ")]
     mid: Fragments = [("", "  ")]
     ids: Fragments = [("", "  ")]
@@ -510,15 +516,24 @@ def _cherki(ts: TableState, width: int) -> list[Fragments]:
     per_row = max(1, (width - 4) // 6)
     if len(cards) > per_row:
         # Too many for one row at this width: the faces alone, still grouped.
-        rows.append([("", "  ")] + [f for card in cards for f in (_cherki_chip(ts, card, cards), ("", " "))])
+        chips = [f for card in cards for f in (_cherki_chip(ts, card, cards), ("", " "))]
+        rows += [[("", "  "), *row] for row in _wrap_fragments(chips, width - 2)]
     else:
         rows += [top, mid, list(top), ids]
     if priv.get("pair_kind") is None:
-        rows.append(_cherki_progress(cards))
+        rows += wrap_runs(_cherki_progress(cards), width, "", "  ")
     for line in r.hand_lines(priv, pub, me)[-2:]:
         if not line.startswith("Your hand") and not line.startswith("  "):
-            rows.append([("class:dim", line)])
+            rows += _fit(line, "class:dim", width)
     return rows
+
+
+def _fit(line: str, style: str, width: int) -> list[Fragments]:
+    """A line of text as it is when it fits, else wrapped at words under its own indent (never cut off)."""
+    if text_width(line) <= width:
+        return [[(style, line)]]
+    indent = line[: len(line) - len(line.lstrip())]
+    return wrap_runs([(style, line)], width, indent, indent + "  ")
 
 
 def _cherki_progress(cards: Sequence[int]) -> Fragments:
@@ -600,13 +615,14 @@ def _ten(ts: TableState, width: int) -> list[Fragments]:
     line += _ten_chips(tab["cards"]) if tab["cards"] else [("class:dim", "empty ")]
     rows += _wrap_fragments(line, width)
     sums: Fragments = [
-        ("", "  Bust at 11: numbers-currency "),
+        ("", "Bust at 11: numbers-currency "),
         ("class:error" if numbers - currency >= 8 else "", str(numbers - currency)),
         ("", ", currency "),
         ("class:error" if currency >= 8 else "", str(currency)),
-        ("class:dim", f"; safe: {r.margin(numbers, currency)}"),
+        ("class:dim", f". Safe next card: {r.margin(numbers, currency)}"),
     ]
-    rows += _wrap_fragments(sums, width)
+    # Wrapped at words with a hanging indent: a continuation reads on, it never starts with stray punctuation.
+    rows += wrap_runs(sums, width, "  ", "    ")
     if pub["phase"] == "draw":
         risk = bust_risk(pub, ts.players)
         share = f" ({100 * risk.busting // risk.unseen}%)" if risk.unseen else ""
@@ -618,7 +634,7 @@ def _ten(ts: TableState, width: int) -> list[Fragments]:
             ]
         )
     rows += _ten_market(ts, pub, width)
-    rows.append([("class:heading", "Players"), ("class:dim", "  (score = the core's best score of the collection now)")])
+    rows.append([("class:heading", "Players"), ("class:dim", "  (points: what each collection scores now)")])
     for seat, info in enumerate(pub["seats"]):
         turn = seat == active and not ts.over
         style = "class:seat.turn" if turn else ("class:seat.me" if seat == me else "class:seat")
@@ -720,7 +736,7 @@ def _ten_pay_rows(ts: TableState, pub: Mapping[str, Any], pay: Mapping[str, Any]
         least = f"all {_plural(seat['tokens'], 'token')} and {_plural(owed - seat['tokens'], 'card')} (each card is worth 1)"
     else:
         least = f"{_plural(-(-owed // 3), 'bust token')} (3 each, no change)"
-    rows.append([("class:dim", f"  Least that settles {owed}: {least}. Enter pays the piece at the cursor.")])
+    rows += wrap_runs([("class:dim", f"Least that settles {owed}: {least}. e pays it, Enter the piece at the cursor.")], width, "  ", "  ")
     return rows
 
 
@@ -746,7 +762,7 @@ def lobby_screen(state: AppState, width: int, height: int) -> Fragments:
     """The lobby: new table, tables to join, games to resume; or the new-table form when it is open."""
     rows: list[Fragments] = [[("class:heading", "cardnet lobby")], []]
     if state.form is not None:
-        return _lines(rows + _form_rows(state))
+        return _lines(rows + _form_rows(state, width))
     kind = ""
     focus = 0
     for pos, entry in enumerate(state.entries):
@@ -768,15 +784,17 @@ def lobby_screen(state: AppState, width: int, height: int) -> Fragments:
     return _lines([_clip(r, width) for r in rows[first : first + height]])
 
 
-def _form_rows(state: AppState) -> list[Fragments]:
-    from .lobby import form_fields
+def _form_rows(state: AppState, width: int) -> list[Fragments]:
+    from .lobby import form_fields, form_notes
 
     form = state.form
     assert form is not None
     rows: list[Fragments] = [[("class:heading", "New table (hosted here; you sit at seat 0)")]]
-    for pos, (label, value) in enumerate(form_fields(form)):
+    for pos, ((label, value), note) in enumerate(zip(form_fields(form), form_notes(form))):
         style = "class:cursor" if pos == form.field_index else ""
         rows.append([("", f"  {label:<16}"), (style, f"< {value} >")])
+        if note:
+            rows += wrap_runs([("class:dim", note)], width, "    ", "    ")
     rows.append([])
     rows.append([("class:dim", "Up/Down: field   Left/Right: change   Enter: start   Esc: back")])
     return rows

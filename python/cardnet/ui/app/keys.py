@@ -26,12 +26,13 @@ def build_key_bindings(c: Controller, filters: Filters, after: AfterKey) -> KeyB
 
 
 def _bind(kb: KeyBindings, c: Controller, filters: Filters, command: Command, key: str, after: AfterKey) -> None:
-    # Ctrl-Q works even while typing; every other key belongs to the line being typed.
+    # Ctrl-Q and Ctrl-C work even while typing; every other key belongs to the line being typed.
     active = filters.context(command.context)
-    if key != "c-q":
+    anywhere = key in ("c-q", "c-c")
+    if not anywhere:
         active = active & ~filters.typing
 
-    @kb.add(key, filter=active, eager=key == "c-q")
+    @kb.add(key, filter=active, eager=anywhere)
     def _(event: KeyPressEvent) -> None:
         # A new action clears the last error; reading help or closing a list keeps it in view.
         if command.name not in ("help", "close"):

@@ -22,38 +22,63 @@ from prompt_toolkit.widgets import Frame
 
 from ...games import GAMES
 from ...rulebook import rules_games, rules_text
+from ..markdown import Line, markdown_lines, text_width, wrap_runs
 from .commands import CONTEXTS, MOVE_COMMANDS, for_context
-from .draw import Fragments, lobby_screen, table_screen
+from .draw import lobby_screen, table_screen
 from .filters import Filters, active_context
 from .state import AppState
 
-__all__ = ["build_layout", "help_fragments"]
+__all__ = ["build_layout", "help_lines"]
 
 #: Rows the bars around the main area take (title, message, status).
 BARS = 3
 #: Most moves the chooser shows at once (it scrolls with the cursor).
 CHOICES_SHOWN = 12
-#: How each game's screen draws its cards, for the help.
+#: How each game's screen draws its cards, for the help: one paragraph each, wrapped to the help's width.
 CARD_NOTES = {
     "matchstick": (
-        "On screen: matchsticks added to a card are drawn in orange (= and ! without colour); a card",
-        "played turned shows ~ before its printed type; under your cards is each card's position.",
-        "Select several cards with Space: Enter then offers every value they can show together.",
+        "On screen: matchsticks added to a card are drawn in orange (= and ! without colour); a card played turned"
+        " shows ~ before its printed type; under each card of your hand is the value it shows, then its position."
+        " Select several cards with Space: Enter then offers every value they can show together."
     ),
     "cherki": (
-        "On screen: your hand is grouped by kind; 3C is the 3 of Coins (yellow), S Strings (green),",
-        "M Myriads (blue); WF, RF and OT are the honours; * (red) marks the red stamp. Under each card: its id.",
+        "On screen: your hand is grouped by kind; 3C is the 3 of Coins (yellow), S Strings (green), M Myriads"
+        " (blue); WF, RF and OT are the honours; * (red) marks the red stamp. Under each card: its id."
     ),
     "ten": (
-        "On screen: R5 is a red 5 (B blue, O orange, G green), B# a blue wild, *8 an 8 of any colour, *# a card",
-        "of any colour and number, $3 currency 3. 'Next draw: N of M' counts the cards left that would bust you.",
-        "Keys: d draw, s stop, n numbers, c currency, arrows + Enter buy or pay, +/- and Enter bid, p pass or skip.",
+        "On screen: R5 is a red 5 (B blue, O orange, G green), B# a blue wild, *8 an 8 of any colour, *# a card of"
+        " any colour and number, $3 currency 3. 'Next draw: N of M' counts the cards left that would bust you."
+        " Keys: d draw, s stop, n numbers, c currency, arrows + Enter buy or pay, e pays the least that settles a debt,"
+        " +/- and Enter bid, p pass or skip."
     ),
     "fistful": (
-        "On screen: cards are drawn in their owner's colour ([D] is the Dynamite); 'bar' under a card",
-        "marks the one the +1 rule bars this duel. Gold, the pot and the stars are at the top.",
+        "On screen: cards are drawn in their owner's colour ([D] is the Dynamite); 'bar' under a card marks the one"
+        " the +1 rule bars this duel. Gold, the pot and the stars are at the top."
     ),
 }
+#: The help's words (kept together for translation).
+HELP_TEXT = {
+    "type_moves": "Type ':' and a move in those words to play it directly.",
+    "rules_heading": "The rules (Up/Down scroll)",
+    "status": " Up/Down scroll   Esc or ? closes help   ^Q quit",
+}
+#: The help's heading for the keys of each screen.
+CONTEXT_NAMES = {
+    "always": "Everywhere",
+    "help": "Help",
+    "lobby": "Lobby",
+    "form": "New table form",
+    "table": "At a table",
+    "choices": "Move list",
+}
+#: Columns the help's key names take before their description (when the help is wide enough for two columns).
+KEY_COLUMN = 16
+#: The narrowest description column worth keeping beside the keys; narrower help puts keys on a line of their own.
+MIN_DOC_COLUMN = 24
+#: Columns the help box loses to the screen edges (2 each side), its frame and a space inside (1 each side).
+HELP_MARGIN = 8
+#: Rows the help box loses: a row above and below it, and its frame.
+HELP_ROWS_LOST = 4
 
 
 def build_layout(
@@ -101,7 +126,7 @@ def build_layout(
         ),
         Float(
             ConditionalContainer(
-                Frame(Window(FormattedTextControl(lambda: _scrolled_help(st)), wrap_lines=True), title="Help"),
+                Frame(Window(FormattedTextControl(lambda: _scrolled_help(st, *size())), wrap_lines=False), title="Help"),
                 filter=filters.help,
             ),
             left=2,
@@ -127,7 +152,7 @@ def _message(st: AppState) -> StyleAndTextTuples:
 def _status(st: AppState) -> StyleAndTextTuples:
     context = active_context(st)
     if context == "help":
-        return [("class:status", " Up/Down scroll   Esc or ? closes help   ^Q quit")]
+        return [("class:status", HELP_TEXT["status"])]
     out: StyleAndTextTuples = [("class:status", " ")]
     watching = context == "table" and st.table is not None and st.table.seat is None
     if watching:
@@ -158,36 +183,55 @@ def _choices(st: AppState, rows: int) -> StyleAndTextTuples:
     return out
 
 
-def _scrolled_help(st: AppState) -> StyleAndTextTuples:
-    lines = "".join(fragment[1] for fragment in help_fragments(st)).split("\n")
-    st.help_offset = min(st.help_offset, max(0, len(lines) - 5))
-    return [("", "\n".join(lines[st.help_offset :]))]
+def _scrolled_help(st: AppState, columns: int, rows: int) -> StyleAndTextTuples:
+    lines = help_lines(st, columns - HELP_MARGIN)
+    st.help_offset = min(st.help_offset, max(0, len(lines) - (rows - HELP_ROWS_LOST)))
+    out: StyleAndTextTuples = []
+    for line in lines[st.help_offset :]:
+        out += [("", " "), *line, ("", "\n")]
+    return out
 
 
-def help_fragments(st: AppState) -> StyleAndTextTuples:
-    """The help screen: how to play the current game (when at a table) and every key, by screen."""
-    out: Fragments = []
+def help_lines(st: AppState, width: int) -> list[Line]:
+    """The help screen at ``width`` columns: how to play the current game (at a table), every key by screen,
+    then the game's rules; every paragraph is wrapped at word boundaries."""
+    out: list[Line] = []
+
+    def paragraph(text: str, style: str = "") -> None:
+        out.extend(wrap_runs([(style, text)], width))
+
     ts = st.table
     if st.screen == "table" and ts is not None:
         info = GAMES.get(ts.game)
         if info is not None:
-            out += [("class:heading", info.title + "\n"), ("", info.summary + "\n\n")]
-        out += [("", line + "\n") for line in ts.renderer.help()]
-        out.append(("", "Type ':' and a move in those words to play it directly.\n"))
-        out += [("", line + "\n") for line in CARD_NOTES.get(ts.game, ())]
-        out.append(("", "\n"))
-    names = {"always": "Everywhere", "help": "Help", "lobby": "Lobby", "form": "New table form", "table": "At a table", "choices": "Move list"}
-    for context in CONTEXTS:
-        out.append(("class:heading", names[context] + "\n"))
+            paragraph(info.title, "class:heading")
+            paragraph(info.summary)
+            out.append([])
+        for text in [*ts.renderer.help(), HELP_TEXT["type_moves"], CARD_NOTES.get(ts.game, "")]:
+            if text:
+                paragraph(text)
+                out.append([])
+    two_columns = width - KEY_COLUMN - 3 >= MIN_DOC_COLUMN
+    for n, context in enumerate(CONTEXTS):
+        if n:
+            out.append([])
+        paragraph(CONTEXT_NAMES[context], "class:heading")
         for command in for_context(context):
             if command.context != context:
                 continue
             keys = ", ".join(_key_name(k) for k in command.keys) or f":{command.name}"
-            out.append(("", f"  {keys:<16} {command.doc}\n"))
+            if two_columns and text_width(keys) <= KEY_COLUMN:
+                out.extend(wrap_runs([("", command.doc)], width, f"  {keys:<{KEY_COLUMN}} ", " " * (KEY_COLUMN + 3)))
+            else:
+                out.extend(wrap_runs([("", keys)], width, "  ", "  "))
+                out.extend(wrap_runs([("", command.doc)], width, "    ", "    "))
     if st.screen == "table" and ts is not None and ts.game in rules_games():
-        out += [("", "\n"), ("class:heading", "The rules (Up/Down scroll)\n"), ("", rules_text(ts.game))]
-    return out  # type: ignore[return-value]
+        out.append([])
+        paragraph(HELP_TEXT["rules_heading"], "class:heading")
+        out.append([])
+        out.extend(markdown_lines(rules_text(ts.game), width))
+    return out
 
 
 def _key_name(key: str) -> str:
-    return {"c-q": "Ctrl-Q", "escape": "Esc", "enter": "Enter", "space": "Space", "tab": "Tab"}.get(key, key)
+    return {"c-q": "Ctrl-Q", "c-c": "Ctrl-C", "escape": "Esc", "enter": "Enter", "space": "Space", "tab": "Tab"}.get(key, key)

@@ -6,13 +6,17 @@ Listings come from a :class:`ListingSource`. Manual ``--connect HOST:PORT`` addr
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 import trio
 
 from ...games import GAMES, OptionSpec
+from ..render import renderer_for
+from .remembered import GameChoices, Remembered
 from .state import LobbyEntry, NewTableForm
 
 __all__ = [
@@ -23,14 +27,83 @@ __all__ = [
     "table_entry",
     "form_change",
     "form_fields",
+    "form_notes",
     "form_settings",
     "focused_key",
     "new_form",
+    "remember",
+    "resume_entry",
+    "when_played",
     "parse_address",
 ]
 
 #: Built-in player levels offered by the form (the first is the default for a new table).
 LEVELS = ("normal", "easy", "hard", "random")
+
+#: How the form names each game option (the specs' own names are keys for the command line and the wire).
+OPTION_LABELS = {
+    ("matchstick", "expansion"): "Expansion cards",
+    ("matchstick", "deal_all"): "Deal whole deck",
+    ("fistful", "length"): "Match length",
+    ("fistful", "colours"): "Pink deck",
+    ("cherki", "deals"): "Deals",
+    ("ten", "solo_target"): "Solo target",
+}
+
+
+#: When an unfinished game was last played, as the lobby says it ({time}: hours and minutes, {day}: weekday,
+#: {date}: the day of the month and month).
+WHEN_PLAYED = {
+    "today": "today {time}",
+    "yesterday": "yesterday {time}",
+    "this_week": "{day} {time}",
+    "earlier": "{date} {time}",
+}
+#: The lobby's line for an unfinished game: {players}, {when} (as WHEN_PLAYED), {progress} (the game's words).
+RESUME_DETAIL = "{players} players, played {when}, {progress}"
+RESUME_DETAIL_NO_PROGRESS = "{players} players, played {when}"
+#: Weekdays and months, spelled here rather than by the machine's locale.
+WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def when_played(modified: float, now: float | None = None) -> str:
+    """``today 21:40``, ``yesterday 21:40``, ``Tue 21:40`` within the week, else ``3 Dec 21:40`` (local time)."""
+    then = time.localtime(modified)
+    today = time.localtime(time.time() if now is None else now)
+    clock = f"{then.tm_hour:02d}:{then.tm_min:02d}"
+    days = _day_number(today) - _day_number(then)
+    if days <= 0:
+        key = "today"
+    elif days == 1:
+        key = "yesterday"
+    elif days < 7:
+        key = "this_week"
+    else:
+        key = "earlier"
+    date = f"{then.tm_mday} {MONTHS[then.tm_mon - 1]}"
+    return WHEN_PLAYED[key].format(time=clock, day=WEEKDAYS[then.tm_wday], date=date)
+
+
+def _day_number(moment: time.struct_time) -> int:
+    """Days since the epoch of a local date (only differences between two of them matter)."""
+    return int(time.mktime((moment.tm_year, moment.tm_mon, moment.tm_mday, 12, 0, 0, 0, 0, -1)) // 86400)
+
+
+def resume_entry(
+    path: Path, game: str, players: int, modified: float, seat: int, public: Mapping[str, Any], now: float | None = None
+) -> LobbyEntry:
+    """The lobby's entry for an unfinished local game: its title, then players, when and how far."""
+    info = GAMES.get(game)
+    title = info.title if info is not None else game
+    try:
+        progress = renderer_for(game, ["You"] * players).progress(public, seat) if public else ""
+    except (KeyError, TypeError, IndexError, ValueError):
+        # A view this version does not know the shape of: say no more than the rest.
+        progress = ""
+    template = RESUME_DETAIL if progress else RESUME_DETAIL_NO_PROGRESS
+    detail = template.format(players=players, when=when_played(modified, now), progress=progress)
+    return LobbyEntry("resume", title, detail, path=path)
 
 
 class ListingSource(Protocol):
@@ -103,13 +176,28 @@ class ManualListings:
             self._added = trio.Event()
 
 
-def new_form(interfaces: Sequence[str] = (), game: str | None = None) -> NewTableForm:
-    """A form preset to ``game`` (or the first game) with its default players and options; a LAN table may
-    listen on one of ``interfaces``."""
+def new_form(
+    interfaces: Sequence[str] = (), game: str | None = None, remembered: Remembered | None = None
+) -> NewTableForm:
+    """A form preset to ``game`` (else the game chosen last, else the first) with the players, level and options
+    last chosen for it (else its defaults); a LAN table may listen on one of ``interfaces``."""
     games = list(GAMES)
-    form = NewTableForm(games, game=games.index(game) if game in games else 0, level=0, interfaces=list(interfaces))
+    memory = remembered if remembered is not None else Remembered()
+    game = game if game is not None else memory.game
+    form = NewTableForm(
+        games, game=games.index(game) if game in games else 0, level=0, interfaces=list(interfaces), remembered=memory
+    )
     _reset_game_fields(form)
     return form
+
+
+def remember(form: NewTableForm) -> Remembered:
+    """The form's memory with its current game's choices recorded as the last ones."""
+    info = GAMES[form.games[form.game]]
+    options = {spec.name: _option_values(spec)[form.options[spec.name]] for spec in info.options}
+    form.remembered.game = info.name
+    form.remembered.games[info.name] = GameChoices(_seats(form), LEVELS[form.level], options)
+    return form.remembered
 
 
 def _option_values(spec: OptionSpec) -> list[Any]:
@@ -126,6 +214,19 @@ def _reset_game_fields(form: NewTableForm) -> None:
     info = GAMES[form.games[form.game]]
     form.players = list(_player_counts(form)).index(int(info.default_players))
     form.options = {spec.name: _option_values(spec).index(spec.default) for spec in info.options}
+    last = form.remembered.games.get(info.name)
+    if last is not None:
+        # What the player chose last time, where the game still offers it.
+        counts = list(_player_counts(form))
+        if last.players in counts:
+            form.players = counts.index(last.players)
+        if last.level in LEVELS:
+            form.level = LEVELS.index(last.level)
+        for spec in info.options:
+            values = _option_values(spec)
+            chosen = last.options.get(spec.name)
+            if chosen in values and type(chosen) is type(spec.default):
+                form.options[spec.name] = values.index(chosen)
     form.bots = _seats(form) - 1 if form.where == 0 else max(0, _seats(form) - 2)
 
 
@@ -172,8 +273,15 @@ def form_fields(form: NewTableForm) -> list[tuple[str, str]]:
         else:
             spec = info.option(key.split(":", 1)[1])
             house = " (house rules)" if spec.house_rules else ""
-            fields.append((spec.name, _show(_option_values(spec)[form.options[spec.name]]) + house))
+            label = OPTION_LABELS.get((info.name, spec.name), spec.name.replace("_", " ").capitalize())
+            fields.append((label, _show(_option_values(spec)[form.options[spec.name]]) + house))
     return fields
+
+
+def form_notes(form: NewTableForm) -> list[str]:
+    """A one-line description for each field of :func:`form_fields` (a game option's own doc; "" for none)."""
+    info = GAMES[form.games[form.game]]
+    return [info.option(key.split(":", 1)[1]).doc if key.startswith("option:") else "" for key in _keys(form)]
 
 
 def focused_key(form: NewTableForm) -> str:

@@ -15,7 +15,8 @@ from ..render.cherki import card_kind
 from ..render.ten import COLOURS
 from .state import Choice, TableState
 
-__all__ = ["BUST_TOKEN", "TOKEN", "bid_range", "by_colour", "hand_cards", "pass_choice", "quick_choice", "selection_choices"]
+__all__ = ["BUST_TOKEN", "TOKEN", "bid_range", "by_colour", "hand_cards", "pass_choice", "quick_choice", "selection_choices",
+           "settle_choice"]
 
 #: TEN payments: the cursor's stand-ins for a currency token and a bust token (card ids are never negative).
 TOKEN, BUST_TOKEN = -1, -2
@@ -165,6 +166,25 @@ def quick_choice(ts: TableState, move: dict[str, Any]) -> Choice | None:
     for i, m in enumerate(ts.legal):
         if m == move:
             return _choice(ts, i)
+    return None
+
+
+def settle_choice(ts: TableState) -> Choice | None:
+    """TEN: the next piece of the least payment that settles the player's debt, so one key pays it all: a
+    token while there are tokens (cards make up the rest), a bust token when tokens and cards together cannot
+    settle it; None when nothing is owed or what is left must be paid with cards the player chooses."""
+    pub = ts.view.get("public", {})
+    pay = pub.get("payment")
+    if ts.game != "ten" or not pay or ts.seat is None or pay.get("payer") != ts.seat:
+        return None
+    seat = pub["seats"][ts.seat]
+    owed, tokens, cards = int(pay["owed"]), int(seat["tokens"]), len(seat["collection"])
+    if owed <= 0:
+        return None
+    if tokens + cards < owed:
+        return quick_choice(ts, {"type": "pay_bust"})
+    if tokens > 0:
+        return quick_choice(ts, {"type": "pay_token"})
     return None
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..render import GenericRenderer, renderer_for
+from .remembered import Remembered
 
 __all__ = ["AppState", "Choice", "LobbyEntry", "NewTableForm", "TableState"]
 
@@ -66,6 +67,8 @@ class TableState:
     acked: Any = None
     #: The amount of the TEN bid form (kept inside the legal range of the open auction decision).
     bid: int = 0
+    #: TEN: paying the least that settles the debt, one piece per decision, until it is settled (``e``).
+    settling: bool = False
     connected: bool = True
     #: The banner over the table while the connection is down (empty when connected).
     banner: str = ""
@@ -160,6 +163,8 @@ class NewTableForm:
     interfaces: list[str] = field(default_factory=list)
     bots: int = 0
     password: str = ""
+    #: The last choices per game (from earlier runs); a game chosen in the form starts from them.
+    remembered: Remembered = field(default_factory=Remembered)
 
 
 @dataclass

@@ -48,6 +48,9 @@ _RULES = {
     "choice": "",
     "choice.cursor": "reverse",
     "help": "",
+    "md.strong": "bold",
+    "md.em": "italic",
+    "md.code": "#87d7ff",
     "frame.label": "bold",
 }
 

@@ -43,6 +43,10 @@ LIST_LIMIT = 40
 _MIN_ROOM = 4
 
 
+#: A typed move no word of the game reads ({text}: what was typed; {moves}: the game's move words).
+UNKNOWN_MOVE = "'{text}' is not a move here. The moves: {moves}; or a number from the list."
+
+
 class MoveTextError(ValueError):
     """A typed move a renderer understood but refuses before it is sent, such as a card the screen never
     showed; ``str(error)`` is the reason for the player."""
@@ -74,6 +78,9 @@ def use_colour(stream: TextIO) -> bool:
 
 class GenericRenderer:
     """Draws any game as JSON-ish text; per-game renderers subclass it."""
+
+    #: The moves as this game's players type them (the help's words); empty for the generic ``TYPE key=value``.
+    move_words = ""
 
     def __init__(self, names: Sequence[str]) -> None:
         self.names = list(names)
@@ -166,6 +173,18 @@ class GenericRenderer:
                 move[key] = raw
         return move
 
+    def progress(self, public: Mapping[str, Any], seat: int) -> str:
+        """How far a game has come, in the game's own terms (``deal 3 of 5``), for a list of unfinished games;
+        empty when the game has no such words."""
+        return ""
+
+    def unknown_move(self, text: str, view: View) -> Move | None:
+        """Typed text none of a game's own words read: a JSON object still passes (for bot authors); anything
+        else is refused with the words this game's players type, never the wire's move types."""
+        if not self.move_words or text.strip().startswith("{"):
+            return GenericRenderer.parse_move(self, text, view)
+        raise MoveTextError(UNKNOWN_MOVE.format(text=text.strip(), moves=self.move_words))
+
     def event_text(self, event: Mapping[str, Any]) -> str | None:
         """One line for an event (None to stay silent)."""
         kind = event.get("type", "event")
@@ -193,7 +212,7 @@ class GenericRenderer:
         return lines
 
     def help(self) -> list[str]:
-        """Game-specific help lines about typing moves."""
+        """Game-specific help about typing moves: whole paragraphs, which each screen wraps to its width."""
         return [
             "Type a move as listed (TYPE key=value ..., values in JSON) or as one JSON object.",
         ]

@@ -66,6 +66,8 @@ def _plural(n: int, word: str) -> str:
 class Renderer(GenericRenderer):
     """Draws a Cherki deal: hand by kind, discard pile, stock and scores."""
 
+    move_words = "draw, take, call, discard N, discard N call"
+
     def __init__(self, names: Sequence[str]) -> None:
         super().__init__(names)
         #: The seat whose moves are listed: the one named "You", or the last seat a table was drawn for.
@@ -219,6 +221,9 @@ class Renderer(GenericRenderer):
             return "discard call"
         return str(move.get("type", "?"))
 
+    def progress(self, public: Mapping[str, Any], seat: int) -> str:
+        return f"deal {public['deal']} of {public['deals']}, {public['stock']} cards in the stock"
+
     def parse_move(self, text: str, view: View) -> Move | None:
         words = text.lower().split()
         if not words:
@@ -235,7 +240,7 @@ class Renderer(GenericRenderer):
             if rest[1:]:
                 move["call"] = True
             return move
-        return super().parse_move(text, view)
+        return self.unknown_move(text, view)
 
     # -- events -------------------------------------------------------------------------------------
 
@@ -289,10 +294,8 @@ class Renderer(GenericRenderer):
 
     def help(self) -> list[str]:
         return [
-            "Moves: 'draw' takes the top stock card, 'take' the last discard; then",
-            "'discard ID' (the number in brackets), or 'discard ID call' to call Cherki",
-            "as you discard; 'call' before drawing when your 8 cards are ready (two",
-            "triples and a pair). After calling, draw or take a card of your pair's kind",
-            'to win. Numbers of any suit share a kind; honours only match themselves.',
-            "'*' marks the red stamp (display only).",
+            "Moves: 'draw' takes the top stock card, 'take' the last discard; then 'discard ID' (the number in"
+            " brackets), or 'discard ID call' to call Cherki as you discard; 'call' before drawing when your 8 cards"
+            " are ready (two triples and a pair). After calling, draw or take a card of your pair's kind to win."
+            " Numbers of any suit share a kind; honours only match themselves. '*' marks the red stamp (display only).",
         ]

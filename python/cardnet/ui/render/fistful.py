@@ -44,6 +44,8 @@ def _parse_card(word: str) -> int | None:
 class Renderer(GenericRenderer):
     """Draws the duel table of A Fistful of Gold."""
 
+    move_words = "pick CARD, discard CARD CARD, retrieve CARD"
+
     def __init__(self, names: Sequence[str]) -> None:
         super().__init__(names)
         self.colours: list[str] = []
@@ -220,6 +222,10 @@ class Renderer(GenericRenderer):
             return "or type any two, e.g. discard 3 D"
         return super().list_hint(key)
 
+    def progress(self, public: Mapping[str, Any], seat: int) -> str:
+        stars = public["stars"]
+        return f"round {public['round']}, duel {public['duel']} of {public['duels_in_round']}, stars {stars[seat]}-{stars[1 - seat]}"
+
     def parse_move(self, text: str, view: View) -> Move | None:
         words = text.split()
         if not words:
@@ -233,7 +239,7 @@ class Renderer(GenericRenderer):
             if len(ids) == 1:
                 kind = "retrieve" if head in ("retrieve", "r") else "pick"
                 return {"type": kind, "card": ids[0]}
-        return super().parse_move(text, view)
+        return self.unknown_move(text, view)
 
     # -- events -------------------------------------------------------------------------------------
 
@@ -306,10 +312,9 @@ class Renderer(GenericRenderer):
 
     def help(self) -> list[str]:
         return [
-            "Moves: 'pick 7' plays a card in the duel ('pick D' the Dynamite);",
-            "'discard 3 5' discards face down; 'retrieve 4' takes a card back after",
-            "your Green 8. Cards are 1 to 8 and D, in their owner's colour: Pink 7, Green 8.",
-            'Duel: equal cards tie (2 gold to the pot); 1-3 apart the higher card wins',
-            'the difference, 4+ apart the lower one does. +1 rule: you may not play',
-            'one more than your own card of the previous duel.',
+            "Moves: 'pick 7' plays a card in the duel ('pick D' the Dynamite); 'discard 3 5' discards face down;"
+            " 'retrieve 4' takes a card back after your Green 8. Cards are 1 to 8 and D, in their owner's colour:"
+            " Pink 7, Green 8.",
+            "Duel: equal cards tie (2 gold to the pot); 1-3 apart the higher card wins the difference, 4+ apart the"
+            " lower one does. +1 rule: you may not play one more than your own card of the previous duel.",
         ]

@@ -39,6 +39,8 @@ def card_label(card: str) -> str:
 class Renderer(GenericRenderer):
     """Draws hands and the table as seven-segment cards."""
 
+    move_words = "play VALUE POSITION ..., pass, discard"
+
     def __init__(self, names: Sequence[str]) -> None:
         super().__init__(names)
         #: The card ids of the player's hand in the order drawn: position p (from 1) is ``hand[p - 1]``.
@@ -139,6 +141,13 @@ class Renderer(GenericRenderer):
             return f"play {move['value']}"
         return str(move.get("type", "?"))
 
+    def progress(self, public: Mapping[str, Any], seat: int) -> str:
+        players = public["players"]
+        out = sum(1 for p in players if p.get("out"))
+        mine = next((p for p in players if p["seat"] == seat), None)
+        held = f"{_plural(mine['hand_size'], 'card')} in your hand, " if mine and not mine.get("out") else ""
+        return f"{held}{out} of {len(players)} players out"
+
     def parse_move(self, text: str, view: View) -> Move | None:
         words = text.split()
         if not words:
@@ -161,7 +170,7 @@ class Renderer(GenericRenderer):
                 if positions.count(p) > 1:
                     raise MoveTextError(f"position {p} is named twice: each card can be played once")
             return {"type": "play", "value": words[1], "cards": [hand[p - 1] for p in positions]}
-        return super().parse_move(text, view)
+        return self.unknown_move(text, view)
 
     def event_text(self, event: Mapping[str, Any]) -> str | None:
         kind = event.get("type")
@@ -187,8 +196,8 @@ class Renderer(GenericRenderer):
 
     def help(self) -> list[str]:
         return [
-            "Moves: 'play VALUE POS POS ...' shows VALUE with the cards at those positions in your",
-            "hand (e.g. 'play 8 2 5'; turning and matchsticks are worked out for you), 'pass'",
-            "takes a matchstick, 'discard' drops one. Under each card: the value it shows",
-            "(6/9: 6 upright, 9 turned), then its position. '=' and '!' are matchsticks.",
+            "Moves: 'play VALUE POS POS ...' shows VALUE with the cards at those positions in your hand (e.g."
+            " 'play 8 2 5'; turning and matchsticks are worked out for you), 'pass' takes a matchstick, 'discard'"
+            " drops one. Under each card: the value it shows (6/9: 6 upright, 9 turned), then its position. '='"
+            " and '!' are matchsticks.",
         ]

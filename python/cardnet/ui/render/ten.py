@@ -99,6 +99,8 @@ def _is_wild(card: Mapping[str, Any]) -> bool:
 class Renderer(GenericRenderer):
     """Draws a TEN table: tableau, market, collections, auction and payment."""
 
+    move_words = "draw, stop, numbers, currency, buy ID, skip, bid N, pass, pay token, pay bust, pay card ID, accept, decline"
+
     def __init__(self, names: Sequence[str]) -> None:
         super().__init__(names)
         #: The seat whose moves are listed: the one named "You", or the last seat a table was drawn for.
@@ -261,7 +263,7 @@ class Renderer(GenericRenderer):
         kind = move.get("type")
         tab = pub["tableau"]
         if kind == "draw":
-            return f"{pub['draw_pile']} left; safe: " + self.margin(tab["numbers"], tab["currency"])
+            return f"{pub['draw_pile']} left; safe next card: " + self.margin(tab["numbers"], tab["currency"])
         if kind == "stop":
             return "keep the tableau and choose a prize" if tab["cards"] else "end the turn"
         if kind == "prize":
@@ -306,6 +308,9 @@ class Renderer(GenericRenderer):
     def group_key(self, move: Move) -> str:
         return "pay card" if move.get("type") == "pay_card" else str(move.get("type", "?"))
 
+    def progress(self, public: Mapping[str, Any], seat: int) -> str:
+        return f"turn {public['turn']}, {public['draw_pile']} cards left to draw"
+
     def parse_move(self, text: str, view: View) -> Move | None:
         words = text.lower().split()
         if not words:
@@ -341,7 +346,7 @@ class Renderer(GenericRenderer):
             return {"type": "buy", "card": int(rest[0])}
         if head == "bid" and len(rest) == 1 and rest[0].isdigit():
             return {"type": "bid", "amount": int(rest[0])}
-        return super().parse_move(text, view)
+        return self.unknown_move(text, view)
 
     # -- events -------------------------------------------------------------------------------------
 
@@ -427,10 +432,9 @@ class Renderer(GenericRenderer):
 
     def help(self) -> list[str]:
         return [
-            "Moves: 'draw' / 'stop'; prize 'numbers' or 'currency'; 'buy ID' or 'skip';",
-            "'bid N' or 'pass'; 'pay token', 'pay bust' (worth 3, no change), 'pay card",
-            "ID' (worth 1); solo: 'accept' / 'decline'. Bust: numbers - currency reaches",
-            "11, or currency reaches 11. Score: the longest run of numbers in each colour",
-            "(1-9 scores 10). Wilds: 'red wild #' is any red number, 'wild 8' an 8 of",
-            "any colour, 'wild #' anything.",
+            "Moves: 'draw' / 'stop'; prize 'numbers' or 'currency'; 'buy ID' or 'skip'; 'bid N' or 'pass';"
+            " 'pay token', 'pay bust' (worth 3, no change), 'pay card ID' (worth 1); solo: 'accept' / 'decline'.",
+            "Bust: numbers - currency reaches 11, or currency reaches 11. Score: the longest run of numbers in each"
+            " colour (1-9 scores 10). Wilds: 'red wild #' is any red number, 'wild 8' an 8 of any colour, 'wild #'"
+            " anything.",
         ]

@@ -1,0 +1,161 @@
+"""Every message in the player's words (issue 29): refusals name the moves the help teaches, never the wire's
+move types or the core's internal words."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+
+import pytest
+
+import cardnet
+from cardnet.protocol import JSONValue, StateMessage
+from cardnet.ui.app.controller import Controller
+from cardnet.ui.app.draw import table_screen, text_of
+from cardnet.ui.app.state import AppState, Choice, TableState
+from cardnet.ui.plain import play_plain
+from cardnet.ui.render import MoveTextError, renderer_for
+from cardnet.ui.markdown import text_width
+from cardnet.ui.render.cherki import card_kind, kind_name
+from cardnet.ui.render.matchstick import card_label as matchstick_label
+
+#: Each game's wire move types, which a player never types and must never read.
+WIRE_TYPES = {
+    "cherki": ("draw_stock", "take_discard"),
+    "matchstick": ("discard_matchstick",),
+    "fistful": (),
+    "ten": ("skip_buy", "pass_bid", "accept_wild", "pay_token"),
+}
+
+
+@pytest.mark.parametrize("game", sorted(cardnet.GAMES))
+def test_an_unknown_word_is_refused_with_the_games_move_words(game: str) -> None:
+    names = ["You"] + [f"Seat {n}" for n in range(1, cardnet.GAMES[game].default_players)]
+    renderer = renderer_for(game, names)
+    view = cardnet.new_game(game, seed=1).view(0)
+    with pytest.raises(MoveTextError) as refused:
+        renderer.parse_move("foo", view)
+    text = str(refused.value)
+    assert text.startswith("'foo' is not a move here") and renderer.move_words in text
+    assert not any(wire in text for wire in WIRE_TYPES[game]), text
+    # A JSON object still reaches the host as it is (bot authors and tests type those).
+    assert renderer.parse_move('{"type": "foo"}', view) == {"type": "foo"}
+
+
+def test_cherki_line_mode_refuses_foo_in_the_words_help_teaches() -> None:
+    out = io.StringIO()
+    assert play_plain("cherki", players=3, seed=2, stdin=io.StringIO("foo\nquit\n"), stdout=out) == 0
+    text = out.getvalue()
+    assert "Refused: 'foo' is not a move here. The moves: draw, take, call, discard N" in text
+    assert "unknown move type" not in text and "draw_stock" not in text
+
+
+# -- TEN ----------------------------------------------------------------------------------------------------
+
+
+def _ten_payment(seed: int) -> tuple[cardnet.Game, int]:
+    """A 3-player TEN game played at random up to a payment with a choice (tokens or cards) for its payer."""
+    g = cardnet.new_game("ten", players=3, seed=seed)
+    rng = random.Random(seed)
+    while True:
+        seat = g.to_act()[0]
+        if g.view(seat)["public"]["phase"] == "pay" and len(g.legal_moves(seat)) > 1:
+            return g, seat
+        g.apply(seat, rng.choice(g.legal_moves(seat)))
+
+
+class PayingController(Controller):
+    """The client's controller with the host replaced by the core itself: a chosen move is applied at once and
+    the next state comes straight back, as the host would send it."""
+
+    def __init__(self, game: cardnet.Game, seat: int) -> None:
+        super().__init__(AppState(screen="table"), lambda: None)
+        self.game, self.seat, self.sent = game, seat, 0
+        self.state.table = TableState.open("ten", 3, seat, "t")
+        self.deliver()
+
+    def deliver(self) -> None:
+        ts = self.state.table
+        assert ts is not None
+        to_act = self.game.to_act()
+        legal: list[JSONValue] = list(self.game.legal_moves(self.seat)) if self.seat in to_act else []
+        view = self.game.view(self.seat)
+        message = StateMessage(
+            "update", 0, self.sent, "", view, to_act, self.sent + 1, legal, len(legal), False, None, False, None
+        )
+        self._on_state(ts, message)
+
+    def choose(self, choice: Choice) -> None:
+        ts = self.state.table
+        assert ts is not None
+        move = choice.move if choice.move is not None else ts.legal[choice.index or 0]
+        self.game.apply(self.seat, move)
+        self.sent += 1
+        self.deliver()
+
+
+def test_ten_one_key_pays_the_least_that_settles() -> None:
+    g, seat = _ten_payment(4)
+    pub = g.view(seat)["public"]
+    owed, tokens = pub["payment"]["owed"], pub["seats"][seat]["tokens"]
+    assert tokens >= owed >= 2
+    c = PayingController(g, seat)
+    assert "e pays it" in text_of(table_screen(c.state.table, 80, 24))  # type: ignore[arg-type]
+    c.settle()
+    after = g.view(seat)["public"]
+    assert c.sent == owed and after["seats"][seat]["tokens"] == tokens - owed and after["payment"] is None
+    assert c.state.error == ""
+
+
+def test_ten_table_words_are_plain_and_wrap_at_words() -> None:
+    g, seat = _ten_payment(4)
+    ts = TableState.open("ten", 3, seat, "t")
+    ts.view = g.view(seat)
+    ts.view["public"]["tableau"] = {"cards": [], "numbers": 7, "currency": 2}
+    for width in (40, 50, 60, 80):
+        lines = text_of(table_screen(ts, width, 30)).split("\n")
+        assert "the core's" not in "\n".join(lines)
+        # A wrapped line never starts with the punctuation that joined it to the line before.
+        assert [line for line in lines if line.strip()[:1] in (";", ",", ".")] == [], width
+        assert "Safe next card: a number up to 5, any currency" in " ".join(" ".join(lines).split())
+
+
+# -- Matchstick Tycoon ----------------------------------------------------------------------------------------
+
+
+def test_matchstick_screen_shows_values_under_the_hand_and_says_you_lead() -> None:
+    seed = next(s for s in range(100) if cardnet.new_game("matchstick", players=3, seed=s).to_act() == [0])
+    g = cardnet.new_game("matchstick", players=3, seed=seed)
+    ts = TableState.open("matchstick", 3, 0, "t")
+    ts.view, ts.legal, ts.to_act, ts.decision_id = g.view(0), list(g.legal_moves(0)), [0], 1
+    hand = ts.view["private"]["hand"]
+    for width, height in ((80, 21), (60, 17)):
+        lines = text_of(table_screen(ts, width, height)).split("\n")
+        text = "\n".join(lines)
+        assert "empty - You lead" in text and "You leads" not in text
+        # Every seat's matchsticks in words, never the abbreviation "1 m".
+        assert "1 matchstick" in text and not re.search(r"\d m\b", text)
+        # Under the drawn hand: each card's value as line mode writes it, then its position (what '?' promises).
+        shown = [matchstick_label(c["card"]) for c in hand]
+        values = next(i for i, line in enumerate(lines) if line.split()[:5] == shown[:5])
+        assert lines[values + 1].split()[:5] == ["1", "2", "3", "4", "5"], text
+
+
+# -- Cherki -------------------------------------------------------------------------------------------------
+
+
+def test_cherki_long_lines_wrap_instead_of_being_cut() -> None:
+    g = cardnet.new_game("cherki", players=3, seed=2)
+    ts = TableState.open("cherki", 3, 0, "t")
+    ts.view = g.view(0)
+    # Four pairs of honours and numbers: the progress line is longer than a narrow screen.
+    ts.view["private"]["hand"] = [0, 1, 116, 117, 112, 113, 108, 109]
+    for width in (40, 60, 80):
+        lines = text_of(table_screen(ts, width, 30)).split("\n")
+        assert all(text_width(line) <= width for line in lines), width
+        words = " ".join(" ".join(lines).split())
+        assert "pairs 4 of 1" in words and all(kind_name(card_kind(c)) in words for c in ts.view["private"]["hand"])
+        assert "number = card id" in words
+        # Too narrow for the drawn cards: every card as a chip, none of them cut off.
+        assert width > 40 or ("[RF* 112]" in words and "[WF 109]" in words)
