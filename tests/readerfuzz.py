@@ -187,8 +187,10 @@ def view_case(rng: random.Random) -> str | None:
     except Exception:  # noqa: BLE001
         return _unexpected("game_from_view")
     if not built.is_over():
-        acting = built.to_act()[0]
-        built.apply_index(acting, rng.randrange(built.legal_count(acting)))
+        acting = built.to_act()
+        if not acting:
+            return "game_from_view built a game that is still on but in which nobody acts"
+        built.apply_index(acting[0], rng.randrange(built.legal_count(acting[0])))
     return None
 
 

@@ -21,6 +21,22 @@ def test_a_reader_of_outside_data_answers_damage_with_its_documented_error(reade
     assert run_reader(readers(tmp_path)[reader], CASES[reader], seed=7) == []
 
 
+@pytest.mark.parametrize("game", ["fistful", "matchstick", "cherki", "ten"])
+def test_a_view_of_a_game_still_on_in_which_nobody_acts_is_corrupt(game: str) -> None:
+    """Found by the reader fuzzer: Fistful's spectator view with ``"to_act": []`` built a game no bot could ever
+    move in (to_act empty, not over)."""
+    import cardnet
+
+    played = cardnet.new_game(game, seed=7)
+    for _ in range(4):
+        played.apply_index(played.to_act()[0], 0)
+    for observer in (None, 0):
+        view = played.view(observer)
+        view["public"]["to_act"] = []
+        with pytest.raises(cardnet.CorruptState):
+            cardnet.game_from_view(game, view, observer, played.players, seed=1)
+
+
 def test_a_kept_token_of_a_shape_no_host_accepts_is_not_offered() -> None:
     """A seats.json entry that is not a token made the hello fail with handshake_required, which the lobby did
     not treat as a stale token: the player could never join that table again."""
