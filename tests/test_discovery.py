@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 
 import pytest
 import trio
@@ -115,6 +116,76 @@ def test_a_txt_record_of_another_version_or_malformed_is_refused() -> None:
     info = HostSession(make_table(unique("noversion"))).table_info("")
     with pytest.raises(ValueError, match="no protocol version"):
         TableSummary.from_table_info(dataclasses.replace(info, versions=()))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"seats": "-1/4"},
+        {"seats": "5/4"},
+        {"seats": "0/0"},
+        {"seats": " 1/4"},
+        {"seats": "\u0663/4"},  # an Arabic-Indic three: int() takes it
+        {"seats": "1_0/20"},
+        {"seats": "1/999"},
+        {"proto": "1,-2"},
+        {"proto": "\u0661"},
+        {"proto": "0"},
+        {"game": "\x1b[2Jten"},
+        {"game": ""},
+        {"id": ""},
+        {"id": "ab cd"},
+        {"id": "\x07"},
+        {"opts": "ZZZZ"},
+        {"opts": "0123abcd\n"},
+    ],
+)
+def test_a_txt_record_with_a_value_no_host_writes_is_refused(change: dict[str, str]) -> None:
+    good = TableSummary("t", "ten", 1, 4, "abcd", False, False, True, "0123abcd").txt()
+    assert TableSummary.from_txt("t", good).seats_taken == 1
+    with pytest.raises(ValueError):
+        TableSummary.from_txt("t", good | change)
+
+
+@pytest.mark.parametrize("name", ["\x1b]0;owned\x07", "a\nb", "\ud800", "x\x9bJ"])
+def test_a_listing_whose_name_could_drive_the_terminal_is_refused(name: str) -> None:
+    with pytest.raises(ValueError, match="control characters"):
+        TableSummary(name, "ten", 1, 4, "abcd", False, False, True, "0123abcd").checked()
+    assert TableSummary("Zoë's ☕ table", "ten", 1, 4, "abcd", False, False, True, "0123abcd").checked()
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"game": "\x1b[31mten"},
+        {"name": "evil\x1b[2J"},
+        {"players": 2, "seats": [{"kind": "human"}] * 3},
+        {"players": 0},
+        {"table_id": "a b"},
+        {"versions": [0]},
+    ],
+)
+async def test_a_probe_of_a_host_whose_table_line_no_host_sends_finds_no_table(fields: dict[str, object]) -> None:
+    import json
+
+    line: dict[str, object] = {
+        "type": "table", "versions": [1], "capabilities": [], "table_id": "abcd", "name": "t", "game": "ten",
+        "players": 2, "options": {}, "seeded": False, "password": False, "challenge": "c", "started": False,
+        "game_no": 0, "seats": [],
+    }
+
+    async def serve(stream: trio.SocketStream) -> None:
+        await stream.send_all(json.dumps(line).encode() + b"\n")
+        await trio.sleep(1)
+
+    async with trio.open_nursery() as nursery:
+        (listener,) = await nursery.start(partial(trio.serve_tcp, serve, 0, host="127.0.0.1"))
+        port = listener.socket.getsockname()[1]
+        assert await D.probe_table("127.0.0.1", port) is not None
+        line.update(fields)
+        assert await D.probe_table("127.0.0.1", port) is None
+        nursery.cancel_scope.cancel()
 
 
 def test_instance_names_are_one_label_of_at_most_63_bytes() -> None:

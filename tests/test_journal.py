@@ -7,6 +7,7 @@ import os
 import struct
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -215,3 +216,84 @@ def test_the_move_record_fast_path_writes_the_canonical_bytes(
     assert encode_record(record) == struct.pack(">II", len(payload), zlib.crc32(payload)) + payload
     record["move"] = json.loads(move)
     assert encode_record(record)[8:] == canonical(record).encode("ascii")
+
+
+def test_damage_in_the_middle_is_reported_and_never_cut_off(tmp_path: Path) -> None:
+    """A flipped byte inside an early record is no torn tail: the records after it are acknowledged moves, so
+    resuming refuses (writing nothing) instead of cutting them off with the damage."""
+    path = tmp_path / "j"
+    data = bytearray(write(path))
+    first_payload = len(MAGIC) + 8
+    data[first_payload + 3] ^= 0x01
+    path.write_bytes(bytes(data))
+    contents = read_journal(path)
+    assert contents.records == [] and contents.torn is not None and contents.torn.in_the_middle
+    assert contents.torn.intact_after == len(MAGIC) + len(encode_record(RECORDS[0]))
+    assert "valid records after it" in contents.torn.describe()
+    with pytest.raises(JournalError, match="nothing was cut off"):
+        Journal.open_resume(path)
+    assert path.read_bytes() == bytes(data)
+    # The lock was released: the operator can repair the file and continue it.
+    data[first_payload + 3] ^= 0x01
+    path.write_bytes(bytes(data))
+    journal, again = Journal.open_resume(path)
+    journal.close()
+    assert again.records == RECORDS and again.torn is None
+
+
+def test_a_torn_tail_after_garbage_is_still_only_a_tail(tmp_path: Path) -> None:
+    """Half a record (a killed write) and random bytes at the end have no valid record after the damage."""
+    full = MAGIC + b"".join(encode_record(r) for r in RECORDS)
+    half = encode_record({"kind": "move", "move": {"a": {"b": 1}}})
+    for tail in (half[: len(half) // 2], b"\x00" * 40, b"{" * 30):
+        contents = parse_journal(full + tail)
+        assert contents.records == RECORDS and contents.torn is not None and not contents.torn.in_the_middle
+
+
+def test_a_journal_that_does_not_replay_keeps_its_torn_tail(tmp_path: Path) -> None:
+    """Resuming replays before it writes: a refused journal is left exactly as it was, tail included."""
+    path = tmp_path / "j"
+    data = write(path) + b"\x00\x00\x01"
+    path.write_bytes(data)
+
+    def refuse(contents: object) -> None:
+        raise ValueError("does not replay")
+
+    with pytest.raises(ValueError, match="does not replay"):
+        Journal.open_resume(path, accept=refuse)
+    assert path.read_bytes() == data
+    journal, _ = Journal.open_resume(path)
+    journal.close()
+
+
+@pytest.mark.parametrize("seat", [-1, 2, 99, "1", 1.5, True, None])
+def test_a_journalled_seat_number_out_of_range_or_not_an_integer_is_refused(seat: object) -> None:
+    """A seat record of -1 once seated the last seat (Python's negative index) and 99 escaped as an IndexError
+    past the resume path's error handling; both are a journal that does not replay."""
+    from cardnet.table import Table, TableConfig
+
+    from netfake import fake_engine
+
+    table = TableConfig("callpick", 2, 8, table_id="ts").record()
+    record = {"kind": "seat", "seat": seat, "name": "ann", "token_hash": "0" * 64}
+    with pytest.raises(ValueError, match="record 2: field 'seat' must be an integer in 0..1"):
+        Table.from_records([table, record], fake_engine(), clock=lambda: 0.0)
+
+
+@pytest.mark.parametrize("field", ["seat", "game_no", "state_id"])
+def test_a_move_record_with_a_field_that_is_not_a_plain_integer_is_refused(field: str) -> None:
+    from cardnet.table import Table, TableConfig
+
+    from netfake import fake_engine
+
+    config = TableConfig("callpick", 2, 8, seeded=True, table_id="tm")
+    live = Table(config, fake_engine(), clock=lambda: 0.0)
+    records: list[dict[str, Any]] = [config.record()]
+    for seat in range(2):
+        records.append(live.claim_seat(seat, f"p{seat}")[2])
+    seat, decision = next(iter(live.decisions.items()))
+    move = json.loads(json.dumps(live.apply_move(seat, decision, index=0).record, default=lambda r: json.loads(r.text)))
+    assert Table.from_records([*records, move], fake_engine(), clock=lambda: 0.0).state_id == live.state_id
+    for bad in (-1, str(move[field]), float(move[field]), 7 if field == "seat" else 2**60):
+        with pytest.raises(ValueError, match="record 4"):
+            Table.from_records([*records, {**move, field: bad}], fake_engine(), clock=lambda: 0.0)

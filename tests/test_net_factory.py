@@ -58,3 +58,16 @@ def test_resume_rebuilds_the_table_and_refuses_a_journal_that_does_not_replay(tm
     with pytest.raises(ValueError, match="cannot resume"):
         resume_table(broken, clock=stopped_clock)
     assert broken.read_bytes() == before
+
+
+def test_a_journal_that_does_not_replay_is_left_whole_torn_tail_included(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.journal"
+    _, other = create_table(table_config("fistful", seed=4), journal=broken, clock=stopped_clock)
+    other.append({"kind": "move", "game_no": 0, "state_id": 9, "seat": 0, "move": {}})
+    other.close()
+    with broken.open("ab") as f:
+        f.write(b"\x00\x00\x00\x09torn")
+    before = broken.read_bytes()
+    with pytest.raises(ValueError, match="cannot resume"):
+        resume_table(broken, clock=stopped_clock)
+    assert broken.read_bytes() == before

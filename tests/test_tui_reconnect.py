@@ -34,11 +34,12 @@ ENTER = "\r"
 def test_seat_tokens_are_kept_per_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
     assert saved_token("127.0.0.1", 5000) is None
-    remember_token("127.0.0.1", 5000, "tok-a")
-    remember_token("127.0.0.1", 5001, "tok-b")
-    assert saved_token("127.0.0.1", 5000) == "tok-a" and saved_token("127.0.0.1", 5001) == "tok-b"
+    tok_a, tok_b = "a" * 43, "b" * 43  # the shape of the tokens hosts hand out
+    remember_token("127.0.0.1", 5000, tok_a)
+    remember_token("127.0.0.1", 5001, tok_b)
+    assert saved_token("127.0.0.1", 5000) == tok_a and saved_token("127.0.0.1", 5001) == tok_b
     remember_token("127.0.0.1", 5000, None)
-    assert saved_token("127.0.0.1", 5000) is None and saved_token("127.0.0.1", 5001) == "tok-b"
+    assert saved_token("127.0.0.1", 5000) is None and saved_token("127.0.0.1", 5001) == tok_b
     # A damaged file costs the rejoin only.
     seat_tokens_path().write_text("{not json", encoding="utf-8")
     assert saved_token("127.0.0.1", 5001) is None

@@ -267,6 +267,11 @@ def check_auth(password: str, table_id: str, challenge: str, mac: str) -> bool:
     return hmac.compare_digest(auth_mac(password, table_id, challenge), mac)
 
 
+def is_token(text: object) -> bool:
+    """Whether ``text`` has the shape of a seat token (what a hello's ``token`` may hold)."""
+    return isinstance(text, str) and _TOKEN_RE.fullmatch(text) is not None
+
+
 def token_hash(token: str) -> str:
     """How the host stores a seat token: hex sha256 (the token itself is never kept)."""
     return hashlib.sha256(token.encode("ascii")).hexdigest()

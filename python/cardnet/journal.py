@@ -22,7 +22,7 @@ import json
 import os
 import struct
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -122,14 +122,30 @@ def _read_pid(fd: int) -> int | None:
 
 @dataclass(frozen=True)
 class TornTail:
-    """Where and why reading stopped before the end of the file."""
+    """Where and why reading stopped before the end of the file.
+
+    ``intact_after`` is the offset of the first whole, valid record found after the damage, or None when nothing
+    valid follows it. A killed or powered-off host only ever leaves damage at the very end; valid records after
+    it mean the middle of the file was damaged, and cutting there would throw acknowledged moves away.
+    """
 
     offset: int
     size: int
     reason: str
+    intact_after: int | None = None
+
+    @property
+    def in_the_middle(self) -> bool:
+        """Whether valid records follow the damage (it is then no torn tail, and must not be cut off)."""
+        return self.intact_after is not None
 
     def describe(self) -> str:
         """A one-line report for the operator."""
+        if self.intact_after is not None:
+            return (
+                f"journal is damaged at byte {self.offset} ({self.reason}) and has valid records after it "
+                f"(from byte {self.intact_after}); only the {self.offset} bytes before the damage are used"
+            )
         return (
             f"journal tail is damaged at byte {self.offset} ({self.reason}); "
             f"{self.size - self.offset} trailing bytes ignored, the valid prefix is used"
@@ -169,8 +185,46 @@ def encode_payload(payload: bytes) -> bytes:
     return _HEADER.pack(len(payload), zlib.crc32(payload)) + payload
 
 
+def _record_at(data: bytes, pos: int) -> tuple[dict[str, object] | None, str, int]:
+    """The record starting at ``pos`` (or None and why not), and the offset after it."""
+    if len(data) - pos < _HEADER.size:
+        return None, "incomplete record header", pos
+    length, crc = _HEADER.unpack_from(data, pos)
+    start = pos + _HEADER.size
+    if length > MAX_RECORD:
+        return None, f"implausible record length {length}", pos
+    if len(data) - start < length:
+        return None, f"record needs {length} bytes, {len(data) - start} present", pos
+    payload = data[start : start + length]
+    if zlib.crc32(payload) != crc:
+        return None, "CRC mismatch", pos
+    try:
+        record = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None, "payload is not JSON", pos
+    if not isinstance(record, dict):
+        return None, "payload is not an object", pos
+    return record, "", start + length
+
+
+def _next_intact_record(data: bytes, after: int) -> int | None:
+    """The offset of the first valid record that starts after ``after``, if any.
+
+    Every payload is a JSON object, so only offsets 8 bytes before a ``{`` can start one: the scan jumps
+    between those, and the CRC makes a false find in damaged bytes a one-in-four-billion event.
+    """
+    brace = data.find(b"{", after + _HEADER.size + 1)
+    while brace >= 0:
+        record, _, _ = _record_at(data, brace - _HEADER.size)
+        if record is not None:
+            return brace - _HEADER.size
+        brace = data.find(b"{", brace + 1)
+    return None
+
+
 def parse_journal(data: bytes) -> JournalContents:
-    """Parse journal bytes: every valid record up to the first damaged one."""
+    """Parse journal bytes: every valid record up to the first damaged one (see :class:`TornTail` for what is
+    known about the bytes after it)."""
     if not data.startswith(MAGIC):
         if MAGIC.startswith(data):
             # Killed while writing the magic itself: an empty journal.
@@ -180,31 +234,12 @@ def parse_journal(data: bytes) -> JournalContents:
     pos = len(MAGIC)
     torn: TornTail | None = None
     while pos < len(data):
-        if len(data) - pos < _HEADER.size:
-            torn = TornTail(pos, len(data), "incomplete record header")
-            break
-        length, crc = _HEADER.unpack_from(data, pos)
-        start = pos + _HEADER.size
-        if length > MAX_RECORD:
-            torn = TornTail(pos, len(data), f"implausible record length {length}")
-            break
-        if len(data) - start < length:
-            torn = TornTail(pos, len(data), f"record needs {length} bytes, {len(data) - start} present")
-            break
-        payload = data[start : start + length]
-        if zlib.crc32(payload) != crc:
-            torn = TornTail(pos, len(data), "CRC mismatch")
-            break
-        try:
-            record = json.loads(payload.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            torn = TornTail(pos, len(data), "payload is not JSON")
-            break
-        if not isinstance(record, dict):
-            torn = TornTail(pos, len(data), "payload is not an object")
+        record, reason, end = _record_at(data, pos)
+        if record is None:
+            torn = TornTail(pos, len(data), reason, _next_intact_record(data, pos))
             break
         records.append(record)
-        pos = start + length
+        pos = end
     return JournalContents(records, pos, torn)
 
 
@@ -264,10 +299,19 @@ class Journal:
         return journal
 
     @classmethod
-    def open_resume(cls, path: str | os.PathLike[str], *, fsync: bool = False) -> tuple[Journal, JournalContents]:
+    def open_resume(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        fsync: bool = False,
+        accept: Callable[[JournalContents], object] | None = None,
+    ) -> tuple[Journal, JournalContents]:
         """Open an existing journal to continue it: lock it, read it, cut off any torn tail, append after the rest.
 
-        Raises :class:`JournalBusy` (and reads nothing) when another process holds the journal.
+        ``accept`` sees the records before anything is written (the caller replays them there); whatever it
+        raises leaves the file as it was. Raises :class:`JournalBusy` (and reads nothing) when another process
+        holds the journal, and :class:`JournalError` (writing nothing) when the damage is not at the end: valid
+        records after it are acknowledged moves that cutting would lose.
         """
         p = Path(path)
         if not p.is_file():
@@ -276,6 +320,10 @@ class Journal:
         lock = _Lock.acquire(p)
         try:
             contents = read_journal(p)
+            if contents.torn is not None and contents.torn.in_the_middle:
+                raise JournalError(f"cannot continue {p}: {contents.torn.describe()}; nothing was cut off")
+            if accept is not None:
+                accept(contents)
             fd = os.open(p, os.O_WRONLY | os.O_APPEND)
         except OSError as exc:
             lock.release()

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Union
 
-from .codec import Encodable, JSONValue, ProtocolError, Raw, canonical, is_unicode, token_hash
+from .codec import MAX_INT, Encodable, JSONValue, ProtocolError, Raw, canonical, is_unicode, token_hash
 
 
 #: Decision ids are ``n * SEAT_STRIDE + seat``; the stride exceeds any seat count the core supports.
@@ -697,12 +697,13 @@ class Table:
                 if not is_unicode(str(rec["name"])):
                     # Written by a host from before lone surrogates were refused: it could never be sent again.
                     raise ValueError(f"journal record {n}: the seat's name is not valid Unicode")
-                table.apply_seat_record(int(rec["seat"]), str(rec["name"]), str(rec["token_hash"]))
+                seat = _record_int(rec, "seat", n, len(table.seats) - 1)
+                table.apply_seat_record(seat, str(rec["name"]), str(rec["token_hash"]))
                 table._maybe_start()
             elif kind == "move":
-                if int(rec["game_no"]) != table.game_no or int(rec["state_id"]) != table.state_id + 1:
+                if _record_int(rec, "game_no", n) != table.game_no or _record_int(rec, "state_id", n) != table.state_id + 1:
                     raise ValueError(f"journal record {n}: move out of sequence")
-                seat = int(rec["seat"])
+                seat = _record_int(rec, "seat", n, len(table.seats) - 1)
                 answered = table.decisions.get(seat)
                 try:
                     table.game.apply(seat, rec["move"])
@@ -713,17 +714,26 @@ class Table:
                     table.answered[answered.id] = (seat, table.state_id)
                 table._refresh_decisions(mover=seat)
             elif kind == "vote":
-                seat = int(rec["seat"])
-                if int(rec["game_no"]) != table.game_no or not table.game.is_over() or not 0 <= seat < len(table.seats):
+                seat = _record_int(rec, "seat", n, len(table.seats) - 1)
+                if _record_int(rec, "game_no", n) != table.game_no or not table.game.is_over():
                     raise ValueError(f"journal record {n}: rematch vote out of sequence")
                 table.rematch_votes.add(seat)
             elif kind == "game":
-                if int(rec["game_no"]) != table.game_no + 1:
+                if _record_int(rec, "game_no", n) != table.game_no + 1:
                     raise ValueError(f"journal record {n}: game out of sequence")
-                table.start_next_game(int(rec["seed"]))
+                table.start_next_game(_record_int(rec, "seed", n, 2**64 - 1))
             else:
                 raise ValueError(f"journal record {n}: unknown kind {kind!r}")
         for held in table.seats:
             if held.kind == "human":
                 held.connected = False
         return table
+
+
+def _record_int(rec: Mapping[str, Any], key: str, n: int, hi: int = MAX_INT) -> int:
+    """Field ``key`` of journal record ``n``: an integer in 0..hi, or the journal is refused (never coerced: a
+    seat of -1 would otherwise name the last seat, and "1" or 1.5 were never written by a host)."""
+    value = rec.get(key)
+    if type(value) is not int or not 0 <= value <= hi:
+        raise ValueError(f"journal record {n}: field {key!r} must be an integer in 0..{hi}, not {value!r}")
+    return value

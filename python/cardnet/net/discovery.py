@@ -16,7 +16,9 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 import os
+import re
 import socket
+import unicodedata
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -88,6 +90,28 @@ def _flag(props: Mapping[str, str], key: str) -> bool:
     return value == "yes"
 
 
+#: What a listing's fields may hold when they come from another machine (a TXT record or a ``table`` line).
+_GAME_RE = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+_TABLE_ID_RE = re.compile(r"[\x21-\x7e]{1,64}")
+_DIGEST_RE = re.compile(r"[0-9a-f]{8}")
+#: ASCII digits only: int() alone also takes "-1", " 2", "1_0" and other scripts' digits such as "٣".
+_TXT_NUMBER_RE = re.compile(r"[0-9]{1,6}")
+#: More seats than any game has; a listing claiming more is not a cardnet table.
+MAX_LISTED_SEATS = 255
+
+
+def _txt_number(key: str, text: str) -> int:
+    if not _TXT_NUMBER_RE.fullmatch(text):
+        raise ValueError(f"TXT key {key!r} must hold decimal numbers, not {text!r}")
+    return int(text)
+
+
+def _has_control(text: str) -> bool:
+    """Whether ``text`` holds a control character or a lone surrogate (a terminal escape, a line break, text
+    that cannot be encoded): shown in a list, such text could redraw or garble the reader's screen."""
+    return any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text)
+
+
 def options_digest(options: Any) -> str:
     """A short digest of a table's resolved options (equal options, equal digest)."""
     return hashlib.sha256(canonical(options).encode("ascii")).hexdigest()[:8]
@@ -126,6 +150,26 @@ class TableSummary:
             versions=info.versions,
         )
 
+    def checked(self) -> TableSummary:
+        """This summary when every field holds what a cardnet host sends; raises ValueError otherwise.
+
+        Listings come from any machine on the LAN: a hostile one must not get escape sequences onto the
+        reader's terminal, nor impossible seat counts into its lists.
+        """
+        if _has_control(self.name):
+            raise ValueError(f"the table's name {self.name!r} holds control characters")
+        if not _GAME_RE.fullmatch(self.game):
+            raise ValueError(f"{self.game!r} is not a game name")
+        if not 1 <= self.seats_total <= MAX_LISTED_SEATS or not 0 <= self.seats_taken <= self.seats_total:
+            raise ValueError(f"impossible seat counts {self.seats_taken}/{self.seats_total}")
+        if not _TABLE_ID_RE.fullmatch(self.table_id):
+            raise ValueError(f"{self.table_id!r} is not a table id")
+        if not _DIGEST_RE.fullmatch(self.options_digest):
+            raise ValueError(f"{self.options_digest!r} is not an options digest")
+        if not self.versions or not all(1 <= v <= 999_999 for v in self.versions):
+            raise ValueError(f"protocol versions {self.versions!r} are not valid")
+        return self
+
     def txt(self) -> dict[str, str]:
         """The TXT record as ordered key/value pairs (``txtvers`` first, RFC 6763 § 6.7)."""
         return {
@@ -142,7 +186,8 @@ class TableSummary:
 
     @classmethod
     def from_txt(cls, instance: str, props: Mapping[str, str]) -> TableSummary:
-        """Read a TXT record (the instance name stands in for the table's name); raises ValueError."""
+        """Read a TXT record (the instance name stands in for the table's name); raises ValueError on a record
+        that is not what :meth:`txt` writes (see :meth:`checked`)."""
         if props.get("txtvers") != TXT_VERSION:
             raise ValueError(f"unknown TXT version {props.get('txtvers')!r}")
         try:
@@ -150,15 +195,15 @@ class TableSummary:
             return cls(
                 name=instance,
                 game=props["game"],
-                seats_taken=int(taken),
-                seats_total=int(total),
+                seats_taken=_txt_number("seats", taken),
+                seats_total=_txt_number("seats", total),
                 table_id=props["id"],
                 password=_flag(props, "pw"),
                 seeded=_flag(props, "seeded"),
                 started=_flag(props, "started"),
                 options_digest=props["opts"],
-                versions=tuple(int(v) for v in props["proto"].split(",")),
-            )
+                versions=tuple(_txt_number("proto", v) for v in props["proto"].split(",")),
+            ).checked()
         except KeyError as exc:
             raise ValueError(f"TXT record lacks {exc.args[0]!r}") from None
 
@@ -420,7 +465,7 @@ async def probe_table(host: str, port: int, timeout: float = PROBE_TIMEOUT) -> T
             message = decode_line(bytes(buf).partition(b"\n")[0], MAX_TABLE_LINE, HOST_MAX_DEPTH)
             if message.get("type") != "table":
                 return None
-            return TableSummary.from_table_info(TableInfo.parse(message))
+            return TableSummary.from_table_info(TableInfo.parse(message)).checked()
         except (ProtocolError, ValueError):
             return None
     return None

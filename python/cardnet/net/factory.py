@@ -18,7 +18,7 @@ import trio
 
 from ..errors import UnknownGame
 from ..games import GAMES
-from ..journal import Journal, TornTail, default_journal_path
+from ..journal import Journal, JournalContents, TornTail, default_journal_path
 from ..table import Engine, Table, TableConfig, core_engine
 
 __all__ = ["Resumed", "create_table", "resume_table", "table_config"]
@@ -91,10 +91,14 @@ def resume_table(
 ) -> Resumed:
     """Continue the table recorded in ``path``: raises JournalError when the file cannot be used and
     ValueError when its records do not replay (the journal is then closed again, untouched)."""
-    journal, contents = Journal.open_resume(path, fsync=fsync)
-    try:
-        table = Table.from_records(contents.records, engine or core_engine(), clock=clock)
-    except (ValueError, KeyError, TypeError) as exc:
-        journal.close()
-        raise ValueError(f"cannot resume {path}: {exc}") from None
-    return Resumed(table, journal, contents.torn)
+    tables: list[Table] = []
+
+    def replay(contents: JournalContents) -> None:
+        # Replayed before the journal is opened for writing, so a journal that does not replay keeps its tail.
+        try:
+            tables.append(Table.from_records(contents.records, engine or core_engine(), clock=clock))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"cannot resume {path}: {exc}") from None
+
+    journal, contents = Journal.open_resume(path, fsync=fsync, accept=replay)
+    return Resumed(tables[0], journal, contents.torn)

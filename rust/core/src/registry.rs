@@ -126,5 +126,28 @@ pub fn from_view(
         return Err(GameError::BadOptions(format!("seat {s} does not exist in a {players}-player game")));
     }
     let setup = Setup { players, seed: 0, options: info.resolve_options(options)? };
-    from_view_named(name, &setup, seat, view, seed)
+    let game = from_view_named(name, &setup, seat, view, seed)?;
+    check_playable(game.as_ref())?;
+    Ok(game)
+}
+
+/// What every state of every game keeps (the conformance suite checks it after each move): nobody acts exactly
+/// when the game is over, and a seat acts exactly when it has a legal move. A view that builds a state breaking
+/// it (`to_act: []` in a game still on) is no view of this game, and a bot searching on it would be stuck.
+fn check_playable(game: &dyn AnyGame) -> Result<(), GameError> {
+    let to_act = game.to_act();
+    if to_act.is_empty() != game.outcome().is_some() {
+        return Err(GameError::CorruptState(format!(
+            "the view says seats {to_act:?} act in a game that is {}",
+            if game.is_over() { "over" } else { "still on" }
+        )));
+    }
+    for seat in 0..game.setup().players {
+        if to_act.contains(&seat) != (game.legal_count(seat) > 0) {
+            return Err(GameError::CorruptState(format!(
+                "the view's seat {seat} acts without a legal move, or the reverse"
+            )));
+        }
+    }
+    Ok(())
 }

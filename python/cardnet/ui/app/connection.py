@@ -33,6 +33,7 @@ from ...net.peer import (
     SeatsChanged,
 )
 from ...protocol import MAX_CHAT_CHARS, JSONValue, ProtocolError, StateMessage
+from ...codec import is_token
 from ...table import Table, core_engine
 from .lobby import TableInfo, table_entry
 from .state import LobbyEntry
@@ -186,25 +187,36 @@ def seat_tokens_path() -> Path:
     return default_journal_dir().parent / "seats.json"
 
 
-def _read_tokens() -> dict[str, Any]:
+def _read_tokens() -> dict[str, Any] | None:
+    """The kept tokens; None when the file exists but holds something else (damaged, or not ours)."""
     try:
         data = json.loads(seat_tokens_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except FileNotFoundError:
         return {}
-    return data if isinstance(data, dict) else {}
+    except (OSError, ValueError, RecursionError):
+        # RecursionError: JSON nested deeper than the parser's stack (a hostile or garbled file).
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def remember_token(address: str, port: int, token: str | None) -> None:
     """Keeps (or, with None, forgets) the seat token for the table at ``address:port``. A file that cannot be
     written only costs the automatic rejoin, never the game."""
+    path = seat_tokens_path()
     tokens = _read_tokens()
+    if tokens is None:
+        # A file we cannot read is kept beside the fresh one, not written over.
+        try:
+            path.replace(path.with_name(path.name + ".damaged"))
+        except OSError:
+            return
+        tokens = {}
     key = f"{address}:{port}"
     if token is None:
         if tokens.pop(key, None) is None:
             return
     else:
         tokens[key] = token
-    path = seat_tokens_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
@@ -215,9 +227,10 @@ def remember_token(address: str, port: int, token: str | None) -> None:
 
 
 def saved_token(address: str, port: int) -> str | None:
-    """The seat token kept for ``address:port``, if any."""
-    token = _read_tokens().get(f"{address}:{port}")
-    return token if isinstance(token, str) else None
+    """The seat token kept for ``address:port``, if any (one of another shape was not written by us: a host
+    would refuse the hello that carried it, and the player could not join that table at all)."""
+    token = (_read_tokens() or {}).get(f"{address}:{port}")
+    return token if is_token(token) else None
 
 
 async def join_remote(

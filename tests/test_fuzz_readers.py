@@ -1,0 +1,63 @@
+"""Everything that reads outside data, fed mutations of its own valid input (tests/readerfuzz.py): saved games
+and RL saves, views given to ``game_from_view``, journals (damaged, reordered, another table's records spliced
+in), the seat-token store, TXT records and a hostile host's ``table`` lines. About 6 s in CI; bench/fuzz_readers.py
+runs many more cases."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from readerfuzz import readers, run_reader
+
+CASES = {"saved_game": 300, "rl_save": 300, "view": 400, "journal": 150, "token_store": 200, "txt": 600,
+         "table_line": 600}
+
+
+@pytest.mark.parametrize("reader", sorted(CASES))
+def test_a_reader_of_outside_data_answers_damage_with_its_documented_error(reader: str, tmp_path: Path) -> None:
+    assert run_reader(readers(tmp_path)[reader], CASES[reader], seed=7) == []
+
+
+@pytest.mark.parametrize("game", ["fistful", "matchstick", "cherki", "ten"])
+def test_a_view_of_a_game_still_on_in_which_nobody_acts_is_corrupt(game: str) -> None:
+    """Found by the reader fuzzer: Fistful's spectator view with ``"to_act": []`` built a game no bot could ever
+    move in (to_act empty, not over)."""
+    import cardnet
+
+    played = cardnet.new_game(game, seed=7)
+    for _ in range(4):
+        played.apply_index(played.to_act()[0], 0)
+    for observer in (None, 0):
+        view = played.view(observer)
+        view["public"]["to_act"] = []
+        with pytest.raises(cardnet.CorruptState):
+            cardnet.game_from_view(game, view, observer, played.players, seed=1)
+
+
+def test_a_kept_token_of_a_shape_no_host_accepts_is_not_offered() -> None:
+    """A seats.json entry that is not a token made the hello fail with handshake_required, which the lobby did
+    not treat as a stale token: the player could never join that table again."""
+    from cardnet.ui.app.connection import saved_token, seat_tokens_path
+
+    path = seat_tokens_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    good = "A" * 43
+    path.write_text(json.dumps({"h:1": good, "h:2": "\x1b[2J", "h:3": "A" * 42 + "@", "h:4": 7}))
+    assert saved_token("h", 1) == good
+    assert [saved_token("h", port) for port in (2, 3, 4)] == [None, None, None]
+
+
+def test_a_seat_token_file_too_deep_to_parse_is_kept_aside_not_a_crash() -> None:
+    """json.loads raises RecursionError (no ValueError) on deep nesting: reading the store crashed the lobby."""
+    from cardnet.ui.app.connection import remember_token, saved_token, seat_tokens_path
+
+    path = seat_tokens_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"[" * 100_000)
+    assert saved_token("h", 1) is None
+    remember_token("h", 1, "B" * 43)
+    assert saved_token("h", 1) == "B" * 43
+    assert path.with_name(path.name + ".damaged").read_bytes() == b"[" * 100_000
