@@ -173,7 +173,7 @@ def _host(args: argparse.Namespace) -> int:
     from ..games import parse_options
     from ..journal import Journal, JournalError
     from ..net.discovery import InterfaceError, advertise_table, choose_interfaces
-    from ..net.factory import create_table, resume_table, table_config
+    from ..net.factory import create_table, listen_record, rename_table, resume_table, table_config
     from ..net.host import Host, HostOptions, JournalFailure
     from ..table import Table
 
@@ -191,12 +191,13 @@ def _host(args: argparse.Namespace) -> int:
     logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
     password = read_password(args.password_file)
 
-    def build() -> tuple[Table, Journal]:
+    def build() -> tuple[Table, Journal, int | None]:
+        """The table, its journal, and the port it listened on before (for ``--resume``)."""
         if args.resume is not None:
             resumed = resume_table(args.resume, fsync=args.fsync)
             if resumed.torn is not None:
                 print(f"warning: {resumed.torn.describe()}", file=sys.stderr)
-            return resumed.table, resumed.journal
+            return resumed.table, resumed.journal, resumed.port
         import cardnet
 
         if args.game is None:
@@ -223,7 +224,7 @@ def _host(args: argparse.Namespace) -> int:
             turn_timer=args.turn_timer,
         )
         try:
-            return create_table(config, journal=args.journal, fsync=args.fsync)
+            return (*create_table(config, journal=args.journal, fsync=args.fsync), None)
         except JournalError:
             raise
         except ValueError as exc:
@@ -231,7 +232,7 @@ def _host(args: argparse.Namespace) -> int:
 
     async def main() -> int:
         try:
-            table, journal = build()
+            table, journal, last_port = build()
         except (JournalError, ValueError) as exc:
             if isinstance(exc, UsageError):
                 raise
@@ -254,11 +255,22 @@ def _host(args: argparse.Namespace) -> int:
         try:
             with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
                 async with trio.open_nursery() as nursery:
+                    moved_from: int | None = None
                     try:
-                        port = await nursery.start(server.serve, interfaces, args.port)
+                        port = await nursery.start(server.serve, interfaces, args.port or last_port or 0)
                     except OSError as exc:
-                        print(f"cardnet host: cannot listen: {exc.strerror}", file=sys.stderr)
-                        return 1
+                        if args.port or not last_port:
+                            print(f"cardnet host: cannot listen: {exc.strerror}", file=sys.stderr)
+                            return 1
+                        # The old port is taken: players find the table again by its id on the LAN.
+                        moved_from = last_port
+                        try:
+                            port = await nursery.start(server.serve, interfaces, 0)
+                        except OSError as again:
+                            print(f"cardnet host: cannot listen: {again.strerror}", file=sys.stderr)
+                            return 1
+                    if port != last_port:
+                        journal.append(listen_record(port, interfaces))
                     cfg = table.config
                     seats = f"{sum(s.kind != 'open' for s in table.seats)}/{cfg.players} seats taken"
                     print(
@@ -268,41 +280,54 @@ def _host(args: argparse.Namespace) -> int:
                     )
                     for address in interfaces:
                         print(f"listening on {address}:{port}", file=out)
+                    if moved_from is not None:
+                        print(
+                            f"port {moved_from} is in use, so the table moved to port {port};"
+                            " players on the LAN find it again by its table id",
+                            file=out,
+                        )
                     print(f"join with: cardnet join {interfaces[0]}:{port}   (spectate: add --spectate)", file=out)
                     print(f"journal: {journal.path}", file=out)
                     out.flush()
 
-                    async def announce() -> None:
+                    async def announce(*, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+                        before = table.config.name
                         advertising = partial(
                             advertise_table,
                             lambda: server.session.table_info(""),
                             port,
                             interfaces=interfaces,
                             probe=not args.no_probe,
+                            renamed=partial(rename_table, table, journal),
                         )
                         try:
                             async with trio.open_nursery() as inner:
-                                ad = await inner.start(advertising)
-                                # A seated host's terminal is the game's: nothing may print into its prompt.
-                                if args.headless:
-                                    print(f"announced on the LAN: cardnet join {ad.name!r}", file=out, flush=True)
+                                await inner.start(advertising)
+                                name = table.config.name
+                                if name != before:
+                                    print(f"another table on the LAN is called {before!r}: this one is {name!r}", file=out)
+                                print(f"on the LAN: cardnet list, then cardnet join {name!r}", file=out, flush=True)
+                                task_status.started()
                         except Exception as exc:
                             # The table plays on without discovery: HOST:PORT still works.
                             print(f"cardnet host: cannot announce the table on the LAN: {exc!r}", file=sys.stderr)
+                            task_status.started()
 
                     if not args.no_advertise:
-                        nursery.start_soon(announce)
-                        if not args.headless:
-                            print(f"on the LAN: cardnet list, then cardnet join {cfg.name!r}", file=out, flush=True)
+                        # Waited for (name probing takes ~1.3 s) so the name printed is the one the LAN shows and
+                        # nothing prints into a seated host's prompt later.
+                        await nursery.start(announce)
 
+                    continue_with = resume_command(journal.path, args)
                     if not args.headless:
-                        code = await play_at_own_table(server, journal.path, stdin, out)
+                        code = await play_at_own_table(server, continue_with, stdin, out, password=password)
                         await server.shutdown()
                         nursery.cancel_scope.cancel()
                         return code
 
                     async def stop_on_signal() -> None:
                         async for _ in signals:
+                            print(f"Table closed; continue it with: {continue_with}", file=out, flush=True)
                             await server.shutdown()
                             nursery.cancel_scope.cancel()
                             return
@@ -335,9 +360,33 @@ def _host(args: argparse.Namespace) -> int:
         return 1
 
 
-async def play_at_own_table(server: Host, journal: Path, stdin: TextIO, out: TextIO) -> int:
-    """The host's own seat (0), played in this terminal through an in-process peer like local play; returns
-    the exit code once the game is over or the host leaves (which closes the table)."""
+def resume_command(journal: Path, args: argparse.Namespace) -> str:
+    """The whole command that continues this table: the journal keeps its game, seats, name, id and port; the
+    interfaces, password and seating are the host's own choices and are repeated."""
+    parts = ["cardnet", "host", "--resume", _quoted(str(journal))]
+    for address in args.interface:
+        parts += ["--interface", address]
+    if args.password_file is not None:
+        parts += ["--password-file", _quoted(str(args.password_file))]
+    if args.port:
+        parts += ["--port", str(args.port)]
+    if args.headless:
+        parts.append("--headless")
+    return " ".join(parts)
+
+
+def _quoted(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+async def play_at_own_table(
+    server: Host, again: str, stdin: TextIO, out: TextIO, *, password: str | None = None
+) -> int:
+    """The host's own seat (0), played in this terminal through an in-process peer like local play (answering
+    the table's password with ``password``); returns the exit code once the game is over or the host leaves
+    (which closes the table, printing ``again``, the command that continues it)."""
     import trio
 
     from ..ui.line import PlainGame
@@ -349,7 +398,7 @@ async def play_at_own_table(server: Host, journal: Path, stdin: TextIO, out: Tex
         return 1
     assert server.journal is not None
     token = rekey_own_seat(table, server.journal, 0)
-    peer = local_peer(server, player_name(), seat=0 if token is None else None, token=token)
+    peer = local_peer(server, player_name(), seat=0 if token is None else None, token=token, password=password)
     async with trio.open_nursery() as nursery:
         await nursery.start(peer.run)
         cfg = table.config
@@ -361,7 +410,7 @@ async def play_at_own_table(server: Host, journal: Path, stdin: TextIO, out: Tex
             stdin,
             out,
             solo=False,
-            leave_lines=[f"Table closed; continue it with: cardnet host --resume {journal}"],
+            leave_lines=[f"Table closed; continue it with: {again}"],
             seats=peer.state.table_info.seats,
         )
         waiting = "" if table.started else "; the game starts when every seat is taken"

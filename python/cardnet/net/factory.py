@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,9 +19,10 @@ import trio
 from ..errors import UnknownGame
 from ..games import GAMES
 from ..journal import Journal, TornTail, default_journal_path
+from ..protocol import Encodable
 from ..table import Engine, Table, TableConfig, core_engine
 
-__all__ = ["Resumed", "create_table", "resume_table", "table_config"]
+__all__ = ["Resumed", "create_table", "listen_record", "rename_table", "resume_table", "table_config"]
 
 
 def table_config(
@@ -80,6 +81,23 @@ class Resumed:
     table: Table
     journal: Journal
     torn: TornTail | None
+    #: The TCP port the table last listened on (its journal's last ``listen`` record); None when it never
+    #: listened, or its journal is from before ports were recorded.
+    port: int | None = None
+
+
+def listen_record(port: int, interfaces: Sequence[str]) -> dict[str, Encodable]:
+    """The journal record of where a table listens, so ``--resume`` can listen there again."""
+    return {"kind": "listen", "port": port, "interfaces": list(interfaces)}
+
+
+def _last_port(records: Sequence[Mapping[str, Any]]) -> int | None:
+    for rec in reversed(records):
+        if rec.get("kind") == "listen":
+            port = rec.get("port")
+            if isinstance(port, int) and 0 < port < 65536:
+                return port
+    return None
 
 
 def resume_table(
@@ -97,4 +115,12 @@ def resume_table(
     except (ValueError, KeyError, TypeError) as exc:
         journal.close()
         raise ValueError(f"cannot resume {path}: {exc}") from None
-    return Resumed(table, journal, contents.torn)
+    return Resumed(table, journal, contents.torn, _last_port(contents.records))
+
+
+def rename_table(table: Table, journal: Journal | None, name: str) -> None:
+    """Show ``table`` as ``name`` from now on (its ``table`` message, so every list and lobby) and journal the
+    new name, so a resumed table keeps it: mDNS probing renamed the table because its name was taken."""
+    record = table.rename(name)
+    if journal is not None:
+        journal.append(record)

@@ -12,6 +12,7 @@ import json
 import math
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ import trio
 
 from ...journal import JournalError, default_journal_dir, read_journal
 from ...net import discovery
+from ...net.factory import rename_table
 from ...net.host import Host, HostOptions
 from ...net.peer import (
     ChatMessage,
@@ -326,7 +328,11 @@ async def _advertise(host: Host, port: int, interfaces: Sequence[str], probe: bo
     """Announces a LAN table hosted here; the table plays on without it (HOST:PORT still works)."""
     try:
         await discovery.advertise_table(
-            lambda: host.session.table_info(""), port, interfaces=interfaces, probe=probe
+            lambda: host.session.table_info(""),
+            port,
+            interfaces=interfaces,
+            probe=probe,
+            renamed=partial(rename_table, host.table, host.journal),
         )
     except (discovery.DiscoveryError, OSError):
         return
