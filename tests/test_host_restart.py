@@ -11,7 +11,7 @@ from pathlib import Path
 from cardnet.journal import read_journal
 from cardnet.net.factory import create_table, resume_table, table_config
 
-from discohelpers import Lines, cardnet
+from discohelpers import Lines, cardnet, unique
 
 
 def _listening_port(host: Lines) -> int:
@@ -132,3 +132,73 @@ def test_an_unknown_record_kind_is_still_refused(tmp_path: Path) -> None:
         assert "unknown kind 'teleport'" in str(exc)
     else:
         raise AssertionError("a journal with an unknown record resumed")
+
+
+def _lan_host(tmp_path: Path, *args: str) -> Lines:
+    return Lines(
+        cardnet("host", *args, "--interface", "127.0.0.1", "--no-probe", "--headless", "--seat-timeout", "120"),
+        extra_env={"XDG_STATE_HOME": str(tmp_path / "host")},
+    )
+
+
+def _player(tmp_path: Path, name: str) -> Lines:
+    """``cardnet join NAME`` in line mode with nothing typed (its input stays open), with its own state dir."""
+    return Lines(
+        cardnet("join", name, "--interface", "127.0.0.1", "--reconnect-for", "60"),
+        extra_env={"XDG_STATE_HOME": str(tmp_path / "player")},
+        hold_stdin=True,
+    )
+
+
+def test_join_run_again_after_a_restart_takes_its_old_seat_back(tmp_path: Path) -> None:
+    name = unique("restart")
+    journal = tmp_path / "t.journal"
+    host = _lan_host(tmp_path, "fistful", "--players", "2", "--bots", "1", "--name", name, "--journal", str(journal))
+    try:
+        port = _listening_port(host)
+        player = _player(tmp_path, name)
+        try:
+            _, line = player.wait_line(lambda text: text.startswith("Seat token"), 30)
+            token = line.split(": ", 1)[1]
+        finally:
+            _killed(player)
+    finally:
+        _killed(host)
+    again = _lan_host(tmp_path, "--resume", str(journal))
+    try:
+        assert _listening_port(again) == port
+        # No --token typed: the seat store, keyed by the table's id, gives the seat back.
+        back = _player(tmp_path, name)
+        try:
+            back.wait_line(lambda text: text.startswith("Your seat, taken back"), 30)
+            _, line = back.wait_line(lambda text: text.startswith("Seat token"), 5)
+            assert line.endswith(token)
+        finally:
+            back.stop()
+    finally:
+        again.stop()
+
+
+def test_a_player_follows_its_table_to_a_new_port_by_its_id(tmp_path: Path) -> None:
+    name = unique("moved")
+    journal = tmp_path / "t.journal"
+    host = _lan_host(tmp_path, "fistful", "--players", "2", "--bots", "1", "--name", name, "--journal", str(journal))
+    player = _player(tmp_path, name)
+    try:
+        port = _listening_port(host)
+        player.wait_line(lambda text: text.startswith("Seat token"), 30)
+        _killed(host)
+        player.wait_line(lambda text: "Reconnect attempt" in text, 30)
+        with socket.socket() as squatter:
+            # The killed host's connections linger in TIME_WAIT on that port.
+            squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            squatter.bind(("127.0.0.1", port))
+            squatter.listen()
+            moved = _lan_host(tmp_path, "--resume", str(journal))
+            try:
+                assert _listening_port(moved) != port
+                player.wait_line(lambda text: text == "Reconnected to the host.", 40)
+            finally:
+                moved.stop()
+    finally:
+        player.stop()

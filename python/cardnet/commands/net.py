@@ -13,13 +13,14 @@ import signal
 import sys
 from functools import partial
 from pathlib import Path
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     import trio
 
     from ..net.host import Host
-    from ..net.peer import Peer
+    from ..net.peer import Peer, PeerError
     from ..ui.line import PlainGame
 
 from ..cli import seed_arg
@@ -306,7 +307,10 @@ def _host(args: argparse.Namespace) -> int:
                                 name = table.config.name
                                 if name != before:
                                     print(f"another table on the LAN is called {before!r}: this one is {name!r}", file=out)
-                                print(f"on the LAN: cardnet list, then cardnet join {name!r}", file=out, flush=True)
+                                if args.headless:
+                                    print(f"announced on the LAN: cardnet join {name!r}", file=out, flush=True)
+                                else:
+                                    print(f"on the LAN: cardnet list, then cardnet join {name!r}", file=out, flush=True)
                                 task_status.started()
                         except Exception as exc:
                             # The table plays on without discovery: HOST:PORT still works.
@@ -432,37 +436,47 @@ def _join(args: argparse.Namespace) -> int:
     import trio
 
     from ..net.peer import Peer, PeerError
+    from ..net.seats import SeatStore
 
     out, stdin = sys.stdout, sys.stdin
     address = table_address("join", args.target, args.interface)
     if isinstance(address, int):
         return address
     host, port = address
-    password = read_password(args.password_file)
-    peer = Peer(
-        host,
-        port,
-        name=args.name,
-        spectate=args.spectate,
-        password=password,
-        token=args.token,
-        give_up_after=args.reconnect_for,
-        # A person is told at once that the host closed the table; reconnecting is for a host that was lost.
-        wait_for_restart=False,
-    )
+    seats = SeatStore()
+    locate = table_locator(args.interface)
+
+    def make_peer(password: str | None) -> Peer:
+        return Peer(
+            host,
+            port,
+            name=args.name,
+            spectate=args.spectate,
+            password=password,
+            token=args.token,
+            give_up_after=args.reconnect_for,
+            # A person is told at once that the host closed the table; reconnecting is for a host that was lost.
+            wait_for_restart=False,
+            seats=seats,
+            locate=locate,
+        )
 
     async def main() -> int:
         async with trio.open_nursery() as nursery:
             try:
-                await nursery.start(run_peer, peer)
+                peer = await start_peer(
+                    nursery, make_peer, read_password(args.password_file), ask_password if stdin.isatty() else None
+                )
             except PeerError as exc:
-                print(f"cardnet join: {exc}", file=sys.stderr)
+                print(f"cardnet join: {explain_refusal(exc, args.target)}", file=sys.stderr)
                 return 1
-            ui = seat_ui(peer, stdin, out, rejoin=f"cardnet join {args.target}")
+            ui = seat_ui(peer, stdin, out, rejoin=f"cardnet join {_quoted(args.target)}")
             role = "spectating" if args.spectate else f"seat {peer.state.seat}"
             info = peer.state.table_info
             ui.say(f"Joined {info.name!r} ({info.game}), {role}.")
             if peer.state.token:
+                if peer.session.token_from_store:
+                    ui.say("Your seat, taken back: its token was kept for this table.")
                 ui.say(f"Seat token (rejoin with --token): {peer.state.token}")
             if args.spectate:
                 ui.say("You are watching; 'say TEXT' chats, 'help' lists the commands.")
@@ -470,7 +484,8 @@ def _join(args: argparse.Namespace) -> int:
                 ui.say("Type a number or a move when asked; 'help' for commands, 'say TEXT' to chat.")
             code = await ui.run()
             if peer.failure is None and not peer.session.closed_by_host:
-                # Leaving on purpose: the host hands the seat to a built-in player at once.
+                # Leaving on purpose: the host hands the seat to a built-in player at once (the kept token still
+                # takes the seat back with 'cardnet join' on this machine, as the leaving line says).
                 with trio.move_on_after(2):
                     try:
                         await peer.bye()
@@ -485,8 +500,93 @@ def _join(args: argparse.Namespace) -> int:
         if _interrupted(exc):
             print("\nBye.", file=out)
             return 0
-        print(f"cardnet join: {_peer_error(exc)}", file=sys.stderr)
+        error = _peer_error(exc)
+        shown = explain_refusal(error, args.target) if isinstance(error, PeerError) else str(error)
+        print(f"cardnet join: {shown}", file=sys.stderr)
         return 1
+
+
+#: How long a client looks for its table on the LAN, by id, after its last address stopped answering.
+LOCATE_TIMEOUT = 3.0
+
+
+def table_locator(given: Sequence[str]) -> Callable[[str], Awaitable[tuple[str, int] | None]] | None:
+    """How a peer finds its table again by id over mDNS (on the ``--interface`` addresses, or the machine's LAN
+    addresses); None when no interface may be used (under test without ``--interface``)."""
+    from ..net.discovery import DiscoveryError, InterfaceError, choose_interfaces, locate_table
+
+    try:
+        chosen = choose_interfaces(given)
+    except InterfaceError:
+        return None
+
+    async def locate(table_id: str) -> tuple[str, int] | None:
+        try:
+            found = await locate_table(table_id, chosen, LOCATE_TIMEOUT)
+        except (DiscoveryError, OSError):
+            return None
+        return None if found is None else (found.host, found.port)
+
+    return locate
+
+
+def ask_password(table: str) -> str | None:
+    """The table's password, typed on the terminal without echo; None when nothing was typed."""
+    import getpass
+
+    try:
+        typed = getpass.getpass(f"The table {table!r} needs a password: ")
+    except EOFError:
+        return None
+    return typed or None
+
+
+async def start_peer(
+    nursery: trio.Nursery,
+    make: Callable[[str | None], Peer],
+    password: str | None,
+    ask: Callable[[str], str | None] | None,
+) -> Peer:
+    """A peer made by ``make(password)``, connected and running in ``nursery``.
+
+    A kept seat token the table no longer knows is forgotten and the join tried again as a newcomer; a table
+    that needs a password nobody gave asks for it with ``ask`` (a terminal prompt), when given, up to three
+    times. Raises :class:`~cardnet.net.peer.PeerError` for any other refusal.
+    """
+    from ..net.peer import PeerError
+
+    asked = 0
+    while True:
+        peer = make(password)
+        try:
+            await nursery.start(run_peer, peer)
+            return peer
+        except (PeerError, BaseExceptionGroup) as raised:
+            exc = _peer_error(raised)
+            assert isinstance(exc, PeerError)
+            if exc.code == "bad_token" and peer.session.token_from_store:
+                peer.forget_seat()
+                continue
+            info = peer.state.info
+            if exc.code == "auth_failed" and ask is not None and asked < 3 and info is not None:
+                asked += 1
+                typed = ask(info.name)
+                if typed is not None:
+                    password = typed
+                    continue
+            raise exc from None
+
+
+def explain_refusal(exc: PeerError, target: str) -> str:
+    """A refusal, with what the user can do about it."""
+    if exc.code == "auth_failed" and "--password-file" not in exc.reason:
+        return f"{exc}; give the password with --password-file FILE or CARDNET_PASSWORD"
+    if exc.code == "table_full":
+        return (
+            f"{exc}. If you sat here before, 'cardnet join {target}' on your own machine takes the seat back"
+            f" (or add --token TOKEN); to watch: cardnet join {target} --spectate"
+        )
+    return str(exc)
 
 
 async def run_peer(peer: Peer, *, task_status: trio.TaskStatus[None] | None = None) -> None:
@@ -546,7 +646,7 @@ def _bot(args: argparse.Namespace) -> int:
     import trio
 
     from ..bot import BotResult, load_bot, run_bot
-    from ..net.peer import PeerError
+    from ..net.peer import Peer, PeerError
     from ..protocol import canonical
 
     out = sys.stdout
@@ -572,7 +672,9 @@ def _bot(args: argparse.Namespace) -> int:
                         return
 
                 nursery.start_soon(stop_on_signal)
-                found = await run_bot(bot, host, port, name=name, games=args.games, password=password)
+                # A restarted host that moved is found again by its table id.
+                peer = Peer(host, port, name=name, password=password, locate=table_locator(args.interface))
+                found = await run_bot(bot, host, port, games=args.games, peer=peer)
                 nursery.cancel_scope.cancel()
                 return found
         return None
@@ -583,7 +685,9 @@ def _bot(args: argparse.Namespace) -> int:
         if _interrupted(exc):
             result = None
         else:
-            print(f"cardnet bot: {_peer_error(exc)}", file=sys.stderr)
+            error = _peer_error(exc)
+            shown = explain_refusal(error, args.target) if isinstance(error, PeerError) else str(error)
+            print(f"cardnet bot: {shown}", file=sys.stderr)
             return 1
     if result is None:
         print("cardnet bot: stopped; the host hands the seat to a built-in player", file=sys.stderr)

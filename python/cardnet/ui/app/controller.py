@@ -281,7 +281,9 @@ class Controller:
         self.redraw()
         try:
             await self._serve_table(
-                lambda nursery: C.join_remote(nursery, address, port, password=password, spectate=spectate)
+                lambda nursery: C.join_remote(
+                    nursery, address, port, password=password, spectate=spectate, interfaces=self.interfaces
+                )
             )
         except BaseException as error:
             exc = C.single_error(error)
