@@ -228,7 +228,8 @@ class PlainGame:
                     await self._line_wanted.wait()
                     self._line_wanted = trio.Event()
                 line = await self.input.readline()
-                if line and self.read_ahead:
+                # A spectator is never asked: its scripted lines are commands, carried out as they come.
+                if line and self.read_ahead and self.seat is not None:
                     await self._line_wanted.wait()
                     self._line_wanted = trio.Event()
                 await send.send(_Line(line))
