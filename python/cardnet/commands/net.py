@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
     from ..net.host import Host
     from ..net.peer import Peer, PeerError
+    from ..table import Table
     from ..ui.line import PlainGame
 
 from ..cli import seed_arg
@@ -364,6 +365,14 @@ def _host(args: argparse.Namespace) -> int:
         return 1
 
 
+def _others_seated(table: Table) -> str | None:
+    """What leaving one's own table does to the players seated there, if any are."""
+    here = [s.name or f"seat {s.index}" for s in table.seats if s.index != 0 and s.kind == "human" and s.connected]
+    if not here:
+        return None
+    return f"Leaving closes the table for {', '.join(here)}."
+
+
 def resume_command(journal: Path, args: argparse.Namespace) -> str:
     """The whole command that continues this table: the journal keeps its game, seats, name, id and port; the
     interfaces, password and seating are the host's own choices and are repeated."""
@@ -416,6 +425,7 @@ async def play_at_own_table(
             solo=False,
             leave_lines=[f"Table closed; continue it with: {again}"],
             seats=peer.state.table_info.seats,
+            leave_warning=partial(_others_seated, table),
         )
         waiting = "" if table.started else "; the game starts when every seat is taken"
         ui.say(f"You sit at seat 0{waiting}. Type 'help' for commands.")
@@ -528,6 +538,16 @@ def table_locator(given: Sequence[str]) -> Callable[[str], Awaitable[tuple[str, 
         return None if found is None else (found.host, found.port)
 
     return locate
+
+
+def _ask_if_needed(host: str, port: int) -> str | None:
+    """The password typed on the terminal when the table at ``host:port`` says it needs one, else None."""
+    import trio
+
+    from ..net.discovery import probe_table
+
+    summary = trio.run(probe_table, host, port)
+    return ask_password(summary.name) if summary is not None and summary.password else None
 
 
 def ask_password(table: str) -> str | None:
@@ -659,6 +679,8 @@ def _bot(args: argparse.Namespace) -> int:
         return address
     host, port = address
     password = read_password(args.password_file)
+    if password is None and sys.stdin.isatty():
+        password = _ask_if_needed(host, port)
     name = args.name or args.bot.rsplit(":", 1)[-1].removesuffix(".py")[:32]
 
     async def main() -> BotResult | None:
