@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from functools import partial
+from operator import ne
 from pathlib import Path
 
 from cardnet.journal import read_journal
@@ -273,7 +275,7 @@ def play_both_to_the_end(panes: list[Pane], timeout: float = 120.0) -> None:
             elif at_prompt(screen):
                 pane.type_line("1")
                 moves += 1
-                pane.wait_for(lambda s, before=screen: s != before, "the typed move to show", end - time.monotonic())
+                pane.wait_for(partial(ne, screen), "the typed move to show", end - time.monotonic())
         if asked == len(panes):
             return
         time.sleep(0.05)
