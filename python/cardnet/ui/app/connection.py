@@ -90,6 +90,15 @@ class Link:
     listening: list[str] = field(default_factory=list)
     #: Whether the table runs in this process (it stops when we leave).
     local: bool = False
+    #: Closes a table hosted here on purpose: every peer is told the host is stopping (``shutting_down``), so
+    #: their clients say the table was closed instead of reconnecting.
+    host: Host | None = None
+
+    async def close_table(self) -> None:
+        """Tells the peers of a table hosted here that it closes (for at most a second)."""
+        if self.host is not None:
+            with trio.move_on_after(1.0):
+                await self.host.shutdown()
 
     def forget_seat(self) -> None:
         """Leaving on purpose: the kept seat token is dropped (the seat goes to a built-in player)."""
@@ -173,7 +182,7 @@ async def host_local(
     )
     await nursery.start(peer.run)
     config = table.config
-    link = Link(peer, config.game, config.players, setup.seat, setup.header, setup.journal.path, local=True)
+    link = Link(peer, config.game, config.players, setup.seat, setup.header, setup.journal.path, local=True, host=host)
     link.listening = [f"{address}:{port}" for address in interfaces]
     return link
 
@@ -205,8 +214,16 @@ async def join_remote(
     locate = _locator(interfaces) if interfaces else None
 
     def make() -> Peer:
+        # A table its host closes on purpose ends here; one that is lost is reconnected to (and looked for).
         return Peer(
-            address, port, name=_player_name(), password=password, spectate=spectate, seats=seats, locate=locate
+            address,
+            port,
+            name=_player_name(),
+            password=password,
+            spectate=spectate,
+            seats=seats,
+            locate=locate,
+            wait_for_restart=False,
         )
 
     peer = make()
