@@ -19,7 +19,7 @@ PACKAGE = Path(cardnet.__file__).resolve().parent
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("cardnet._core",)),
     ("api", ("cardnet", "cardnet.errors", "cardnet.games", "cardnet.ai", "cardnet.segments", "cardnet.arena")),
-    ("protocol", ("cardnet.protocol", "cardnet.table", "cardnet.journal")),
+    ("protocol", ("cardnet.protocol", "cardnet.table", "cardnet.journal", "cardnet.identity")),
     ("net", ("cardnet.net", "cardnet.bot")),
     ("ui", ("cardnet.ui",)),
     ("cli", ("cardnet.cli", "cardnet.commands", "cardnet.__main__")),

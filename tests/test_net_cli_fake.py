@@ -53,7 +53,7 @@ async def test_join_spectate_follows_a_bot_game_to_the_end() -> None:
         out = "\n".join(output.seen) + "\n" + (output.buffer + rest).decode()
         assert "spectating" in out and "Game over: " in out and "rematch or quit" not in out
         # The spectator's own arrival is counted in the seats line every peer gets.
-        assert "Seats: 0: random bot (built-in player), 1: random bot (built-in player); 1 watching" in out
+        assert "Seats: 0: Bot 0 · random, 1: Bot 1 · random; 1 watching" in out
         # A game the client has no renderer for is still followed: events and the host's result as JSON.
         assert any(line.startswith("Game over: ") and '"winners"' in line for line in out.splitlines())
         assert b"Traceback" not in err

@@ -87,7 +87,7 @@ def test_join_plays_a_whole_fistful_match_through_the_keyboard(tmp_path: Path) -
         assert pane.exit_code() == 0
         text = pane.history()
         assert typed > 3 and "Game over (match)." in text and "stars - winner" in text
-        assert "Seats: 0: you, 1: random bot (built-in player)" in text
+        assert "Seats: 0: you, 1: Bot 1 · random" in text
         assert "Traceback" not in text
         assert host.wait(timeout=20) == 0
     finally:

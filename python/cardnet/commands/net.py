@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from ..table import Table
     from ..ui.line import PlainGame
 
-from ..cli import seed_arg
+from ..cli import player_name_arg, seed_arg
 from .discovery import add_interface_argument, table_address
 
 
@@ -37,7 +37,10 @@ def add_parsers(subparsers: Any) -> None:
     host.add_argument(
         "--bot", default="normal", help="built-in player for --bots: random, heuristic, ismcts, easy, normal, hard"
     )
-    host.add_argument("--name", default=None, help="the table's display name")
+    host.add_argument("--name", default=None, help="the table's display name (default: \"PLAYER's GAME\")")
+    host.add_argument(
+        "--player-name", type=player_name_arg, metavar="NAME", help="your name at seat 0 (default: CARDNET_NAME or login)"
+    )
     host.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
     add_interface_argument(host, "listen and announce the table on")
     host.add_argument("--no-advertise", action="store_true", help="do not announce the table on the LAN")
@@ -88,7 +91,14 @@ def add_parsers(subparsers: Any) -> None:
     join = subparsers.add_parser("join", help="join a table (line mode)")
     join.add_argument("target", help="a table's name (or a unique prefix) on the LAN, or HOST:PORT")
     join.add_argument("--spectate", action="store_true", help="watch instead of taking a seat")
-    join.add_argument("--name", default=os.environ.get("USER", "player"), help="your name at the table")
+    join.add_argument(
+        "--player-name",
+        "--name",
+        dest="name",
+        type=player_name_arg,
+        metavar="NAME",
+        help="your name at the table (default: CARDNET_NAME, the name the full-screen client remembers, or login)",
+    )
     add_interface_argument(join, "look for the table on")
     join.add_argument("--password-file", type=Path, help="file holding the table password")
     join.add_argument("--token", help="seat token from an earlier session (resumes that seat)")
@@ -106,7 +116,14 @@ def add_parsers(subparsers: Any) -> None:
         "bot", help="builtin:PLAYER (random, first, heuristic, ismcts[:N], easy, normal, hard) | FILE.py | module:Class"
     )
     bot.add_argument("target", help="a table's name (or a unique prefix) on the LAN, or HOST:PORT")
-    bot.add_argument("--name", default=None, help="the bot's name at the table")
+    bot.add_argument(
+        "--player-name",
+        "--name",
+        dest="name",
+        type=player_name_arg,
+        metavar="NAME",
+        help="the bot's name at the table (default: from the bot, e.g. 'hard')",
+    )
     bot.add_argument("--games", type=int, default=1, help="games to play (rematches in between)")
     add_interface_argument(bot, "look for the table on")
     bot.add_argument("--password-file", type=Path, help="file holding the table password")
@@ -176,6 +193,7 @@ def _host(args: argparse.Namespace) -> int:
     from ..journal import Journal, JournalError
     from ..net.discovery import InterfaceError, advertise_table, choose_interfaces
     from ..net.factory import create_table, listen_record, rename_table, resume_table, table_config
+    from ..identity import default_name
     from ..net.host import Host, HostOptions, JournalFailure
     from ..table import Table
 
@@ -222,7 +240,7 @@ def _host(args: argparse.Namespace) -> int:
             seed=args.seed,
             options=options,
             bots={seat: args.bot for seat in range(players - args.bots, players)},
-            name=args.name,
+            name=args.name or f"{args.player_name or default_name()}'s {args.game}",
             turn_timer=args.turn_timer,
         )
         try:
@@ -325,7 +343,9 @@ def _host(args: argparse.Namespace) -> int:
 
                     continue_with = resume_command(journal.path, args)
                     if not args.headless:
-                        code = await play_at_own_table(server, continue_with, stdin, out, password=password)
+                        code = await play_at_own_table(
+                            server, continue_with, stdin, out, password=password, name=args.player_name
+                        )
                         await server.shutdown()
                         nursery.cancel_scope.cancel()
                         return code
@@ -395,7 +415,7 @@ def _quoted(text: str) -> str:
 
 
 async def play_at_own_table(
-    server: Host, again: str, stdin: TextIO, out: TextIO, *, password: str | None = None
+    server: Host, again: str, stdin: TextIO, out: TextIO, *, password: str | None = None, name: str | None = None
 ) -> int:
     """The host's own seat (0), played in this terminal through an in-process peer like local play (answering
     the table's password with ``password``); returns the exit code once the game is over or the host leaves
@@ -411,7 +431,7 @@ async def play_at_own_table(
         return 1
     assert server.journal is not None
     token = rekey_own_seat(table, server.journal, 0)
-    peer = local_peer(server, player_name(), seat=0 if token is None else None, token=token, password=password)
+    peer = local_peer(server, name or player_name(), seat=0 if token is None else None, token=token, password=password)
     async with trio.open_nursery() as nursery:
         await nursery.start(peer.run)
         cfg = table.config
@@ -445,6 +465,7 @@ def cmd_join(args: argparse.Namespace) -> int:
 def _join(args: argparse.Namespace) -> int:
     import trio
 
+    from ..identity import default_name
     from ..net.peer import Peer, PeerError
     from ..net.seats import SeatStore
 
@@ -454,13 +475,14 @@ def _join(args: argparse.Namespace) -> int:
         return address
     host, port = address
     seats = SeatStore()
+    name = args.name or default_name()
     locate = table_locator(args.interface)
 
     def make_peer(password: str | None) -> Peer:
         return Peer(
             host,
             port,
-            name=args.name,
+            name=name,
             spectate=args.spectate,
             password=password,
             token=args.token,

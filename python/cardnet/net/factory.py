@@ -18,6 +18,7 @@ import trio
 
 from ..errors import UnknownGame
 from ..games import GAMES
+from ..identity import default_name
 from ..journal import Journal, TornTail, default_journal_path
 from ..protocol import Encodable
 from ..table import Engine, Table, TableConfig, core_engine
@@ -36,21 +37,21 @@ def table_config(
     turn_timer: float | None = None,
 ) -> TableConfig:
     """A new table's configuration: the game's default player count, a random seed unless one is given (a
-    given seed marks the table "seeded"), a fresh table id, and a name from the user's login. Raises UnknownGame
+    given seed marks the table "seeded"), a fresh table id, and a name from the player's (``NAME's GAME``, see
+    :func:`cardnet.identity.default_name`). Raises UnknownGame
     when the player count must come from a game the core does not know."""
     if players is None:
         info = GAMES.get(game)
         if info is None:
             raise UnknownGame(f"unknown game {game!r} (games: {', '.join(GAMES)})")
         players = int(info.default_players)
-    user = os.environ.get("USER") or "cardnet"
     return TableConfig(
         game=game,
         players=players,
         seed=seed if seed is not None else secrets.randbits(63),
         options=dict(options or {}),
         seeded=seed is not None,
-        name=name or f"{user[:32] if user.isprintable() else 'cardnet'}'s {game}",
+        name=name or f"{default_name()}'s {game}",
         table_id=secrets.token_hex(8),
         turn_timer=turn_timer,
         bots=dict(bots or {}),

@@ -31,7 +31,7 @@ from ..net.peer import (
     SeatsChanged,
 )
 from ..protocol import JSONValue, StateMessage, canonical
-from .render import Move, MoveTextError, move_list, renderer_for, use_colour, watching_words
+from .render import Move, MoveTextError, move_list, renderer_for, seat_labels, use_colour, watching_words
 
 __all__ = ["EXIT_SIGNAL_BASE", "PlainGame", "refusal_text", "seat_names"]
 
@@ -59,18 +59,8 @@ def refusal_text(error: HostError) -> str:
 
 
 def seat_names(seats: Sequence[JSONValue], me: int | None) -> list[str]:
-    """Names for the renderer from a ``seats`` list: ``You`` for ``me``, else the player's name or ``Seat N``
-    (a name several seats share gets its seat number, ``random bot #1``, so such seats stay apart)."""
-    given = [seat.get("name") if isinstance(seat, dict) else None for seat in seats]
-    names = []
-    for i, name in enumerate(given):
-        if i == me:
-            names.append("You")
-        elif not isinstance(name, str) or not name:
-            names.append(f"Seat {i}")
-        else:
-            names.append(name if given.count(name) == 1 else f"{name} #{i}")
-    return names
+    """Names for the renderer from a ``seats`` list (:func:`~cardnet.ui.render.seat_labels`, as every client)."""
+    return seat_labels(seats, me)
 
 
 @dataclass
@@ -594,6 +584,7 @@ class PlainGame:
     def show_seats(self) -> None:
         """One line listing every seat: who sits there and whether they are here, then how many watch."""
         parts = []
+        labels = seat_labels(self.seats, self.seat)
         for i, seat in enumerate(self.seats):
             if not isinstance(seat, dict):
                 continue
@@ -602,13 +593,11 @@ class PlainGame:
                 parts.append(f"{i}: (open)")
                 continue
             note = ""
-            if kind == "bot":
-                note = " (built-in player)"
-            elif seat.get("auto"):
+            if seat.get("auto"):
                 note = " (away; a built-in player stands in)"
-            elif not seat.get("connected"):
+            elif kind != "bot" and not seat.get("connected"):
                 note = " (away)"
-            name = "you" if i == self.seat else str(seat.get("name") or f"Seat {i}")
+            name = "you" if i == self.seat else labels[i]
             parts.append(f"{i}: {name}{note}")
         if parts:
             watching = watching_words(self.spectators)
