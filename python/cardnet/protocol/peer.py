@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Union, cast
 
 from .codec import (
+    CHAT_HISTORY_LINES,
     HOST_CAPABILITIES,
     MAX_DEPTH,
     MAX_HOST_LINE,
@@ -179,6 +181,8 @@ class PeerSession:
         self._handshakes = 0
         self._lost_reason = _CLOSED_BY_HOST
         self._silent = False
+        # The latest chat lines delivered, so the history a host replays on a reconnect is not shown twice.
+        self._heard: deque[tuple[int | None, str, str]] = deque(maxlen=2 * CHAT_HISTORY_LINES)
         #: Whether the token in use came from the seat store rather than from the caller.
         self.token_from_store = False
         #: The host closed the table on purpose on the last connection (it said ``shutting_down``, or hung up
@@ -349,7 +353,14 @@ class PeerSession:
                     # The host changed nothing: the same decision is ours to answer again.
                     self.answered.discard(refused)
             step.events.append(msg)
-        elif isinstance(msg, (ChatMessage, SeatsChanged, RematchVotes)):
+        elif isinstance(msg, ChatMessage):
+            key = (msg.seat, msg.name, msg.text)
+            if msg.earlier and key in self._heard:
+                # Replayed after a reconnect: this peer has shown that line already.
+                return
+            self._heard.append(key)
+            step.events.append(msg)
+        elif isinstance(msg, (SeatsChanged, RematchVotes)):
             step.events.append(msg)
 
     def on_state(self, state: StateMessage, step: Step) -> None:

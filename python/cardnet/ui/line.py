@@ -304,7 +304,7 @@ class PlainGame:
             await self.on_error(event)
         elif isinstance(event, ChatMessage):
             who = event.name + (" (spectator)" if event.spectator else "")
-            self.say(f"<{who}> {event.text}")
+            self.say(f"{'(earlier) ' if event.earlier else ''}<{who}> {event.text}")
         elif isinstance(event, SeatsChanged):
             self.seats = list(event.seats)
             if event.spectators is not None:

@@ -348,7 +348,7 @@ class Controller:
                     ts.rematch_votes = sorted(event.votes)
             elif isinstance(event, C.ChatMessage):
                 who = f"{event.name} (watching)" if event.spectator else event.name
-                ts.add_chat(f"<{who}> {event.text}")
+                ts.add_chat(f"{'(earlier) ' if event.earlier else ''}<{who}> {event.text}")
             elif isinstance(event, C.ConnectionLost):
                 ts.connected = False
                 if event.silent:
