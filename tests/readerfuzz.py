@@ -271,23 +271,23 @@ def journal_case_in(directory: Path) -> Case:
 
 
 def token_store_case_in(directory: Path) -> Case:
-    """A damaged ``seats.json``: ``saved_token`` gives a token the protocol accepts or None; remembering a new
-    token never raises."""
-    from cardnet.ui.app.connection import remember_token, saved_token, seat_tokens_path
+    """A damaged ``seats.json``: the store gives a token the protocol accepts or None; remembering a new token
+    never raises."""
+    from cardnet.net.seats import SeatStore, seat_store_path
 
     def case(rng: random.Random) -> str | None:
-        path = seat_tokens_path()
-        good = {"10.0.0.2:7777": "A" * 43, "127.0.0.1:9": "b_-" * 10}
+        path = seat_store_path()
+        good = {"v": 1, "tables": {"0123abcd": {"token": "A" * 43}, "t2": {"token": "b_-" * 10}}}
         path.parent.mkdir(parents=True, exist_ok=True)
         deep = rng.random() < 0.05
         path.write_bytes(b"[" * 100_000 if deep else hostile_text(good, rng))
+        store = SeatStore(warn=lambda _text: None)
         try:
-            for key in good:
-                address, _, port = key.rpartition(":")
-                token = saved_token(address, int(port))
+            for table_id in ("0123abcd", "t2"):
+                token = store.token(table_id)
                 if token is not None and not is_token(token):
-                    return f"saved_token gave {token!r}, which no host accepts"
-            remember_token("10.0.0.3", 1, "C" * 43)
+                    return f"the store gave {token!r}, which no host accepts"
+            store.remember("t3", "C" * 43)
         except Exception:  # noqa: BLE001
             return _unexpected("the seat-token store")
         return None

@@ -82,22 +82,29 @@ def test_a_table_is_found_and_played_across_the_lan_then_leaves_when_killed_or_u
 
         watcher.wait_listing(full, 5)
 
-        # The same name on another machine: mDNS probing renames the newcomer.
+        # The same name on another machine: mDNS probing renames the newcomer, and the new name is the one every
+        # list shows and the one it is joined by.
         twin = start_host(lan, FAR, name, "--bots", "1")
         procs.append(twin)
-        assert f"announced on the LAN: cardnet join '{name}-2'" in twin.seen
-        watcher.wait_listing(at(lan.address(FAR), name), 10)
+        renamed = f"{name}-2"
+        assert f"another table on the LAN is called {name!r}: this one is {renamed!r}" in twin.seen
+        assert f"announced on the LAN: cardnet join {renamed!r}" in twin.seen
+        watcher.wait_listing(at(lan.address(FAR), renamed), 10)
+        listed = run_in(lan, NEAR, cardnet("list", "--json", "--timeout", "2", *on(lan, NEAR)))
+        assert sorted(t["name"] for t in json.loads(listed.stdout) if t["name"].startswith(name)) == [name, renamed]
+        watched = run_in(lan, NEAR, cardnet("join", renamed, "--spectate", *on(lan, NEAR)), input="quit\n")
+        assert watched.returncode == 0 and f"Joined {renamed!r} (fistful), spectating." in watched.stdout
 
         table.proc.send_signal(signal.SIGKILL)
         killed = time.monotonic()
         stamp, tables = watcher.wait_listing(lambda ts: not at(here, name)(ts), 6)
-        assert stamp - killed <= 5.0 and at(lan.address(FAR), name)(tables)
+        assert stamp - killed <= 5.0 and at(lan.address(FAR), renamed)(tables)
 
         # A machine that drops off the LAN (no refused connection, no goodbye): its probes time out.
         subprocess.run(["ip", "-n", lan.peers[FAR], "link", "set", "eth0", "down"], check=True)
         try:
             unplugged = time.monotonic()
-            stamp, _ = watcher.wait_listing(lambda ts: not at(lan.address(FAR), name)(ts), 6)
+            stamp, _ = watcher.wait_listing(lambda ts: not at(lan.address(FAR), renamed)(ts), 6)
             assert stamp - unplugged <= 5.0
         finally:
             subprocess.run(["ip", "-n", lan.peers[FAR], "link", "set", "eth0", "up"], check=True)

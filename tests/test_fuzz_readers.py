@@ -40,24 +40,29 @@ def test_a_view_of_a_game_still_on_in_which_nobody_acts_is_corrupt(game: str) ->
 def test_a_kept_token_of_a_shape_no_host_accepts_is_not_offered() -> None:
     """A seats.json entry that is not a token made the hello fail with handshake_required, which the lobby did
     not treat as a stale token: the player could never join that table again."""
-    from cardnet.ui.app.connection import saved_token, seat_tokens_path
+    from cardnet.net.seats import SeatStore, seat_store_path
 
-    path = seat_tokens_path()
+    path = seat_store_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     good = "A" * 43
-    path.write_text(json.dumps({"h:1": good, "h:2": "\x1b[2J", "h:3": "A" * 42 + "@", "h:4": 7}))
-    assert saved_token("h", 1) == good
-    assert [saved_token("h", port) for port in (2, 3, 4)] == [None, None, None]
+    entries = {"t1": good, "t2": "\x1b[2J", "t3": "A" * 42 + "@", "t4": 7}
+    path.write_text(json.dumps({"v": 1, "tables": {k: {"token": v} for k, v in entries.items()}}))
+    store = SeatStore()
+    assert store.token("t1") == good
+    assert [store.token(t) for t in ("t2", "t3", "t4")] == [None, None, None]
 
 
 def test_a_seat_token_file_too_deep_to_parse_is_kept_aside_not_a_crash() -> None:
     """json.loads raises RecursionError (no ValueError) on deep nesting: reading the store crashed the lobby."""
-    from cardnet.ui.app.connection import remember_token, saved_token, seat_tokens_path
+    from cardnet.net.seats import SeatStore, seat_store_path
 
-    path = seat_tokens_path()
+    path = seat_store_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"[" * 100_000)
-    assert saved_token("h", 1) is None
-    remember_token("h", 1, "B" * 43)
-    assert saved_token("h", 1) == "B" * 43
+    warnings: list[str] = []
+    store = SeatStore(warn=warnings.append)
+    assert store.token("t1") is None
+    store.remember("t1", "B" * 43)
+    assert store.token("t1") == "B" * 43
     assert path.with_name(path.name + ".damaged").read_bytes() == b"[" * 100_000
+    assert len(warnings) == 1

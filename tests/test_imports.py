@@ -37,7 +37,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         ),
     ),
     ("rl", ("cardnet.rl.*",)),
-    ("protocol", ("cardnet.codec", "cardnet.table", "cardnet.journal", "cardnet.protocol.*")),
+    ("protocol", ("cardnet.codec", "cardnet.table", "cardnet.journal", "cardnet.identity", "cardnet.protocol.*")),
     ("net", ("cardnet.net.*", "cardnet.bot")),
     ("ui", ("cardnet.ui.*",)),
     ("cli", ("cardnet.cli", "cardnet.commands.*", "cardnet.__main__")),

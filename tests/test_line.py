@@ -21,10 +21,13 @@ def seat(index: int, name: str | None, kind: str = "human") -> JSONValue:
 
 
 def test_seat_names_call_the_player_you_and_tell_equal_names_apart() -> None:
-    seats = [seat(0, "ann"), seat(1, "random bot", "bot"), seat(2, "random bot", "bot"), seat(3, None, "open")]
-    assert seat_names(seats, 0) == ["You", "random bot #1", "random bot #2", "Seat 3"]
-    # A spectator has no "You".
-    assert seat_names(seats, None)[0] == "ann"
+    seats = [seat(0, "ann"), seat(1, "random bot", "bot"), seat(2, "hard bot", "bot"), seat(3, None, "open")]
+    # Built-in players are named one way in every client: their seat and their level.
+    assert seat_names(seats, 0) == ["You", "Bot 1 · random", "Bot 2 · hard", "Seat 3"]
+    # A spectator has no "You"; two players of one name get their seats.
+    twins = [seat(0, "player"), seat(1, "player"), seat(2, "normal bot", "bot")]
+    assert seat_names(twins, None) == ["player (seat 0)", "player (seat 1)", "Bot 2 · normal"]
+    assert seat_names(twins, 0) == ["You", "player", "Bot 2 · normal"]
 
 
 def test_refusals_are_explained_in_player_words() -> None:

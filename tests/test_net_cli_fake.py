@@ -34,21 +34,29 @@ async def test_join_spectate_follows_a_bot_game_to_the_end() -> None:
     opts = HostOptions(bot_delay=0.01)
     async with running_host(fake_engine(), players=2, bots={0: "random", 1: "random"}, host_options=opts) as host:
         # An input that stays open: the end of piped input would make the spectator leave, maybe before the end.
-        silent, keep = os.pipe()
-        try:
-            with trio.fail_after(30):
-                proc = await join(host.port, "--spectate", "--name", "eve", stdin=silent)
-        finally:
-            os.close(silent)
-            os.close(keep)
-        out = proc.stdout.decode()
-        assert proc.returncode == 0, proc.stderr.decode()
-        assert "spectating" in out and "Game over: " in out
+        argv = [sys.executable, "-c", NET_COMMAND, "join", f"127.0.0.1:{host.port}", "--spectate", "--name", "eve"]
+        proc = await trio.lowlevel.open_process(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env()
+        )
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        output = Output(proc.stdout)
+        with trio.fail_after(30):
+            await output.wait_for("Game over: ")
+            # A spectator stays at the table after a game (a rematch may follow); it is not offered one.
+            await output.wait_for("You keep watching")
+            await proc.stdin.aclose()
+            rest = b""
+            while chunk := await proc.stdout.receive_some(1 << 16):
+                rest += chunk
+            assert await proc.wait() == 0
+            err = await proc.stderr.receive_some(1 << 16)
+        out = "\n".join(output.seen) + "\n" + (output.buffer + rest).decode()
+        assert "spectating" in out and "Game over: " in out and "rematch or quit" not in out
         # The spectator's own arrival is counted in the seats line every peer gets.
-        assert "Seats: 0: random bot (built-in player), 1: random bot (built-in player); 1 watching" in out
+        assert "Seats: 0: Bot 0 · random, 1: Bot 1 · random; 1 watching" in out
         # A game the client has no renderer for is still followed: events and the host's result as JSON.
-        assert '"winners"' in out.splitlines()[-1]
-        assert "Traceback" not in proc.stderr.decode()
+        assert any(line.startswith("Game over: ") and '"winners"' in line for line in out.splitlines())
+        assert b"Traceback" not in err
 
 
 async def test_join_as_a_player_types_move_numbers() -> None:

@@ -535,3 +535,61 @@ async def test_a_journalled_vote_starts_the_rematch_once_the_absent_player_times
             while (await a.recv_type("snapshot"))["game_no"] != 1:
                 pass
     journal.close()
+
+
+async def test_a_late_spectator_gets_the_latest_chat_marked_earlier_and_a_reconnect_shows_none_twice() -> None:
+    from cardnet.net.peer import ChatMessage, open_peer
+
+    opts = HostOptions(seat_timeout=60, chat_rate=1000.0, chat_burst=1000.0)
+    async with running_host(fake_engine(), players=2, bots={1: "random"}, host_options=opts) as host:
+        port = host.port or 0
+        said = [f"line {n}" for n in range(P.CHAT_HISTORY_LINES + 5)]
+        async with open_peer("127.0.0.1", port, name="ann") as ann:
+            for text in said:
+                await ann.chat(text)
+            with trio.fail_after(10):
+                heard = 0
+                async for event in ann.events:
+                    if isinstance(event, ChatMessage):
+                        assert not event.earlier
+                        heard += 1
+                        if heard == len(said):
+                            break
+            async with open_peer("127.0.0.1", port, name="late", spectate=True) as late:
+                replayed: list[ChatMessage] = []
+                with trio.fail_after(10):
+                    async for event in late.events:
+                        if isinstance(event, ChatMessage):
+                            replayed.append(event)
+                        elif isinstance(event, StateMessage):
+                            break
+                # The latest lines, oldest first, each marked as said before this peer came.
+                assert [e.text for e in replayed] == said[-P.CHAT_HISTORY_LINES :]
+                assert all(e.earlier and e.name == "ann" and e.seat == 0 for e in replayed)
+        # The history is bounded in bytes too: long lines leave fewer of them.
+        long = "x" * P.MAX_CHAT_CHARS
+        async with open_peer("127.0.0.1", port, name="bob", spectate=True) as bob:
+            for _ in range(P.CHAT_HISTORY_LINES):
+                await bob.chat(long)
+            with trio.fail_after(10):
+                while sum(len(c.text) for c in host.session.chat_history) < P.CHAT_HISTORY_BYTES - P.MAX_CHAT_CHARS:
+                    await trio.sleep(0.01)
+        kept = list(host.session.chat_history)
+        assert sum(len(c.text.encode()) for c in kept) <= P.CHAT_HISTORY_BYTES
+        assert len(kept) == P.CHAT_HISTORY_BYTES // P.MAX_CHAT_CHARS
+
+
+async def test_a_peer_does_not_show_replayed_chat_it_has_already_shown() -> None:
+    import json
+
+    from cardnet.protocol.peer import PeerSession
+
+    session = PeerSession(name="ann")
+    session.phase = "open"
+
+    def delivered(message: P.ChatMessage) -> int:
+        return len(session.receive_line(json.dumps(message.to_wire()).encode()).events)
+
+    assert delivered(P.ChatMessage(1, "bob", False, "hi")) == 1
+    assert delivered(P.ChatMessage(1, "bob", False, "hi", earlier=True)) == 0
+    assert delivered(P.ChatMessage(1, "bob", False, "before you came", earlier=True)) == 1

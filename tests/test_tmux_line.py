@@ -6,9 +6,12 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from functools import partial
+from operator import ne
 from pathlib import Path
 
 from cardnet.journal import read_journal
+from cardnet.ui.line import REMATCH_PROMPT
 
 from nethelpers import NET_COMMAND, child_env, free_port
 from tmuxpane import EXIT_MARK, Pane, at_prompt
@@ -44,13 +47,22 @@ def stop(process: subprocess.Popen[str]) -> None:
     process.wait(timeout=10)
 
 
+def at_rematch(screen: str) -> bool:
+    """Whether the game is over and the program asks about a rematch."""
+    lines = screen.rstrip("\n").splitlines()
+    return bool(lines) and lines[-1].rstrip() == REMATCH_PROMPT.rstrip()
+
+
 def play_to_the_end(pane: Pane, timeout: float = 90.0) -> int:
-    """Answers every prompt with move 1 until the program exits; returns how many moves were typed."""
+    """Answers every prompt with move 1 until the program exits or offers a rematch; returns how many moves
+    were typed."""
     end = time.monotonic() + timeout
     typed = 0
     while True:
-        screen = pane.wait_for(lambda s: at_prompt(s) or EXIT_MARK in s, "a prompt or the end", end - time.monotonic())
-        if EXIT_MARK in screen:
+        screen = pane.wait_for(
+            lambda s: at_prompt(s) or at_rematch(s) or EXIT_MARK in s, "a prompt or the end", end - time.monotonic()
+        )
+        if EXIT_MARK in screen or at_rematch(screen):
             return typed
         assert typed < MOVE_LIMIT, "the match does not end"
         pane.type_line("1")
@@ -75,7 +87,7 @@ def test_join_plays_a_whole_fistful_match_through_the_keyboard(tmp_path: Path) -
         assert pane.exit_code() == 0
         text = pane.history()
         assert typed > 3 and "Game over (match)." in text and "stars - winner" in text
-        assert "Seats: 0: you, 1: random bot (built-in player)" in text
+        assert "Seats: 0: you, 1: Bot 1 · random" in text
         assert "Traceback" not in text
         assert host.wait(timeout=20) == 0
     finally:
@@ -211,9 +223,12 @@ def test_host_plays_at_its_own_table_while_a_bot_joins(tmp_path: Path) -> None:
             env=child_env(),
         )
         play_to_the_end(pane)
+        # The seated host stays at its table after the game; the bot has left, so quitting asks nothing.
+        pane.type_line("quit")
         assert pane.exit_code() == 0
         text = pane.history()
         assert "Seats: 0: you, 1: random" in text and "Game over (match)." in text
+        assert "Type 'rematch' for another game with the same seats" in text
         assert "Traceback" not in text
         out, err = bot.communicate(timeout=30)
         assert bot.returncode == 0, err
@@ -244,3 +259,57 @@ def test_ctrl_c_stops_a_bot_without_a_traceback(tmp_path: Path) -> None:
     finally:
         pane.close()
         stop(host)
+
+
+def play_both_to_the_end(panes: list[Pane], timeout: float = 120.0) -> None:
+    """Answers the prompts of several players at one table with move 1 until each is asked about a rematch."""
+    end = time.monotonic() + timeout
+    moves = 0
+    while True:
+        assert time.monotonic() < end, "the game does not end"
+        assert moves < 2 * MOVE_LIMIT, "the game does not end"
+        asked = 0
+        for pane in panes:
+            screen = pane.screen()
+            if at_rematch(screen):
+                asked += 1
+            elif at_prompt(screen):
+                pane.type_line("1")
+                moves += 1
+                pane.wait_for(partial(ne, screen), "the typed move to show", end - time.monotonic())
+        if asked == len(panes):
+            return
+        time.sleep(0.05)
+
+
+def test_a_seated_host_and_a_joined_player_vote_a_rematch_then_the_host_closes(tmp_path: Path) -> None:
+    port = free_port()
+    env = child_env() | {"XDG_STATE_HOME": str(tmp_path / "host")}
+    argv = ["fistful", "--players", "2", "--seed", "4", "--port", str(port), "--interface", "127.0.0.1", "--no-advertise"]
+    host = Pane("rematch-host", cardnet("host", *argv), env)
+    player: Pane | None = None
+    try:
+        host.wait_text("You sit at seat 0")
+        player = Pane("rematch-join", cardnet("join", f"127.0.0.1:{port}", "--name", "ann"), child_env())
+        play_both_to_the_end([host, player])
+        for pane in (host, player):
+            pane.wait_text("Type 'rematch' for another game with the same seats")
+        player.type_line("rematch")
+        host.wait_text("Rematch asked by ann; waiting for You.")
+        host.type_line("rematch")
+        for pane in (host, player):
+            pane.wait_text("A new game begins (game 2), with the same seats.")
+        play_both_to_the_end([host, player])
+        # Leaving one's own table while a friend sits there asks first.
+        host.type_line("quit")
+        host.wait_text("Leaving closes the table for ann. Type 'quit' again to leave anyway.")
+        host.type_line("quit")
+        assert host.exit_code() == 0
+        assert player.exit_code() == 0
+        text = player.history()
+        assert text.count("Game over (match).") == 2 and "The host closed the table." in text
+        assert "Traceback" not in text + host.history()
+    finally:
+        host.close()
+        if player is not None:
+            player.close()

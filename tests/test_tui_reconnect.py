@@ -24,25 +24,12 @@ from cardnet.bot import RandomBot, run_bot
 from cardnet.net.host import Host, HostOptions
 from cardnet.table import Table, TableConfig, core_engine
 from cardnet.ui.app import StartRequest
-from cardnet.ui.app.connection import remember_token, saved_token, seat_tokens_path
+from cardnet.journal import read_journal
+from cardnet.net.seats import SeatStore
 from cardnet.ui.app.draw import seat_words, table_screen, text_of
 from cardnet.ui.app.state import TableState
 
 ENTER = "\r"
-
-
-def test_seat_tokens_are_kept_per_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
-    assert saved_token("127.0.0.1", 5000) is None
-    tok_a, tok_b = "a" * 43, "b" * 43  # the shape of the tokens hosts hand out
-    remember_token("127.0.0.1", 5000, tok_a)
-    remember_token("127.0.0.1", 5001, tok_b)
-    assert saved_token("127.0.0.1", 5000) == tok_a and saved_token("127.0.0.1", 5001) == tok_b
-    remember_token("127.0.0.1", 5000, None)
-    assert saved_token("127.0.0.1", 5000) is None and saved_token("127.0.0.1", 5001) == tok_b
-    # A damaged file costs the rejoin only.
-    seat_tokens_path().write_text("{not json", encoding="utf-8")
-    assert saved_token("127.0.0.1", 5001) is None
 
 
 def test_seats_panel_says_how_each_seat_is_held() -> None:
@@ -124,7 +111,8 @@ def test_banner_while_the_host_is_down_then_rejoined_after_resume(
             await point_at_listed_table(d)
             await d.press(ENTER)
             await d.until(lambda: st.table is not None and st.table.view != {}, "the table")
-            assert saved_token("127.0.0.1", port) is not None
+            table_id = str(read_journal(journal).records[0]["table_id"])
+            assert SeatStore().token(table_id) is not None
             host.kill()
             host.wait(10)
             # The drop is said at once; each failed attempt then says when the next one comes (backoff).
@@ -138,7 +126,7 @@ def test_banner_while_the_host_is_down_then_rejoined_after_resume(
             # Leaving on purpose says bye and forgets the token.
             await d.press("b")
             await d.until(lambda: st.screen == "lobby", "the lobby")
-            await d.until(lambda: saved_token("127.0.0.1", port) is None, "the token forgotten")
+            await d.until(lambda: SeatStore().token(table_id) is None, "the token forgotten")
             # The host heard the bye: a built-in player takes the seat at once, long before the seat timeout (15 s).
             for _ in range(40):
                 reader, writer = await asyncio.open_connection("127.0.0.1", port)

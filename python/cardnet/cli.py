@@ -44,8 +44,22 @@ def _parse_options(pairs: Sequence[str] | None, game: str) -> dict[str, Any]:
     return parse_options(game, pairs)
 
 
+def player_name_arg(text: str) -> str:
+    """``--player-name``: a name a host accepts (1 to 32 characters, no control characters)."""
+    from .identity import BadName, check_name
+
+    try:
+        return check_name(text)
+    except BadName as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     from .ui.plain import play_plain
+
+    if args.player_name is not None:
+        # Every part of the client (local tables, the lobby's tables and joins) asks identity.default_name().
+        os.environ["CARDNET_NAME"] = args.player_name
 
     if args.resume is not None:
         given = [flag for flag, value in _new_game_flags(args) if value]
@@ -305,6 +319,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--bot", default="random", help="built-in player when no --level is given (default random)")
     play.add_argument("--seed", type=seed_arg, help="deal from this seed (default: random)")
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    play.add_argument(
+        "--player-name",
+        type=player_name_arg,
+        metavar="NAME",
+        help="your name at the table (default: CARDNET_NAME, the name the full-screen client remembers, or the login)",
+    )
     play.add_argument(
         "--plain", action="store_true", help="line mode: no full screen, works in any terminal (default: off)"
     )

@@ -33,6 +33,10 @@ MAX_HOST_LINE: Final = 4 * 1024 * 1024
 MAX_DEPTH: Final = 32
 #: Longest chat message, in characters.
 MAX_CHAT_CHARS: Final = 500
+#: The chat lines a host replays to a peer that joins or reconnects: at most this many of the latest ...
+CHAT_HISTORY_LINES: Final = 20
+#: ... and no more than this many bytes of their UTF-8 text together (the oldest are dropped first).
+CHAT_HISTORY_BYTES: Final = 4096
 #: Longest player name, in characters.
 MAX_NAME_CHARS: Final = 32
 #: A decision whose legal-move list is longer than this (bytes of JSON) is sent without it; the peer pages it.

@@ -417,6 +417,13 @@ class Table:
         seat.kind, seat.name, seat.token_hash = "human", name, digest
         return {"kind": "seat", "seat": index, "name": name, "token_hash": digest}
 
+    def rename(self, name: str) -> dict[str, Encodable]:
+        """Give the table a new display name (mDNS probing found its name taken on the LAN); returns the record."""
+        if not name or not name.isprintable():
+            raise ValueError(f"a table name is printable text, not {name!r}")
+        self.config = dataclasses.replace(self.config, name=name)
+        return {"kind": "name", "name": name}
+
     def controlled_by_builtin(self, seat: int) -> bool:
         """Whether the built-in player answers this seat's decisions (a bot seat, or a human who is away)."""
         s = self.seats[seat]
@@ -722,6 +729,11 @@ class Table:
                 if _record_int(rec, "game_no", n) != table.game_no + 1:
                     raise ValueError(f"journal record {n}: game out of sequence")
                 table.start_next_game(_record_int(rec, "seed", n, 2**64 - 1))
+            elif kind == "name":
+                table.rename(str(rec["name"]))
+            elif kind == "listen":
+                # Where the host listened: read by the host that resumes (factory.resume_table), not table state.
+                pass
             else:
                 raise ValueError(f"journal record {n}: unknown kind {kind!r}")
         for held in table.seats:

@@ -13,16 +13,18 @@ import signal
 import sys
 from functools import partial
 from pathlib import Path
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     import trio
 
     from ..net.host import Host
-    from ..net.peer import Peer
+    from ..net.peer import Peer, PeerError
+    from ..table import Table
     from ..ui.line import PlainGame
 
-from ..cli import seed_arg
+from ..cli import player_name_arg, seed_arg
 from .discovery import add_interface_argument, table_address
 
 
@@ -35,7 +37,10 @@ def add_parsers(subparsers: Any) -> None:
     host.add_argument(
         "--bot", default="normal", help="built-in player for --bots: random, heuristic, ismcts, easy, normal, hard"
     )
-    host.add_argument("--name", default=None, help="the table's display name")
+    host.add_argument("--name", default=None, help="the table's display name (default: \"PLAYER's GAME\")")
+    host.add_argument(
+        "--player-name", type=player_name_arg, metavar="NAME", help="your name at seat 0 (default: CARDNET_NAME or login)"
+    )
     host.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
     add_interface_argument(host, "listen and announce the table on")
     host.add_argument("--no-advertise", action="store_true", help="do not announce the table on the LAN")
@@ -92,7 +97,14 @@ def add_parsers(subparsers: Any) -> None:
     join = subparsers.add_parser("join", help="join a table (line mode)")
     join.add_argument("target", help="a table's name (or a unique prefix) on the LAN, or HOST:PORT")
     join.add_argument("--spectate", action="store_true", help="watch instead of taking a seat")
-    join.add_argument("--name", default=os.environ.get("USER", "player"), help="your name at the table")
+    join.add_argument(
+        "--player-name",
+        "--name",
+        dest="name",
+        type=player_name_arg,
+        metavar="NAME",
+        help="your name at the table (default: CARDNET_NAME, the name the full-screen client remembers, or login)",
+    )
     add_interface_argument(join, "look for the table on")
     join.add_argument("--password-file", type=Path, help="file holding the table password")
     join.add_argument("--token", help="seat token from an earlier session (resumes that seat)")
@@ -110,7 +122,14 @@ def add_parsers(subparsers: Any) -> None:
         "bot", help="builtin:PLAYER (random, first, heuristic, ismcts[:N], easy, normal, hard) | FILE.py | module:Class"
     )
     bot.add_argument("target", help="a table's name (or a unique prefix) on the LAN, or HOST:PORT")
-    bot.add_argument("--name", default=None, help="the bot's name at the table")
+    bot.add_argument(
+        "--player-name",
+        "--name",
+        dest="name",
+        type=player_name_arg,
+        metavar="NAME",
+        help="the bot's name at the table (default: from the bot, e.g. 'hard')",
+    )
     bot.add_argument("--games", type=int, default=1, help="games to play (rematches in between)")
     add_interface_argument(bot, "look for the table on")
     bot.add_argument("--password-file", type=Path, help="file holding the table password")
@@ -184,7 +203,8 @@ def _host(args: argparse.Namespace) -> int:
     from ..games import parse_options
     from ..journal import Journal, JournalError
     from ..net.discovery import InterfaceError, advertise_table, choose_interfaces
-    from ..net.factory import create_table, resume_table, table_config
+    from ..net.factory import create_table, listen_record, rename_table, resume_table, table_config
+    from ..identity import default_name
     from ..net.host import Host, HostOptions, JournalFailure
     from ..table import Table
 
@@ -204,12 +224,13 @@ def _host(args: argparse.Namespace) -> int:
     logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
     password = read_password(args.password_file)
 
-    def build() -> tuple[Table, Journal]:
+    def build() -> tuple[Table, Journal, int | None]:
+        """The table, its journal, and the port it listened on before (for ``--resume``)."""
         if args.resume is not None:
             resumed = resume_table(args.resume, fsync=args.fsync)
             if resumed.torn is not None:
                 print(f"warning: {resumed.torn.describe()}", file=sys.stderr)
-            return resumed.table, resumed.journal
+            return resumed.table, resumed.journal, resumed.port
         import cardnet
 
         if args.game is None:
@@ -232,11 +253,11 @@ def _host(args: argparse.Namespace) -> int:
             seed=args.seed,
             options=options,
             bots={seat: args.bot for seat in range(players - args.bots, players)},
-            name=args.name,
+            name=args.name or f"{args.player_name or default_name()}'s {args.game}",
             turn_timer=args.turn_timer,
         )
         try:
-            return create_table(config, journal=args.journal, fsync=args.fsync)
+            return (*create_table(config, journal=args.journal, fsync=args.fsync), None)
         except JournalError:
             raise
         except ValueError as exc:
@@ -244,7 +265,7 @@ def _host(args: argparse.Namespace) -> int:
 
     async def main() -> int:
         try:
-            table, journal = build()
+            table, journal, last_port = build()
         except (JournalError, ValueError) as exc:
             if isinstance(exc, UsageError):
                 raise
@@ -267,11 +288,22 @@ def _host(args: argparse.Namespace) -> int:
         try:
             with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
                 async with trio.open_nursery() as nursery:
+                    moved_from: int | None = None
                     try:
-                        port = await nursery.start(server.serve, interfaces, args.port)
+                        port = await nursery.start(server.serve, interfaces, args.port or last_port or 0)
                     except OSError as exc:
-                        print(f"cardnet host: cannot listen: {exc.strerror}", file=sys.stderr)
-                        return 1
+                        if args.port or not last_port:
+                            print(f"cardnet host: cannot listen: {exc.strerror}", file=sys.stderr)
+                            return 1
+                        # The old port is taken: players find the table again by its id on the LAN.
+                        moved_from = last_port
+                        try:
+                            port = await nursery.start(server.serve, interfaces, 0)
+                        except OSError as again:
+                            print(f"cardnet host: cannot listen: {again.strerror}", file=sys.stderr)
+                            return 1
+                    if port != last_port:
+                        journal.append(listen_record(port, interfaces))
                     cfg = table.config
                     taken = sum(s.kind != "open" for s in table.seats)
                     # A seated host takes seat 0 right after this banner: count it already.
@@ -285,41 +317,59 @@ def _host(args: argparse.Namespace) -> int:
                     )
                     for address in interfaces:
                         print(f"listening on {address}:{port}", file=out)
+                    if moved_from is not None:
+                        print(
+                            f"port {moved_from} is in use, so the table moved to port {port};"
+                            " players on the LAN find it again by its table id",
+                            file=out,
+                        )
                     print(f"join with: cardnet join {interfaces[0]}:{port}   (spectate: add --spectate)", file=out)
                     print(f"journal: {journal.path}", file=out)
                     out.flush()
 
-                    async def announce() -> None:
+                    async def announce(*, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+                        before = table.config.name
                         advertising = partial(
                             advertise_table,
                             lambda: server.session.table_info(""),
                             port,
                             interfaces=interfaces,
                             probe=not args.no_probe,
+                            renamed=partial(rename_table, table, journal),
                         )
                         try:
                             async with trio.open_nursery() as inner:
-                                ad = await inner.start(advertising)
-                                # A seated host's terminal is the game's: nothing may print into its prompt.
+                                await inner.start(advertising)
+                                name = table.config.name
+                                if name != before:
+                                    print(f"another table on the LAN is called {before!r}: this one is {name!r}", file=out)
                                 if args.headless:
-                                    print(f"announced on the LAN: cardnet join {ad.name!r}", file=out, flush=True)
+                                    print(f"announced on the LAN: cardnet join {name!r}", file=out, flush=True)
+                                else:
+                                    print(f"on the LAN: cardnet list, then cardnet join {name!r}", file=out, flush=True)
+                                task_status.started()
                         except Exception as exc:
                             # The table plays on without discovery: HOST:PORT still works.
                             print(f"cardnet host: cannot announce the table on the LAN: {exc!r}", file=sys.stderr)
+                            task_status.started()
 
                     if not args.no_advertise:
-                        nursery.start_soon(announce)
-                        if not args.headless:
-                            print(f"on the LAN: cardnet list, then cardnet join {cfg.name!r}", file=out, flush=True)
+                        # Waited for (name probing takes ~1.3 s) so the name printed is the one the LAN shows and
+                        # nothing prints into a seated host's prompt later.
+                        await nursery.start(announce)
 
+                    continue_with = resume_command(journal.path, args)
                     if not args.headless:
-                        code = await play_at_own_table(server, journal.path, stdin, out)
+                        code = await play_at_own_table(
+                            server, continue_with, stdin, out, password=password, name=args.player_name
+                        )
                         await server.shutdown()
                         nursery.cancel_scope.cancel()
                         return code
 
                     async def stop_on_signal() -> None:
                         async for _ in signals:
+                            print(f"Table closed; continue it with: {continue_with}", file=out, flush=True)
                             await server.shutdown()
                             nursery.cancel_scope.cancel()
                             return
@@ -352,9 +402,41 @@ def _host(args: argparse.Namespace) -> int:
         return 1
 
 
-async def play_at_own_table(server: Host, journal: Path, stdin: TextIO, out: TextIO) -> int:
-    """The host's own seat (0), played in this terminal through an in-process peer like local play; returns
-    the exit code once the game is over or the host leaves (which closes the table)."""
+def _others_seated(table: Table) -> str | None:
+    """What leaving one's own table does to the players seated there, if any are."""
+    here = [s.name or f"seat {s.index}" for s in table.seats if s.index != 0 and s.kind == "human" and s.connected]
+    if not here:
+        return None
+    return f"Leaving closes the table for {', '.join(here)}."
+
+
+def resume_command(journal: Path, args: argparse.Namespace) -> str:
+    """The whole command that continues this table: the journal keeps its game, seats, name, id and port; the
+    interfaces, password and seating are the host's own choices and are repeated."""
+    parts = ["cardnet", "host", "--resume", _quoted(str(journal))]
+    for address in args.interface:
+        parts += ["--interface", address]
+    if args.password_file is not None:
+        parts += ["--password-file", _quoted(str(args.password_file))]
+    if args.port:
+        parts += ["--port", str(args.port)]
+    if args.headless:
+        parts.append("--headless")
+    return " ".join(parts)
+
+
+def _quoted(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+async def play_at_own_table(
+    server: Host, again: str, stdin: TextIO, out: TextIO, *, password: str | None = None, name: str | None = None
+) -> int:
+    """The host's own seat (0), played in this terminal through an in-process peer like local play (answering
+    the table's password with ``password``); returns the exit code once the game is over or the host leaves
+    (which closes the table, printing ``again``, the command that continues it)."""
     import trio
 
     from ..ui.line import PlainGame
@@ -366,7 +448,7 @@ async def play_at_own_table(server: Host, journal: Path, stdin: TextIO, out: Tex
         return 1
     assert server.journal is not None
     token = rekey_own_seat(table, server.journal, 0)
-    peer = local_peer(server, player_name(), seat=0 if token is None else None, token=token)
+    peer = local_peer(server, name or player_name(), seat=0 if token is None else None, token=token, password=password)
     async with trio.open_nursery() as nursery:
         await nursery.start(peer.run)
         cfg = table.config
@@ -378,8 +460,9 @@ async def play_at_own_table(server: Host, journal: Path, stdin: TextIO, out: Tex
             stdin,
             out,
             solo=False,
-            leave_lines=[f"Table closed; continue it with: cardnet host --resume {journal}"],
+            leave_lines=[f"Table closed; continue it with: {again}"],
             seats=peer.state.table_info.seats,
+            leave_warning=partial(_others_seated, table),
         )
         waiting = "" if table.started else "; the game starts when every seat is taken"
         ui.say(f"You sit at seat 0{waiting}. Type 'help' for commands.")
@@ -399,38 +482,50 @@ def cmd_join(args: argparse.Namespace) -> int:
 def _join(args: argparse.Namespace) -> int:
     import trio
 
+    from ..identity import default_name
     from ..net.peer import Peer, PeerError
+    from ..net.seats import SeatStore
 
     out, stdin = sys.stdout, sys.stdin
     address = table_address("join", args.target, args.interface)
     if isinstance(address, int):
         return address
     host, port = address
-    password = read_password(args.password_file)
-    peer = Peer(
-        host,
-        port,
-        name=args.name,
-        spectate=args.spectate,
-        password=password,
-        token=args.token,
-        give_up_after=args.reconnect_for,
-        # A person is told at once that the host closed the table; reconnecting is for a host that was lost.
-        wait_for_restart=False,
-    )
+    seats = SeatStore()
+    name = args.name or default_name()
+    locate = table_locator(args.interface)
+
+    def make_peer(password: str | None) -> Peer:
+        return Peer(
+            host,
+            port,
+            name=name,
+            spectate=args.spectate,
+            password=password,
+            token=args.token,
+            give_up_after=args.reconnect_for,
+            # A person is told at once that the host closed the table; reconnecting is for a host that was lost.
+            wait_for_restart=False,
+            seats=seats,
+            locate=locate,
+        )
 
     async def main() -> int:
         async with trio.open_nursery() as nursery:
             try:
-                await nursery.start(run_peer, peer)
+                peer = await start_peer(
+                    nursery, make_peer, read_password(args.password_file), ask_password if stdin.isatty() else None
+                )
             except PeerError as exc:
-                print(f"cardnet join: {exc}", file=sys.stderr)
+                print(f"cardnet join: {explain_refusal(exc, args.target)}", file=sys.stderr)
                 return 1
-            ui = seat_ui(peer, stdin, out, rejoin=f"cardnet join {args.target}")
+            ui = seat_ui(peer, stdin, out, rejoin=f"cardnet join {_quoted(args.target)}")
             role = "spectating" if args.spectate else f"seat {peer.state.seat}"
             info = peer.state.table_info
             ui.say(f"Joined {info.name!r} ({info.game}), {role}.")
             if peer.state.token:
+                if peer.session.token_from_store:
+                    ui.say("Your seat, taken back: its token was kept for this table.")
                 ui.say(f"Seat token (rejoin with --token): {peer.state.token}")
             if args.spectate:
                 ui.say("You are watching; 'say TEXT' chats, 'help' lists the commands.")
@@ -438,7 +533,8 @@ def _join(args: argparse.Namespace) -> int:
                 ui.say("Type a number or a move when asked; 'help' for commands, 'say TEXT' to chat.")
             code = await ui.run()
             if peer.failure is None and not peer.session.closed_by_host:
-                # Leaving on purpose: the host hands the seat to a built-in player at once.
+                # Leaving on purpose: the host hands the seat to a built-in player at once (the kept token still
+                # takes the seat back with 'cardnet join' on this machine, as the leaving line says).
                 with trio.move_on_after(2):
                     try:
                         await peer.bye()
@@ -453,8 +549,103 @@ def _join(args: argparse.Namespace) -> int:
         if _interrupted(exc):
             print("\nBye.", file=out)
             return 0
-        print(f"cardnet join: {_peer_error(exc)}", file=sys.stderr)
+        error = _peer_error(exc)
+        shown = explain_refusal(error, args.target) if isinstance(error, PeerError) else str(error)
+        print(f"cardnet join: {shown}", file=sys.stderr)
         return 1
+
+
+#: How long a client looks for its table on the LAN, by id, after its last address stopped answering.
+LOCATE_TIMEOUT = 3.0
+
+
+def table_locator(given: Sequence[str]) -> Callable[[str], Awaitable[tuple[str, int] | None]] | None:
+    """How a peer finds its table again by id over mDNS (on the ``--interface`` addresses, or the machine's LAN
+    addresses); None when no interface may be used (under test without ``--interface``)."""
+    from ..net.discovery import DiscoveryError, InterfaceError, choose_interfaces, locate_table
+
+    try:
+        chosen = choose_interfaces(given)
+    except InterfaceError:
+        return None
+
+    async def locate(table_id: str) -> tuple[str, int] | None:
+        try:
+            found = await locate_table(table_id, chosen, LOCATE_TIMEOUT)
+        except (DiscoveryError, OSError):
+            return None
+        return None if found is None else (found.host, found.port)
+
+    return locate
+
+
+def _ask_if_needed(host: str, port: int) -> str | None:
+    """The password typed on the terminal when the table at ``host:port`` says it needs one, else None."""
+    import trio
+
+    from ..net.discovery import probe_table
+
+    summary = trio.run(probe_table, host, port)
+    return ask_password(summary.name) if summary is not None and summary.password else None
+
+
+def ask_password(table: str) -> str | None:
+    """The table's password, typed on the terminal without echo; None when nothing was typed."""
+    import getpass
+
+    try:
+        typed = getpass.getpass(f"The table {table!r} needs a password: ")
+    except EOFError:
+        return None
+    return typed or None
+
+
+async def start_peer(
+    nursery: trio.Nursery,
+    make: Callable[[str | None], Peer],
+    password: str | None,
+    ask: Callable[[str], str | None] | None,
+) -> Peer:
+    """A peer made by ``make(password)``, connected and running in ``nursery``.
+
+    A kept seat token the table no longer knows is forgotten and the join tried again as a newcomer; a table
+    that needs a password nobody gave asks for it with ``ask`` (a terminal prompt), when given, up to three
+    times. Raises :class:`~cardnet.net.peer.PeerError` for any other refusal.
+    """
+    from ..net.peer import PeerError
+
+    asked = 0
+    while True:
+        peer = make(password)
+        try:
+            await nursery.start(run_peer, peer)
+            return peer
+        except (PeerError, BaseExceptionGroup) as raised:
+            exc = _peer_error(raised)
+            assert isinstance(exc, PeerError)
+            if exc.code == "bad_token" and peer.session.token_from_store:
+                peer.forget_seat()
+                continue
+            info = peer.state.info
+            if exc.code == "auth_failed" and ask is not None and asked < 3 and info is not None:
+                asked += 1
+                typed = ask(info.name)
+                if typed is not None:
+                    password = typed
+                    continue
+            raise exc from None
+
+
+def explain_refusal(exc: PeerError, target: str) -> str:
+    """A refusal, with what the user can do about it."""
+    if exc.code == "auth_failed" and "--password-file" not in exc.reason:
+        return f"{exc}; give the password with --password-file FILE or CARDNET_PASSWORD"
+    if exc.code == "table_full":
+        return (
+            f"{exc}. If you sat here before, 'cardnet join {target}' on your own machine takes the seat back"
+            f" (or add --token TOKEN); to watch: cardnet join {target} --spectate"
+        )
+    return str(exc)
 
 
 async def run_peer(peer: Peer, *, task_status: trio.TaskStatus[None] | None = None) -> None:
@@ -515,7 +706,7 @@ def _bot(args: argparse.Namespace) -> int:
     import trio
 
     from ..bot import BotResult, load_bot, run_bot
-    from ..net.peer import PeerError
+    from ..net.peer import Peer, PeerError
     from ..protocol import canonical
 
     out = sys.stdout
@@ -531,6 +722,8 @@ def _bot(args: argparse.Namespace) -> int:
         return address
     host, port = address
     password = read_password(args.password_file)
+    if password is None and sys.stdin.isatty():
+        password = _ask_if_needed(host, port)
     name = args.name or args.bot.rsplit(":", 1)[-1].removesuffix(".py")[:32]
 
     async def main() -> BotResult | None:
@@ -545,7 +738,9 @@ def _bot(args: argparse.Namespace) -> int:
 
                 nursery.start_soon(stop_on_signal)
                 player = bot if reporter is None else reporter
-                found = await run_bot(player, host, port, name=name, games=args.games, password=password)
+                # A restarted host that moved is found again by its table id.
+                peer = Peer(host, port, name=name, password=password, locate=table_locator(args.interface))
+                found = await run_bot(player, host, port, games=args.games, peer=peer)
                 nursery.cancel_scope.cancel()
                 return found
         return None
@@ -556,7 +751,9 @@ def _bot(args: argparse.Namespace) -> int:
         if _interrupted(exc):
             result = None
         else:
-            print(f"cardnet bot: {_peer_error(exc)}", file=sys.stderr)
+            error = _peer_error(exc)
+            shown = explain_refusal(error, args.target) if isinstance(error, PeerError) else str(error)
+            print(f"cardnet bot: {shown}", file=sys.stderr)
             return 1
     if result is None:
         print("cardnet bot: stopped; the host hands the seat to a built-in player", file=sys.stderr)

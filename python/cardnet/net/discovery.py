@@ -425,15 +425,21 @@ async def advertise_table(
     interfaces: Sequence[str],
     probe: bool = True,
     poll: float = 0.25,
+    renamed: Callable[[str], None] | None = None,
     task_status: trio.TaskStatus[Advertisement] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Advertise a running table until cancelled, keeping its TXT current.
 
     ``describe`` returns the table's ``table`` message (what a peer would be told on connecting); it is read
-    every ``poll`` seconds and the TXT record is updated whenever its summary changes. ``started()`` gives the
-    :class:`Advertisement` once the table is registered.
+    every ``poll`` seconds and the TXT record is updated whenever its summary changes. When probing found the
+    name taken and registered the table as ``NAME-2``, ``renamed`` is called with that name before
+    ``started()`` gives the :class:`Advertisement`: the table should then call itself so everywhere, or two
+    tables would show one name and neither could be joined by it.
     """
-    async with advertise(TableSummary.from_table_info(describe()), port, interfaces=interfaces, probe=probe) as ad:
+    summary = TableSummary.from_table_info(describe())
+    async with advertise(summary, port, interfaces=interfaces, probe=probe) as ad:
+        if renamed is not None and ad.name != instance_label(summary.name):
+            renamed(ad.name)
         task_status.started(ad)
         while True:
             await trio.sleep(poll)
@@ -764,6 +770,19 @@ async def find_table(text: str, interfaces: Sequence[str], timeout: float, settl
     return found[0]
 
 
+async def locate_table(table_id: str, interfaces: Sequence[str], timeout: float) -> Listing | None:
+    """The table whose id is ``table_id``, wherever it answers now (a host restarted on another port, or on a
+    laptop that changed networks); None when it has not answered within ``timeout`` seconds."""
+    async with browse(interfaces) as browser:
+        with trio.move_on_after(timeout):
+            while True:
+                for item in browser.listings():
+                    if item.summary.table_id == table_id:
+                        return item
+                await browser.wait_changed()
+    return None
+
+
 def resolve_target(text: str, interfaces: Sequence[str], timeout: float) -> tuple[str, int]:
     """``HOST:PORT`` as given, or the address of the table named ``text`` on the LAN (outside trio).
 
@@ -796,6 +815,7 @@ __all__ = [
     "find_table",
     "lan_interfaces",
     "list_tables",
+    "locate_table",
     "match_tables",
     "probe_table",
     "resolve_target",

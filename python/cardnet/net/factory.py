@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,10 +18,12 @@ import trio
 
 from ..errors import UnknownGame
 from ..games import GAMES
+from ..identity import default_name
 from ..journal import Journal, JournalContents, TornTail, default_journal_path
+from ..protocol import Encodable
 from ..table import Engine, Table, TableConfig, core_engine
 
-__all__ = ["Resumed", "create_table", "resume_table", "table_config"]
+__all__ = ["Resumed", "create_table", "listen_record", "rename_table", "resume_table", "table_config"]
 
 
 def table_config(
@@ -35,21 +37,21 @@ def table_config(
     turn_timer: float | None = None,
 ) -> TableConfig:
     """A new table's configuration: the game's default player count, a random seed unless one is given (a
-    given seed marks the table "seeded"), a fresh table id, and a name from the user's login. Raises UnknownGame
+    given seed marks the table "seeded"), a fresh table id, and a name from the player's (``NAME's GAME``, see
+    :func:`cardnet.identity.default_name`). Raises UnknownGame
     when the player count must come from a game the core does not know."""
     if players is None:
         info = GAMES.get(game)
         if info is None:
             raise UnknownGame(f"unknown game {game!r} (games: {', '.join(GAMES)})")
         players = int(info.default_players)
-    user = os.environ.get("USER") or "cardnet"
     return TableConfig(
         game=game,
         players=players,
         seed=seed if seed is not None else secrets.randbits(63),
         options=dict(options or {}),
         seeded=seed is not None,
-        name=name or f"{user[:32] if user.isprintable() else 'cardnet'}'s {game}",
+        name=name or f"{default_name()}'s {game}",
         table_id=secrets.token_hex(8),
         turn_timer=turn_timer,
         bots=dict(bots or {}),
@@ -80,6 +82,23 @@ class Resumed:
     table: Table
     journal: Journal
     torn: TornTail | None
+    #: The TCP port the table last listened on (its journal's last ``listen`` record); None when it never
+    #: listened, or its journal is from before ports were recorded.
+    port: int | None = None
+
+
+def listen_record(port: int, interfaces: Sequence[str]) -> dict[str, Encodable]:
+    """The journal record of where a table listens, so ``--resume`` can listen there again."""
+    return {"kind": "listen", "port": port, "interfaces": list(interfaces)}
+
+
+def _last_port(records: Sequence[Mapping[str, Any]]) -> int | None:
+    for rec in reversed(records):
+        if rec.get("kind") == "listen":
+            port = rec.get("port")
+            if isinstance(port, int) and 0 < port < 65536:
+                return port
+    return None
 
 
 def resume_table(
@@ -101,4 +120,12 @@ def resume_table(
             raise ValueError(f"cannot resume {path}: {exc}") from None
 
     journal, contents = Journal.open_resume(path, fsync=fsync, accept=replay)
-    return Resumed(tables[0], journal, contents.torn)
+    return Resumed(tables[0], journal, contents.torn, _last_port(contents.records))
+
+
+def rename_table(table: Table, journal: Journal | None, name: str) -> None:
+    """Show ``table`` as ``name`` from now on (its ``table`` message, so every list and lobby) and journal the
+    new name, so a resumed table keeps it: mDNS probing renamed the table because its name was taken."""
+    record = table.rename(name)
+    if journal is not None:
+        journal.append(record)

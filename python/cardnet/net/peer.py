@@ -44,6 +44,7 @@ from ..protocol.peer import (
     Step,
 )
 from .lines import LineReader
+from .seats import SeatStore
 
 __all__ = [
     "CLIENT_NAME",
@@ -94,6 +95,8 @@ class Peer:
         idle_timeout: float | None = None,
         connect: Callable[[], Awaitable[trio.abc.Stream]] | None = None,
         wait_for_restart: bool = True,
+        seats: SeatStore | None = None,
+        locate: Callable[[str], Awaitable[tuple[str, int] | None]] | None = None,
     ) -> None:
         self.host, self.port = host, port
         # How to open a connection: TCP to host:port unless given (local play connects over memory streams).
@@ -107,8 +110,11 @@ class Peer:
             capabilities=capabilities,
             max_backoff=max_backoff,
             give_up_after=give_up_after,
+            token_for=seats.token if seats is not None and token is None else None,
         )
         self.name, self.spectate = name, spectate
+        self.seats = seats
+        self.locate = locate
         self.reconnect = reconnect
         self.wait_for_restart = wait_for_restart
         self.connect_timeout = connect_timeout
@@ -200,9 +206,12 @@ class Peer:
                         raise PeerError("connect_failed", str(exc)) from exc
                     attempt = self.session.reconnect_delay(trio.current_time(), exc)
                     await self._send_events.send(attempt)
+                    if await self._relocated():
+                        continue
                     await trio.sleep(attempt.delay)
                     continue
                 back = self.session.connected()
+                self._keep_token()
                 if not started:
                     started = True
                     task_status.started()
@@ -228,6 +237,28 @@ class Peer:
             self._stream = None
             self._connected.set()
             await self._send_events.aclose()
+
+    def _keep_token(self) -> None:
+        """Save the seat's token under the table's id, so the seat is taken back by any client later."""
+        info, token = self.state.info, self.state.token
+        if self.seats is not None and info is not None and token is not None and not self.spectate:
+            self.seats.remember(info.table_id, token, name=info.name, address=f"{self.host}:{self.port}")
+
+    def forget_seat(self) -> None:
+        """Drop the kept token (the seat was left on purpose)."""
+        if self.seats is not None and self.state.info is not None:
+            self.seats.forget(self.state.info.table_id)
+
+    async def _relocated(self) -> bool:
+        """Look the table up again by its id (``locate``, over mDNS); True when it answers somewhere else now
+        (restarted on another port, or its host's address changed), and the peer is pointed there."""
+        if self.locate is None or self.state.info is None:
+            return False
+        found = await self.locate(self.state.info.table_id)
+        if found is None or found == (self.host, self.port):
+            return False
+        self.host, self.port = found
+        return True
 
     async def _open_tcp(self) -> trio.abc.Stream:
         return await trio.open_tcp_stream(self.host, self.port)

@@ -18,12 +18,15 @@ from __future__ import annotations
 import logging
 import math
 import secrets
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Union
 
 from ..table import DecisionParts, FanOutLike, OpenDecision, Table
 from ..codec import (
+    CHAT_HISTORY_BYTES,
+    CHAT_HISTORY_LINES,
     HOST_CAPABILITIES,
     LEGAL_INLINE_LIMIT,
     MAX_HOST_LINE,
@@ -255,6 +258,8 @@ class HostSession:
         self._ping_id = 0
         # Links admitted whose welcome waits for the journal: (new seat token, whether the game started).
         self._pending_welcome: dict[int, tuple[str | None, bool]] = {}
+        #: The latest chat lines, replayed to every peer that joins or reconnects (bounded: PROTOCOL.md § 5).
+        self.chat_history: deque[ChatMessage] = deque()
 
     # -- connections ------------------------------------------------------------------------------------------
 
@@ -487,6 +492,14 @@ class HostSession:
         log.info("seat %d taken by %r", claimed.index, hello.name)
         return [Append(record)], token, started
 
+    def _remember_chat(self, line: ChatMessage) -> None:
+        """Keep ``line`` among the latest, within CHAT_HISTORY_LINES lines and CHAT_HISTORY_BYTES bytes of text."""
+        history = self.chat_history
+        history.append(line)
+        total = sum(len(said.text.encode("utf-8")) for said in history)
+        while len(history) > CHAT_HISTORY_LINES or total > CHAT_HISTORY_BYTES:
+            total -= len(history.popleft().text.encode("utf-8"))
+
     def _welcome(self, link: Link, token: str | None, started: bool) -> list[Effect]:
         # Only now does the connection receive broadcasts: the welcome must be its first message after "table".
         link.ready = True
@@ -506,6 +519,11 @@ class HostSession:
         if self.table.rematch_votes:
             # A player back after a drop or a host restart learns which votes (its own too) still stand.
             effects.append(self._ctl(link, self.rematch_votes()))
+        if "chat" in link.capabilities:
+            # What was said before this peer arrived (or while it was away), marked as earlier.
+            for said in self.chat_history:
+                past = ChatMessage(said.seat, said.name, said.spectator, said.text, earlier=True)
+                effects.append(Send(link, "chat", encode(past.to_wire())))
         effects += self._broadcast_seats()
         effects.append(self._commit([], kind="snapshot") if started else Resync(link))
         effects.append(Changed())
@@ -522,7 +540,9 @@ class HostSession:
             text = check_chat_text(msg.text)
             if not link.chat_bucket.take(now):
                 raise ProtocolError("chat_rate", "slow down")
-            data = encode(ChatMessage(link.seat, link.name, link.spectator, text).to_wire())
+            line = ChatMessage(link.seat, link.name, link.spectator, text)
+            self._remember_chat(line)
+            data = encode(line.to_wire())
             listeners = [other for other in self.links.values() if other.ready and "chat" in other.capabilities]
             return [Send(other, "chat", data) for other in listeners]
         if isinstance(msg, LegalRequest):

@@ -726,23 +726,31 @@ class LegalPage:
 
 @dataclass
 class ChatMessage:
-    """A chat line relayed by the host."""
+    """A chat line relayed by the host; ``earlier`` marks a line said before this connection's welcome (the
+    table's recent chat, replayed to a peer that joins or reconnects)."""
 
     seat: int | None
     name: str
     spectator: bool
     text: str
+    earlier: bool = False
 
     def to_wire(self) -> dict[str, Encodable]:
-        """Wire form."""
-        return {"type": "chat", "seat": self.seat, "name": self.name, "spectator": self.spectator, "text": self.text}
+        """Wire form (``earlier`` only when true, so a live line is what it always was)."""
+        wire: dict[str, Encodable] = {
+            "type": "chat", "seat": self.seat, "name": self.name, "spectator": self.spectator, "text": self.text
+        }
+        if self.earlier:
+            wire["earlier"] = True
+        return wire
 
     @classmethod
     def parse(cls, obj: Mapping[str, JSONValue]) -> ChatMessage:
         """Validate a relayed ``chat`` line."""
         f = Fields(obj)
         seat = f.opt_int("seat", required=False, hi=255)
-        return cls(seat, f.string("name") or "", obj.get("spectator") is True, f.string("text") or "")
+        text = f.string("text") or ""
+        return cls(seat, f.string("name") or "", obj.get("spectator") is True, text, obj.get("earlier") is True)
 
 
 @dataclass

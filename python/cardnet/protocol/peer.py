@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Union, cast
 
 from ..codec import (
+    CHAT_HISTORY_LINES,
     HOST_CAPABILITIES,
     MAX_DEPTH,
     MAX_HOST_LINE,
@@ -53,6 +56,10 @@ PERMANENT_REFUSALS = frozenset({"auth_failed", "bad_token", "no_seat", "table_fu
 _FINAL_ERRORS = frozenset({"replaced", "bad_token", "auth_failed"})
 #: Host messages nest a view inside a message; give them room beyond a peer message's limit.
 HOST_MAX_DEPTH = 2 * MAX_DEPTH
+
+
+#: Why a peer without a password cannot join a table that has one, and how to give it.
+NEEDS_PASSWORD = "this table needs a password: give it with --password-file FILE or CARDNET_PASSWORD"
 
 
 class PeerError(Exception):
@@ -151,8 +158,11 @@ class PeerSession:
         capabilities: tuple[str, ...] = HOST_CAPABILITIES,
         max_backoff: float = 5.0,
         give_up_after: float = 120.0,
+        token_for: Callable[[str], str | None] | None = None,
     ) -> None:
         self.name, self.spectate, self.wanted_seat = name, spectate, seat
+        #: Looks up a kept seat token by table id (the seat store) when none was given.
+        self.token_for = token_for
         self.password = password
         self.capabilities = capabilities
         self.max_backoff, self.give_up_after = max_backoff, give_up_after
@@ -171,6 +181,10 @@ class PeerSession:
         self._handshakes = 0
         self._lost_reason = _CLOSED_BY_HOST
         self._silent = False
+        # The latest chat lines delivered, so the history a host replays on a reconnect is not shown twice.
+        self._heard: deque[tuple[int | None, str, str]] = deque(maxlen=2 * CHAT_HISTORY_LINES)
+        #: Whether the token in use came from the seat store rather than from the caller.
+        self.token_from_store = False
         #: The host closed the table on purpose on the last connection (it said ``shutting_down``, or hung up
         #: once the game was over), rather than being lost: a client may stop instead of reconnecting.
         self.closed_by_host = False
@@ -268,6 +282,10 @@ class PeerSession:
         if self.phase == "table":
             if not isinstance(msg, TableInfo):
                 raise ProtocolError("bad_message", "expected the table message")
+            known = self.state.info
+            if known is not None and msg.table_id != known.table_id:
+                # Another table now answers at the old address: not ours; keep looking for ours.
+                raise ProtocolError("wrong_table", f"another table ({msg.name!r}) answers there now")
             self.state.table, self.state.info = obj, msg
             step.send.append(self.encode(self._hello(msg)))
             self.phase = "welcome"
@@ -283,11 +301,14 @@ class PeerSession:
         return step
 
     def _hello(self, table: TableInfo) -> Hello:
+        if self.state.token is None and not self.spectate and self.token_for is not None:
+            self.state.token = self.token_for(table.table_id)
+            self.token_from_store = self.state.token is not None
         token = self.state.token if not self.spectate else None
         auth: str | None = None
         if table.password:
             if self.password is None:
-                raise PeerError("auth_failed", "this table needs a password")
+                raise PeerError("auth_failed", NEEDS_PASSWORD)
             auth = auth_mac(self.password, table.table_id, table.challenge)
         return Hello(
             protocol=PROTOCOL_VERSION,
@@ -332,7 +353,14 @@ class PeerSession:
                     # The host changed nothing: the same decision is ours to answer again.
                     self.answered.discard(refused)
             step.events.append(msg)
-        elif isinstance(msg, (ChatMessage, SeatsChanged, RematchVotes)):
+        elif isinstance(msg, ChatMessage):
+            key = (msg.seat, msg.name, msg.text)
+            if msg.earlier and key in self._heard:
+                # Replayed after a reconnect: this peer has shown that line already.
+                return
+            self._heard.append(key)
+            step.events.append(msg)
+        elif isinstance(msg, (SeatsChanged, RematchVotes)):
             step.events.append(msg)
 
     def on_state(self, state: StateMessage, step: Step) -> None:

@@ -13,7 +13,7 @@ import shutil
 import signal
 import textwrap
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO, Union
 
@@ -28,15 +28,18 @@ from ..net.peer import (
     PeerEvent,
     Reconnected,
     Reconnecting,
+    RematchVotes,
     SeatsChanged,
 )
 from ..protocol import JSONValue, StateMessage, canonical
-from .render import Move, MoveTextError, move_list, renderer_for, use_colour, watching_words
+from .render import Move, MoveTextError, move_list, renderer_for, seat_labels, use_colour, watching_words
 
 __all__ = ["EXIT_SIGNAL_BASE", "PlainGame", "refusal_text", "seat_names"]
 
 #: Exit code of a local game stopped by Ctrl-C or SIGTERM: the shell's 128 + signal number.
 EXIT_SIGNAL_BASE = 128
+#: The prompt after a game at a shared table.
+REMATCH_PROMPT = "rematch or quit> "
 
 #: The host's refusals in a player's words; the others show the host's own reason.
 _REFUSALS = {
@@ -57,7 +60,8 @@ LINE_HELP = {
     " where and how many watch; 'quit' (or Ctrl-D, Ctrl-C) leaves.",
     "solo": "The game is kept in its journal; 'cardnet play --resume JOURNAL' continues it. Built-in players move"
     " on their own; a forced move is played for you.",
-    "network": "A forced move is played for you; while you are away a built-in player stands in.",
+    "network": "After a game, 'rematch' asks for another one with the same seats. A forced move is played for you;"
+    " while you are away a built-in player stands in.",
 }
 
 
@@ -67,18 +71,8 @@ def refusal_text(error: HostError) -> str:
 
 
 def seat_names(seats: Sequence[JSONValue], me: int | None) -> list[str]:
-    """Names for the renderer from a ``seats`` list: ``You`` for ``me``, else the player's name or ``Seat N``
-    (a name several seats share gets its seat number, ``random bot #1``, so such seats stay apart)."""
-    given = [seat.get("name") if isinstance(seat, dict) else None for seat in seats]
-    names = []
-    for i, name in enumerate(given):
-        if i == me:
-            names.append("You")
-        elif not isinstance(name, str) or not name:
-            names.append(f"Seat {i}")
-        else:
-            names.append(name if given.count(name) == 1 else f"{name} #{i}")
-    return names
+    """Names for the renderer from a ``seats`` list (:func:`~cardnet.ui.render.seat_labels`, as every client)."""
+    return seat_labels(seats, me)
 
 
 @dataclass
@@ -166,6 +160,7 @@ class PlainGame:
         solo: bool = True,
         leave_lines: Sequence[str] = ("Bye.",),
         seats: Sequence[JSONValue] = (),
+        leave_warning: Callable[[], str | None] | None = None,
     ) -> None:
         self.peer = peer
         self.seat = seat
@@ -184,6 +179,9 @@ class PlainGame:
         self.input = _Input(stdin)
         self.stdout = stdout
         self.leave_lines = list(leave_lines)
+        #: What typing 'quit' would do to others (the host's own table closes under its players), asked first.
+        self.leave_warning = leave_warning
+        self._warned_leave = False
         names = seat_names(seats, seat) if seats else [("You" if s == seat else f"Seat {s}") for s in range(players)]
         self.renderer = renderer_for(game, names)
         self.renderer.colour = use_colour(stdout)
@@ -200,6 +198,11 @@ class PlainGame:
         self._asking = False
         self._at_prompt = False
         self._line_wanted = trio.Event()
+        #: The game that ended and whose rematch is being asked about (shared tables only), else None.
+        self.ended_game: int | None = None
+        #: Whether this seat voted for a rematch of :attr:`ended_game`.
+        self.voted = False
+        self._told_over = False
 
     def say(self, line: str = "") -> None:
         """Prints one line. A prompt waiting for input is wiped first on a terminal (the loop draws it again below
@@ -239,7 +242,8 @@ class PlainGame:
                     await self._line_wanted.wait()
                     self._line_wanted = trio.Event()
                 line = await self.input.readline()
-                if line and self.read_ahead:
+                # A spectator is never asked: its scripted lines are commands, carried out as they come.
+                if line and self.read_ahead and self.seat is not None:
                     await self._line_wanted.wait()
                     self._line_wanted = trio.Event()
                 await send.send(_Line(line))
@@ -265,10 +269,12 @@ class PlainGame:
         return 0
 
     def _prompt(self) -> None:
-        """Shows the prompt when a decision is open and no answer is on its way, and asks for a line."""
-        if self.open is None or self.pending is not None or self._at_prompt:
+        """Shows the prompt when a decision is open and no answer is on its way (or, after a game at a shared
+        table, the rematch question), and asks for a line."""
+        rematch = self.ended_game is not None and self.seat is not None and not self.voted
+        if (self.open is None and not rematch) or self.pending is not None or self._at_prompt:
             return
-        self.stdout.write("> ")
+        self.stdout.write(REMATCH_PROMPT if rematch else "> ")
         self.stdout.flush()
         self._at_prompt = True
         if self.on_demand and not self._asking:
@@ -310,7 +316,7 @@ class PlainGame:
             await self.on_error(event)
         elif isinstance(event, ChatMessage):
             who = event.name + (" (spectator)" if event.spectator else "")
-            self.say(f"<{who}> {event.text}")
+            self.say(f"{'(earlier) ' if event.earlier else ''}<{who}> {event.text}")
         elif isinstance(event, SeatsChanged):
             self.seats = list(event.seats)
             if event.spectators is not None:
@@ -330,7 +336,33 @@ class PlainGame:
         elif isinstance(event, Reconnected):
             self.connected = True
             self.say("Reconnected to the host.")
+        elif isinstance(event, RematchVotes):
+            self.show_votes(event)
         return None
+
+    def offer_rematch(self) -> None:
+        """After a game at a shared table: a seated player is offered another game; a spectator keeps watching."""
+        self.voted, self._told_over = False, False
+        if self.seat is None:
+            self.say("You keep watching: a rematch starts here when every seat asks for one ('quit' leaves).")
+        else:
+            self.say("Type 'rematch' for another game with the same seats, or 'quit' to leave the table.")
+
+    def show_votes(self, votes: RematchVotes) -> None:
+        """Who asked for a rematch, and whom it waits for."""
+        if self.ended_game is None or votes.game_no != self.ended_game:
+            return
+        asked = [self.renderer.name(s) for s in votes.votes]
+        # Only the players who are here vote (built-in players follow them).
+        people = [
+            i
+            for i, seat in enumerate(self.seats)
+            if isinstance(seat, dict) and seat.get("kind") == "human" and seat.get("connected") and not seat.get("auto")
+        ]
+        waiting = [self.renderer.name(s) for s in people if s not in votes.votes]
+        if asked:
+            line = f"Rematch asked by {', '.join(asked)}"
+            self.say(line + (f"; waiting for {', '.join(waiting)}." if waiting else "."))
 
     async def on_state(self, state: StateMessage) -> int | None:
         """Reports a state and asks for a move when the open decision is this seat's."""
@@ -344,8 +376,18 @@ class PlainGame:
         self.report(state)
         if state.over:
             self.open = None
+            if self.ended_game == state.game_no:
+                # The same finished game again (a snapshot after a reconnect): already told.
+                return None
             self.show_outcome(state.outcome)
-            return 0
+            if self.solo:
+                return 0
+            self.ended_game = state.game_no
+            self.offer_rematch()
+            return None
+        if self.ended_game is not None and state.game_no > self.ended_game:
+            self.ended_game = None
+            self.say(f"A new game begins (game {state.game_no + 1}), with the same seats.")
         if self.open is not None and self.open.decision_id == state.decision_id:
             # The same decision is still open (another seat acted meanwhile): keep asking without redrawing.
             self.open = state
@@ -433,9 +475,16 @@ class PlainGame:
         word = word.lower()
         rest = rest.strip()
         if word in ("q", "quit", "exit", "leave"):
+            warning = self.leave_warning() if self.leave_warning is not None and not self._warned_leave else None
+            if warning is not None:
+                self._warned_leave = True
+                self.say(f"{warning} Type 'quit' again to leave anyway.")
+                return None
             return self.leave()
         if word in ("h", "help", "?"):
             self.show_help()
+        elif word in ("r", "rematch") and not self.solo:
+            await self.ask_rematch()
         elif word in ("t", "table", "show"):
             shown = self.open or self.latest
             if shown is None:
@@ -458,6 +507,10 @@ class PlainGame:
             await self.chat(rest)
         elif word == "seats":
             self.show_seats()
+        elif self.ended_game is not None and self.open is None:
+            if not self._told_over:
+                self._told_over = True
+                self.say("The game is over: 'rematch' asks for another game, 'quit' leaves.")
         elif self.open is None or self.pending is not None:
             self.say(self.waiting_text())
         elif not self.connected:
@@ -465,6 +518,21 @@ class PlainGame:
         else:
             await self.try_move(answer, self.open)
         return None
+
+    async def ask_rematch(self) -> None:
+        """Votes for another game at this table, once it is over."""
+        if self.seat is None:
+            self.say("Spectators do not vote for a rematch; the seated players do.")
+        elif self.ended_game is None:
+            self.say("The game is not over yet.")
+        elif self.voted:
+            self.say("You asked for a rematch already; waiting for the other seats.")
+        elif not self.connected:
+            self.say("Not connected to the host; wait for the reconnect.")
+        else:
+            await self.peer.rematch()
+            self.voted = True
+            self.say("Rematch asked; it starts when every seat has asked ('quit' leaves).")
 
     async def chat(self, text: str) -> None:
         """Sends a chat line (the host relays it to everyone, us included)."""
@@ -528,6 +596,7 @@ class PlainGame:
     def show_seats(self) -> None:
         """One line listing every seat: who sits there and whether they are here, then how many watch."""
         parts = []
+        labels = seat_labels(self.seats, self.seat)
         for i, seat in enumerate(self.seats):
             if not isinstance(seat, dict):
                 continue
@@ -536,13 +605,11 @@ class PlainGame:
                 parts.append(f"{i}: (open)")
                 continue
             note = ""
-            if kind == "bot":
-                note = " (built-in player)"
-            elif seat.get("auto"):
+            if seat.get("auto"):
                 note = " (away; a built-in player stands in)"
-            elif not seat.get("connected"):
+            elif kind != "bot" and not seat.get("connected"):
                 note = " (away)"
-            name = "you" if i == self.seat else str(seat.get("name") or f"Seat {i}")
+            name = "you" if i == self.seat else labels[i]
             parts.append(f"{i}: {name}{note}")
         if parts:
             watching = watching_words(self.spectators)

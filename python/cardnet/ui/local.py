@@ -9,7 +9,6 @@ a remote player, and a game cut short continues from its journal with ``cardnet 
 from __future__ import annotations
 
 import math
-import os
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ import trio
 
 from ..errors import BadOptions, IllegalMove
 from ..games import GAMES
+from ..identity import default_name
 from ..journal import Journal, JournalError
 from ..net.factory import create_table, resume_table, table_config
 from ..net.host import Host, HostOptions
@@ -61,9 +61,8 @@ def _players(count: int) -> str:
 
 
 def player_name() -> str:
-    """The local player's name at a table: the login name, or ``player``."""
-    name = os.environ.get("USER") or "player"
-    return name[:32] if name.isprintable() else "player"
+    """The local player's name at a table (:func:`cardnet.identity.default_name`)."""
+    return default_name()
 
 
 def new_local_table(

@@ -8,10 +8,11 @@ fixing the imports of this file only.
 
 from __future__ import annotations
 
-import json
+import logging
 import math
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,9 @@ import trio
 
 from ...journal import JournalError, default_journal_dir, read_journal
 from ...net import discovery
+from ...net.factory import rename_table
 from ...net.host import Host, HostOptions
+from ...net.seats import SeatStore
 from ...net.peer import (
     ChatMessage,
     ConnectionLost,
@@ -63,10 +66,8 @@ __all__ = [
     "player_name",
     "lan_interfaces",
     "probe_table",
-    "remember_token",
     "resumable_journals",
-    "saved_token",
-    "seat_tokens_path",
+    "seat_store",
     "single_error",
 ]
 
@@ -90,13 +91,19 @@ class Link:
     listening: list[str] = field(default_factory=list)
     #: Whether the table runs in this process (it stops when we leave).
     local: bool = False
-    #: ``(address, port)`` of a table joined over TCP (its seat token is kept under that name).
-    address: tuple[str, int] | None = None
+    #: Closes a table hosted here on purpose: every peer is told the host is stopping (``shutting_down``), so
+    #: their clients say the table was closed instead of reconnecting.
+    host: Host | None = None
+
+    async def close_table(self) -> None:
+        """Tells the peers of a table hosted here that it closes (for at most a second)."""
+        if self.host is not None:
+            with trio.move_on_after(1.0):
+                await self.host.shutdown()
 
     def forget_seat(self) -> None:
         """Leaving on purpose: the kept seat token is dropped (the seat goes to a built-in player)."""
-        if self.address is not None:
-            remember_token(*self.address, None)
+        self.peer.forget_seat()
 
     @property
     def events(self) -> AsyncIterator[PeerEvent]:
@@ -176,91 +183,81 @@ async def host_local(
     )
     await nursery.start(peer.run)
     config = table.config
-    link = Link(peer, config.game, config.players, setup.seat, setup.header, setup.journal.path, local=True)
+    link = Link(peer, config.game, config.players, setup.seat, setup.header, setup.journal.path, local=True, host=host)
     link.listening = [f"{address}:{port}" for address in interfaces]
     return link
 
 
-def seat_tokens_path() -> Path:
-    """Where the seat tokens of joined tables are kept (beside the journals), so a client that was closed or
-    killed takes its seat back when it joins the same table again."""
-    return default_journal_dir().parent / "seats.json"
-
-
-def _read_tokens() -> dict[str, Any] | None:
-    """The kept tokens; None when the file exists but holds something else (damaged, or not ours)."""
-    try:
-        data = json.loads(seat_tokens_path().read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError, RecursionError):
-        # RecursionError: JSON nested deeper than the parser's stack (a hostile or garbled file).
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def remember_token(address: str, port: int, token: str | None) -> None:
-    """Keeps (or, with None, forgets) the seat token for the table at ``address:port``. A file that cannot be
-    written only costs the automatic rejoin, never the game."""
-    path = seat_tokens_path()
-    tokens = _read_tokens()
-    if tokens is None:
-        # A file we cannot read is kept beside the fresh one, not written over.
-        try:
-            path.replace(path.with_name(path.name + ".damaged"))
-        except OSError:
-            return
-        tokens = {}
-    key = f"{address}:{port}"
-    if token is None:
-        if tokens.pop(key, None) is None:
-            return
-    else:
-        tokens[key] = token
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(tokens, indent=1, sort_keys=True), encoding="utf-8")
-        tmp.replace(path)
-    except OSError:
-        return
-
-
-def saved_token(address: str, port: int) -> str | None:
-    """The seat token kept for ``address:port``, if any (one of another shape was not written by us: a host
-    would refuse the hello that carried it, and the player could not join that table at all)."""
-    token = (_read_tokens() or {}).get(f"{address}:{port}")
-    return token if is_token(token) else None
+def seat_store() -> SeatStore:
+    """The seat tokens every client shares, by table id (a problem with the file is logged, not shown: the
+    screen is the game's)."""
+    return SeatStore(warn=logging.getLogger(__name__).warning)
 
 
 async def join_remote(
-    nursery: trio.Nursery, address: str, port: int, *, password: str | None = None, spectate: bool = False
+    nursery: trio.Nursery,
+    address: str,
+    port: int,
+    *,
+    password: str | None = None,
+    spectate: bool = False,
+    interfaces: Sequence[str] = (),
 ) -> Link:
     """Joins the table at ``address:port`` over TCP as a player (or a spectator); raises :class:`PeerError`
     when refused (code ``auth_failed`` when a password is needed or wrong).
 
-    A player who sat at this table before (its seat token is kept in :func:`seat_tokens_path`) gets that seat
-    back; a token the table no longer knows is forgotten and the player joins as a newcomer.
+    A player who sat at this table before, in this client or in ``cardnet join`` (the seat tokens are kept by
+    table id in :class:`~cardnet.net.seats.SeatStore`), gets that seat back; a token the table no longer knows
+    is forgotten and the player joins as a newcomer. When the table stops answering at its address, it is looked
+    up again by its id on ``interfaces`` (a host restarted on another port).
     """
-    token = None if spectate else saved_token(address, port)
-    peer = Peer(address, port, name=_player_name(), password=password, spectate=spectate, token=token)
+    seats = seat_store()
+    locate = _locator(interfaces) if interfaces else None
+
+    def make() -> Peer:
+        # A table its host closes on purpose ends here; one that is lost is reconnected to (and looked for).
+        return Peer(
+            address,
+            port,
+            name=_player_name(),
+            password=password,
+            spectate=spectate,
+            seats=seats,
+            locate=locate,
+            wait_for_restart=False,
+        )
+
+    peer = make()
     try:
         await nursery.start(peer.run)
     except BaseException as error:
         exc = single_error(error)
-        if token is None or not isinstance(exc, PeerError) or exc.code not in ("bad_token", "replaced"):
+        stale = isinstance(exc, PeerError) and exc.code in ("bad_token", "replaced")
+        if not (stale and peer.session.token_from_store):
             raise
-        remember_token(address, port, None)
-        peer = Peer(address, port, name=_player_name(), password=password, spectate=spectate)
+        peer.forget_seat()
+        peer = make()
         await nursery.start(peer.run)
-    if not spectate and peer.state.token:
-        remember_token(address, port, peer.state.token)
     table = peer.state.table_info
     role = "watching" if spectate else "playing"
-    title = f"{table.name} at {address}:{port} ({role}{', seat taken back' if token and peer.state.token == token else ''})"
-    link = Link(peer, table.game, table.players, peer.state.seat, title)
-    link.address = (address, port)
-    return link
+    back = ", seat taken back" if peer.session.token_from_store else ""
+    title = f"{table.name} at {address}:{port} ({role}{back})"
+    return Link(peer, table.game, table.players, peer.state.seat, title)
+
+
+def _locator(interfaces: Sequence[str]) -> Callable[[str], Awaitable[tuple[str, int] | None]]:
+    async def locate(table_id: str) -> tuple[str, int] | None:
+        try:
+            found = await discovery.locate_table(table_id, interfaces, LOCATE_TIMEOUT)
+        except (discovery.DiscoveryError, OSError):
+            return None
+        return None if found is None else (found.host, found.port)
+
+    return locate
+
+
+#: How long the client looks for a table by id on the LAN after its address stopped answering.
+LOCATE_TIMEOUT = 3.0
 
 
 @dataclass(frozen=True)
@@ -354,7 +351,11 @@ async def _advertise(host: Host, port: int, interfaces: Sequence[str], probe: bo
     """Announces a LAN table hosted here; the table plays on without it (HOST:PORT still works)."""
     try:
         await discovery.advertise_table(
-            lambda: host.session.table_info(""), port, interfaces=interfaces, probe=probe
+            lambda: host.session.table_info(""),
+            port,
+            interfaces=interfaces,
+            probe=probe,
+            renamed=partial(rename_table, host.table, host.journal),
         )
     except (discovery.DiscoveryError, OSError):
         return

@@ -298,7 +298,9 @@ class Controller:
         self.redraw()
         try:
             await self._serve_table(
-                lambda nursery: C.join_remote(nursery, address, port, password=password, spectate=spectate)
+                lambda nursery: C.join_remote(
+                    nursery, address, port, password=password, spectate=spectate, interfaces=self.interfaces
+                )
             )
         except BaseException as error:
             exc = C.single_error(error)
@@ -363,7 +365,7 @@ class Controller:
                     ts.rematch_votes = sorted(event.votes)
             elif isinstance(event, C.ChatMessage):
                 who = f"{event.name} (watching)" if event.spectator else event.name
-                ts.add_chat(f"<{who}> {event.text}")
+                ts.add_chat(f"{'(earlier) ' if event.earlier else ''}<{who}> {event.text}")
             elif isinstance(event, C.ConnectionLost):
                 ts.connected = False
                 if event.silent:
@@ -384,6 +386,9 @@ class Controller:
         ts.banner = "DISCONNECTED - the table is gone (b: back to the lobby)."
         if link.peer.failure is not None:
             ts.banner = f"DISCONNECTED - {link.peer.failure} (b: back to the lobby)."
+        elif link.peer.session.closed_by_host:
+            # On purpose, not lost: nothing is retried.
+            ts.banner = "TABLE CLOSED - the host closed the table (b: back to the lobby)."
         self.redraw()
 
     def _on_state(self, ts: TableState, msg: C.StateMessage) -> None:
@@ -429,7 +434,10 @@ class Controller:
                 ts.bid = bids[0]
             self._settle_next(ts)
         if ts.over:
-            self.state.message = "Game over. r: rematch   b: back to the lobby   Ctrl-Q: quit"
+            if ts.seat is None:
+                self.state.message = "Game over. b: back to the lobby   Ctrl-Q: quit"
+            else:
+                self.state.message = "Game over. r: rematch   b: back to the lobby   Ctrl-Q: quit"
 
     def _on_error(self, ts: TableState, err: C.HostError) -> None:
         if err.code in CHAT_ERRORS:
@@ -620,6 +628,9 @@ class Controller:
     def rematch(self) -> None:
         """Votes for another game once this one is over."""
         ts, link = self.state.table, self.link
+        if ts is not None and ts.seat is None:
+            self.state.error = "Spectators do not vote for a rematch; the seated players do."
+            return
         if ts is None or link is None or not ts.over:
             self.state.error = "A rematch can be asked for once the game is over."
             return
@@ -658,17 +669,28 @@ class Controller:
             ts.selected.clear()
         st.error = ""
 
-    def leave(self) -> None:
+    def leave(self, *, confirmed: bool = False) -> None:
         """Back to the lobby: a joined table is told we leave (our seat goes to a built-in player); a table
-        hosted here stops, and an unfinished local game waits in the resume list."""
+        hosted here stops (asking first while others sit at it), and an unfinished local game waits in the
+        resume list."""
         st = self.state
         link, scope = self.link, self._table_scope
         if st.screen != "table" or scope is None:
+            return
+        others = self._others_seated()
+        if others and not confirmed:
+            self.ask(
+                f"Leaving closes the table for {', '.join(others)}. Leave? (y/n) ",
+                lambda text: self.leave(confirmed=True) if text.strip().lower() in ("y", "yes") else None,
+                secret=False,
+            )
             return
 
         async def bye() -> None:
             if link is not None and not link.local:
                 await say_bye(link)
+            elif link is not None and link.listening:
+                await link.close_table()
             scope.cancel()
 
         self.link, st.table, st.screen = None, None, "lobby"
@@ -677,16 +699,30 @@ class Controller:
         self.refresh_lobby()
         self.start_discovery()
 
+    def _others_seated(self) -> list[str]:
+        """The people seated at a table hosted here, besides us (leaving closes it under them)."""
+        ts, link = self.state.table, self.link
+        if ts is None or link is None or not link.local or not link.listening:
+            return []
+        return [
+            str(info.get("name") or f"seat {i}")
+            for i, info in enumerate(ts.seats)
+            if isinstance(info, dict) and i != ts.seat and info.get("kind") == "human" and info.get("connected")
+        ]
+
     def farewell(self, scope: trio.CancelScope) -> None:
         """Quitting: a joined table is told we leave on purpose (``bye``, at most a second) before ``scope``, the
         app's trio side, is cancelled. Called on the trio thread."""
         link, nursery = self.link, self.nursery
-        if link is None or link.local or nursery is None:
+        if link is None or nursery is None or (link.local and not link.listening):
             scope.cancel()
             return
 
         async def bye() -> None:
-            await say_bye(link)
+            if link.local:
+                await link.close_table()
+            else:
+                await say_bye(link)
             scope.cancel()
 
         nursery.start_soon(bye)

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..render import GenericRenderer, renderer_for
+
 from .remembered import Remembered
+from ..render import GenericRenderer, renderer_for, seat_labels
 
 __all__ = ["AppState", "Choice", "LobbyEntry", "NewTableForm", "TableState"]
 
@@ -118,19 +119,7 @@ class TableState:
         self.seats = seats
         if spectators is not None:
             self.spectators = spectators
-        names = []
-        for s, info in enumerate(seats):
-            if s == self.seat:
-                names.append("You")
-                continue
-            kind = info.get("kind") if isinstance(info, Mapping) else None
-            name = info.get("name") if isinstance(info, Mapping) else None
-            if kind == "bot":
-                names.append(f"Bot {s}")
-            elif kind == "open" or not name:
-                names.append(f"Seat {s}")
-            else:
-                names.append(str(name))
+        names = seat_labels(seats, self.seat)
         if len(names) == self.players:
             self.renderer.names = names
 

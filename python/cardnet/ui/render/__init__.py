@@ -29,6 +29,7 @@ __all__ = [
     "View",
     "move_list",
     "renderer_for",
+    "seat_labels",
     "use_colour",
     "visible_len",
     "watching_words",
@@ -59,6 +60,28 @@ _ANSI_RE = re.compile(r"\x1b\[[0-9;]*m")
 def visible_len(text: str) -> int:
     """Length of ``text`` on screen (ANSI colour codes take no room)."""
     return len(_ANSI_RE.sub("", text))
+
+
+def seat_labels(seats: Sequence[Any], me: int | None) -> list[str]:
+    """What every client calls each seat of a ``seats`` list: ``You`` for ``me``; a built-in player ``Bot 2 ·
+    hard`` (its seat and its level); a player by name, with the seat when two players share a name (``ann
+    (seat 3)``); an open seat ``Seat N``."""
+    labels: list[str] = []
+    for i, seat in enumerate(seats):
+        info = seat if isinstance(seat, Mapping) else {}
+        name = info.get("name")
+        if i == me:
+            labels.append("You")
+        elif info.get("kind") == "bot":
+            level = str(name).removesuffix(" bot") if isinstance(name, str) and name else "built-in"
+            labels.append(f"Bot {i} · {level}")
+        elif info.get("kind") == "open" or not isinstance(name, str) or not name:
+            labels.append(f"Seat {i}")
+        else:
+            labels.append(name)
+    return [
+        f"{label} (seat {i})" if labels.count(label) > 1 and label != "You" else label for i, label in enumerate(labels)
+    ]
 
 
 def watching_words(spectators: int | None) -> str:

@@ -1,0 +1,101 @@
+"""Who is playing: the name a person plays under at every table, and where it is remembered.
+
+The name comes from, in order: ``--player-name`` (the caller passes it), ``CARDNET_NAME`` in the environment,
+the ``name`` kept in ``$XDG_CONFIG_HOME/cardnet/config.toml`` (the full-screen client asks once and writes it
+there), and the login name. Names follow the protocol's rule (PROTOCOL.md § 2): 1 to 32 characters, no control
+characters.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import tomllib
+from pathlib import Path
+
+from .protocol import MAX_NAME_CHARS, is_unicode
+
+__all__ = ["BadName", "check_name", "config_path", "default_name", "save_name", "saved_name"]
+
+
+class BadName(ValueError):
+    """A name the host would refuse (empty, too long, or with control characters)."""
+
+
+def check_name(name: str) -> str:
+    """``name`` with its outer spaces removed, when a host accepts it; raises :class:`BadName`."""
+    cleaned = name.strip()
+    if not cleaned:
+        raise BadName("a name needs at least one character")
+    if len(cleaned) > MAX_NAME_CHARS:
+        raise BadName(f"a name has at most {MAX_NAME_CHARS} characters (this one has {len(cleaned)})")
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in cleaned) or not is_unicode(cleaned):
+        raise BadName("a name may not contain control characters")
+    return cleaned
+
+
+def config_path() -> Path:
+    """``$XDG_CONFIG_HOME/cardnet/config.toml``, or ``~/.config/cardnet/config.toml`` when it is unset."""
+    base = os.environ.get("XDG_CONFIG_HOME")
+    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".config"
+    return root / "cardnet" / "config.toml"
+
+
+def _read_config() -> dict[str, object]:
+    try:
+        with config_path().open("rb") as handle:
+            return tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return {}
+
+
+def saved_name() -> str | None:
+    """The name remembered in the config file, when it holds a usable one."""
+    name = _read_config().get("name")
+    if not isinstance(name, str):
+        return None
+    try:
+        return check_name(name)
+    except BadName:
+        return None
+
+
+def _toml_string(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
+
+
+def save_name(name: str) -> None:
+    """Remember ``name`` in the config file (other settings there are kept); raises :class:`BadName` for a bad
+    name and OSError when the file cannot be written."""
+    name = check_name(name)
+    path = config_path()
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        lines = []
+    kept = [line for line in lines if not line.replace(" ", "").startswith("name=")]
+    # Top-level keys must come before any [table]: the name goes first.
+    text = "\n".join([f"name = {_toml_string(name)}", *kept]) + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def default_name() -> str:
+    """The name to play under when none was given: ``CARDNET_NAME``, the remembered name, the login name (cut to
+    the length a host accepts), or ``player``; a candidate a host would refuse is passed over."""
+    login = os.environ.get("USER", "")[:MAX_NAME_CHARS]
+    for candidate in (os.environ.get("CARDNET_NAME"), saved_name(), login):
+        if candidate:
+            try:
+                return check_name(candidate)
+            except BadName:
+                continue
+    return "player"

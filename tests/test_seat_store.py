@@ -1,0 +1,76 @@
+"""The seat-token store every client shares: keyed by table id, written atomically, private to its owner, and a
+damaged file is a warning and a fresh store, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from cardnet.net.seats import SeatStore, seat_store_path
+
+
+def test_tokens_are_kept_per_table_id(tmp_path: Path) -> None:
+    store = SeatStore(tmp_path / "seats.json")
+    assert store.token("aaaa") is None
+    store.remember("aaaa", "tok-a", name="friday", address="10.0.0.1:4000")
+    store.remember("bbbb", "tok-b")
+    # Another client (a new store object on the same file) sees both.
+    other = SeatStore(tmp_path / "seats.json")
+    assert other.token("aaaa") == "tok-a" and other.token("bbbb") == "tok-b"
+    other.forget("aaaa")
+    assert store.token("aaaa") is None and store.token("bbbb") == "tok-b"
+
+
+def test_the_default_store_lives_in_the_state_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    assert seat_store_path() == tmp_path / "cardnet" / "seats.json"
+    SeatStore().remember("cccc", "tok-c")
+    assert json.loads((tmp_path / "cardnet" / "seats.json").read_text())["tables"]["cccc"]["token"] == "tok-c"
+
+
+def test_the_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    path = tmp_path / "state" / "seats.json"
+    SeatStore(path).remember("aaaa", "tok-a")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+
+
+def test_a_failed_write_leaves_the_old_file_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "seats.json"
+    warnings: list[str] = []
+    store = SeatStore(path, warn=warnings.append)
+    store.remember("aaaa", "tok-a")
+    before = path.read_bytes()
+
+    def refuse(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    store.remember("bbbb", "tok-b")
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["seats.json"]
+    assert warnings and "No space left on device" in warnings[0]
+
+
+@pytest.mark.parametrize("damage", ["{not json", "[1, 2]", '{"v": 1, "tables": 3}', ""])
+def test_a_damaged_file_is_a_warning_and_a_fresh_store(tmp_path: Path, damage: str) -> None:
+    path = tmp_path / "seats.json"
+    path.write_text(damage)
+    warnings: list[str] = []
+    store = SeatStore(path, warn=warnings.append)
+    assert store.token("aaaa") is None
+    assert len(warnings) == 1 and "not a seat-token store" in warnings[0] and "--token" in warnings[0]
+    store.remember("aaaa", "tok-a")
+    assert SeatStore(path).token("aaaa") == "tok-a"
+
+
+def test_the_older_address_keyed_store_is_dropped_quietly(tmp_path: Path) -> None:
+    path = tmp_path / "seats.json"
+    path.write_text(json.dumps({"127.0.0.1:5000": "tok-old"}))
+    warnings: list[str] = []
+    assert SeatStore(path, warn=warnings.append).token("127.0.0.1:5000") is None
+    assert warnings == []
