@@ -21,6 +21,7 @@ from prompt_toolkit.layout.processors import ConditionalProcessor, PasswordProce
 from prompt_toolkit.widgets import Frame
 
 from ...games import GAMES
+from ...i18n import current_language
 from ...rulebook import rules_games, rules_text
 from .commands import CONTEXTS, MOVE_COMMANDS, for_context
 from .draw import Fragments, lobby_screen, table_screen
@@ -185,7 +186,8 @@ def help_fragments(st: AppState) -> StyleAndTextTuples:
             keys = ", ".join(_key_name(k) for k in command.keys) or f":{command.name}"
             out.append(("", f"  {keys:<16} {command.doc}\n"))
     if st.screen == "table" and ts is not None and ts.game in rules_games():
-        out += [("", "\n"), ("class:heading", "The rules (Up/Down scroll)\n"), ("", rules_text(ts.game))]
+        rules = rules_text(ts.game, current_language())
+        out += [("", "\n"), ("class:heading", "The rules (Up/Down scroll)\n"), ("", rules)]
     return out  # type: ignore[return-value]
 
 
