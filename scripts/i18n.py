@@ -34,9 +34,9 @@ LOCALE = PACKAGE / "locale"
 TEMPLATE = LOCALE / "cardnet.pot"
 NAMES = {"en": "English", "id": "Bahasa Indonesia", "es": "Español", "fi": "Suomi"}
 LANGUAGES = tuple(NAMES)
-# Player-facing words are written with these; developer logs and the wire protocol stay English and
-# never go through them.
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2)}
+# Player-facing words are written with these (N_ marks a message translated later, when shown);
+# developer logs and the wire protocol stay English and never go through them.
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
 
 
 def po_path(lang: str) -> Path:
