@@ -65,3 +65,31 @@ def test_gettext_speaks_the_current_language_and_set_language_checks_it() -> Non
 def test_each_language_has_its_catalog_in_the_package() -> None:
     for lang in i18n.LANGUAGES:
         assert i18n.translations(lang).info()["language"] == lang
+
+
+def test_every_command_lists_lang_in_its_help() -> None:
+    import argparse
+
+    from cardnet.cli import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    assert {"play", "rules", "arena"} <= set(commands)
+    for name, command in [("cardnet", parser), *commands.items()]:
+        assert any("--lang" in action.option_strings for action in command._actions), name
+
+
+@pytest.mark.parametrize(
+    ("argv", "lang", "rest"),
+    [
+        (["rules", "ten", "--lang", "fi"], "fi", ["rules", "ten"]),
+        (["--lang=es", "play", "--plain"], "es", ["play", "--plain"]),
+        (["--lang", "id"], "id", []),
+        (["rules", "ten", "--lang"], None, ["rules", "ten", "--lang"]),
+        (["bot", "--", "--lang", "fi"], None, ["bot", "--", "--lang", "fi"]),
+    ],
+)
+def test_lang_is_taken_from_anywhere_before_the_other_options(argv: list[str], lang: str | None, rest: list[str]) -> None:
+    from cardnet.cli import _take_lang_option
+
+    assert _take_lang_option(argv) == (lang, rest)
