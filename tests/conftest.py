@@ -13,3 +13,12 @@ def private_state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     state = tmp_path / "state"
     monkeypatch.setenv("XDG_STATE_HOME", str(state))
     return state
+
+
+@pytest.fixture(autouse=True)
+def english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test speaks English, whatever the machine's locale, unless it chooses a language itself."""
+    from cardnet import i18n
+
+    monkeypatch.setenv("CARDNET_LANG", "en")
+    monkeypatch.setattr(i18n, "_current", "en")

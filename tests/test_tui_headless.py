@@ -157,6 +157,16 @@ def test_help_lists_keys_and_game_rules_at_every_table(game: str) -> None:
     assert text.rstrip().endswith(as_plain(markdown_lines(rules_text(game), 100)).rstrip())
 
 
+def test_help_shows_the_rules_in_the_language_the_player_chose(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardnet import i18n
+    from cardnet.rulebook import rules_text
+
+    monkeypatch.setattr(i18n, "_current", "fi")
+    st = AppState(screen="table", table=TableState.open("cherki", 3, 0, "t"))
+    text = text_of(help_fragments(st))  # type: ignore[arg-type]
+    assert text.rstrip().endswith(rules_text("cherki", "fi").rstrip()) and "Kutsuminen ja voittaminen" in text
+
+
 # -- key paths against the real host ---------------------------------------------------------------------
 
 

@@ -156,9 +156,10 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     if args.summary:
         sys.stdout.write(_summary(args.game))
         return EXIT_OK
+    from .i18n import current_language
     from .rulebook import rules_text
 
-    text = rules_text(args.game)
+    text = rules_text(args.game, current_language())
     if sys.stdout.isatty() and sys.stdin.isatty():
         import pydoc
         import shutil
@@ -420,6 +421,13 @@ def build_parser() -> argparse.ArgumentParser:
         for name in ("cardnet.commands.net", "cardnet.commands.discovery"):
             if importlib.util.find_spec(name) is not None:
                 importlib.import_module(name).add_parsers(sub)
+    # Every command takes --lang (main() reads it before parsing); listed here so each --help shows it.
+    for command_parser in [parser, *sub.choices.values()]:
+        command_parser.add_argument(
+            "--lang",
+            metavar="LANG",
+            help="speak this language: en, id, es or fi (default: $CARDNET_LANG, else the locale, else en)",
+        )
     return parser
 
 
@@ -429,6 +437,44 @@ def _commands(parser: argparse.ArgumentParser) -> list[str]:
         if action.nargs == argparse.PARSER and isinstance(action.choices, dict):
             return list(action.choices)
     return []
+
+
+def _take_lang_option(argv: list[str]) -> tuple[str | None, list[str]]:
+    """``--lang L`` (or ``--lang=L``) taken out of ``argv`` wherever it stands, before the other options.
+
+    The language must be known before the parser is built, so that its help texts can speak it, and
+    ``--lang`` works in front of any command or behind it. A ``--lang`` with no value stays for the
+    parser to refuse; nothing after ``--`` is looked at.
+    """
+    rest: list[str] = []
+    lang: str | None = None
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            rest += argv[i:]
+            break
+        if arg.startswith("--lang="):
+            lang = arg[len("--lang=") :]
+        elif arg == "--lang" and i + 1 < len(argv):
+            lang = argv[i + 1]
+            i += 1
+        else:
+            rest.append(arg)
+        i += 1
+    return lang, rest
+
+
+def _set_language(option: str | None) -> str | None:
+    """Speaks the language chosen by ``--lang``, ``CARDNET_LANG`` or the locale; the error text if none fits."""
+    from .i18n import ENV_VAR, UnknownLanguage, choose_language, set_language
+
+    try:
+        set_language(choose_language(option))
+    except UnknownLanguage as e:
+        where = "argument --lang" if option else ENV_VAR
+        return f"{where}: {e.reason}"
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -462,7 +508,10 @@ def _only_broken_pipes(exc: BaseException) -> bool:
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    lang, argv = _take_lang_option(list(sys.argv[1:] if argv is None else argv))
+    if (lang_error := _set_language(lang)) is not None:
+        print(f"cardnet: error: {lang_error}", file=sys.stderr)
+        return EXIT_USAGE
     parser = build_parser()
     commands = _commands(parser)
     # `cardnet`, `cardnet --plain` and `cardnet matchstick` all mean `cardnet play ...`.

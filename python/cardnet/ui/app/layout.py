@@ -21,6 +21,7 @@ from prompt_toolkit.layout.processors import ConditionalProcessor, PasswordProce
 from prompt_toolkit.widgets import Frame
 
 from ...games import GAMES
+from ...i18n import current_language
 from ...rulebook import rules_games, rules_text
 from ..markdown import Line, markdown_lines, text_width, wrap_runs
 from .commands import CONTEXTS, MOVE_COMMANDS, for_context
@@ -229,7 +230,7 @@ def help_lines(st: AppState, width: int) -> list[Line]:
         out.append([])
         paragraph(HELP_TEXT["rules_heading"], "class:heading")
         out.append([])
-        out.extend(markdown_lines(rules_text(ts.game), width))
+        out.extend(markdown_lines(rules_text(ts.game, current_language()), width))
     return out
 
 

@@ -1,0 +1,139 @@
+"""Which language cardnet speaks to a player, and its words in that language.
+
+cardnet speaks English (``en``), Bahasa Indonesia (``id``), Español (``es``) and Suomi (``fi``), the
+languages its games came to us in. The words live in GNU gettext catalogs inside the package
+(``cardnet/locale/<lang>/LC_MESSAGES/cardnet.mo``, compiled from the ``.po`` files beside them by
+``scripts/i18n.py``), read with the standard library's :mod:`gettext`; Babel is needed only to extract
+and compile them, never at run time.
+
+The language is chosen, first match wins, from: the ``--lang`` option, the ``CARDNET_LANG`` environment
+variable, the locale variables ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` (the first one set decides, as
+in POSIX: ``LC_ALL=de_DE.UTF-8`` means German, which cardnet lacks, so English), then English. Each
+process speaks one language; players at one table may each use their own.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import os
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+
+from .errors import _FixedCode
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "ENV_VAR",
+    "LANGUAGES",
+    "UnknownLanguage",
+    "choose_language",
+    "current_language",
+    "gettext",
+    "language_from_locale",
+    "ngettext",
+    "parse_language",
+    "set_language",
+    "translations",
+]
+
+#: Every language cardnet speaks, by its code, with its name in that language.
+LANGUAGES: dict[str, str] = {"en": "English", "id": "Bahasa Indonesia", "es": "Español", "fi": "Suomi"}
+DEFAULT_LANGUAGE = "en"
+#: The environment variable that names cardnet's language, ahead of the locale.
+ENV_VAR = "CARDNET_LANG"
+#: The locale variables consulted after ``CARDNET_LANG``, strongest first.
+LOCALE_VARS = ("LC_ALL", "LC_MESSAGES", "LANG")
+DOMAIN = "cardnet"
+
+# Codes a locale may carry for a language cardnet speaks under another code: "in" is the ISO 639
+# code Indonesian had until 1989, which Java and some systems still use.
+_ALIASES = {"in": "id"}
+
+
+class UnknownLanguage(_FixedCode, ValueError):
+    """A language cardnet does not speak was asked for by name (``--lang`` or ``CARDNET_LANG``)."""
+
+    default_code = "unknown_language"
+
+
+def _base_code(tag: str) -> str:
+    """The language part of a locale name or language tag: ``fi_FI.UTF-8@euro`` and ``es-MX`` give ``fi``, ``es``."""
+    for cut in ".@":
+        tag = tag.split(cut, 1)[0]
+    code = tag.replace("-", "_").split("_", 1)[0].strip().lower()
+    return _ALIASES.get(code, code)
+
+
+def parse_language(value: str) -> str:
+    """The language code a player typed (``fi``, ``es_ES``, ``id-ID``), checked.
+
+    Raises :class:`UnknownLanguage` naming the languages cardnet speaks when it is not one of them.
+    """
+    code = _base_code(value)
+    if code not in LANGUAGES:
+        known = ", ".join(f"{c} ({name})" for c, name in LANGUAGES.items())
+        raise UnknownLanguage(gettext("no language {value!r}; cardnet speaks {known}").format(value=value, known=known))
+    return code
+
+
+def language_from_locale(environ: Mapping[str, str]) -> str | None:
+    """The language the locale variables name, or ``None`` when they name none that cardnet speaks.
+
+    The first non-empty variable of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` decides, as it does for every
+    program; ``C`` and ``POSIX`` (no language at all) and languages cardnet lacks give ``None``.
+    """
+    for var in LOCALE_VARS:
+        value = environ.get(var, "")
+        if value:
+            code = _base_code(value)
+            return code if code in LANGUAGES else None
+    return None
+
+
+def choose_language(option: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The language to speak: ``option`` (the ``--lang`` value), else ``CARDNET_LANG``, else the locale, else English.
+
+    An explicit choice (the option or ``CARDNET_LANG``) that names no language cardnet speaks raises
+    :class:`UnknownLanguage`; a locale cardnet has no catalog for quietly means English.
+    """
+    env = os.environ if environ is None else environ
+    if option:
+        return parse_language(option)
+    named = env.get(ENV_VAR, "")
+    if named:
+        return parse_language(named)
+    return language_from_locale(env) or DEFAULT_LANGUAGE
+
+
+@cache
+def translations(language: str) -> _gettext.NullTranslations:
+    """The compiled catalog of ``language`` shipped in the package (English's when the code is unknown)."""
+    code = language if language in LANGUAGES else DEFAULT_LANGUAGE
+    folder = resources.files("cardnet") / "locale" / code / "LC_MESSAGES"
+    with (folder / f"{DOMAIN}.mo").open("rb") as mo:
+        return _gettext.GNUTranslations(mo)
+
+
+_current = DEFAULT_LANGUAGE
+
+
+def set_language(language: str) -> None:
+    """Speak ``language`` (a code of :data:`LANGUAGES`) from now on in this process."""
+    global _current
+    _current = parse_language(language)
+
+
+def current_language() -> str:
+    """The code of the language this process speaks now."""
+    return _current
+
+
+def gettext(message: str) -> str:
+    """``message`` in the current language."""
+    return translations(_current).gettext(message)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The form of a message that fits ``count`` in the current language (its own plural rules)."""
+    return translations(_current).ngettext(singular, plural, count)
