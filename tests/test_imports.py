@@ -34,6 +34,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "cardnet.arena",
             "cardnet.rating",
             "cardnet.rulebook",
+            "cardnet.i18n",
+            "cardnet.refusals",
         ),
     ),
     ("rl", ("cardnet.rl.*",)),
