@@ -1,5 +1,5 @@
 """The rules in the product (issue 10): every game's full rules ship inside the package, `cardnet rules`
-prints them, `docs/rules/` holds the very same text, Matchstick's glyphs and transform table match the core,
+prints them, `docs/rules/` links to the very same text, Matchstick's glyphs and transform table match the core,
 each "how to play it here" names every move word the line-mode client writes, and no relative link in the
 repository's Markdown points at a missing file."""
 
@@ -44,9 +44,9 @@ def test_rules_ship_in_the_package_and_docs_rules_is_the_same_text(game: str) ->
     assert text.startswith(f"# {cardnet.GAMES[game].title}\n")
     for heading in ("## Setup", "## Our decisions", "## How to play it here"):
         assert heading in text, heading
-    # docs/rules/ is what the repository shows; the package's copy is the canonical one.
+    # docs/rules/ is what the repository shows; it links to the package's file, the one source.
     assert (DOCS_RULES / f"{game}.md").read_text(encoding="utf-8") == text, (
-        f"docs/rules/{game}.md differs from python/cardnet/rules/{game}.md: copy the package's file over it"
+        f"docs/rules/{game}.md must be a link to ../../python/cardnet/rules/{game}.md"
     )
     for line in text.splitlines():
         assert columns(line) <= 80, line
