@@ -163,8 +163,9 @@ def test_help_shows_the_rules_in_the_language_the_player_chose(monkeypatch: pyte
 
     monkeypatch.setattr(i18n, "_current", "fi")
     st = AppState(screen="table", table=TableState.open("cherki", 3, 0, "t"))
-    text = text_of(help_fragments(st))  # type: ignore[arg-type]
-    assert text.rstrip().endswith(rules_text("cherki", "fi").rstrip()) and "Kutsuminen ja voittaminen" in text
+    text = as_plain(help_lines(st, 100))
+    assert text.rstrip().endswith(as_plain(markdown_lines(rules_text("cherki", "fi"), 100)).rstrip())
+    assert "Kutsuminen ja voittaminen" in text
 
 
 # -- key paths against the real host ---------------------------------------------------------------------

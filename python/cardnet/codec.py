@@ -273,7 +273,7 @@ def check_auth(password: str, table_id: str, challenge: str, mac: str) -> bool:
 
 def is_token(text: object) -> bool:
     """Whether ``text`` has the shape of a seat token (what a hello's ``token`` may hold)."""
-    return isinstance(text, str) and _TOKEN_RE.fullmatch(text) is not None
+    return isinstance(text, str) and TOKEN_RE.fullmatch(text) is not None
 
 
 def token_hash(token: str) -> str:

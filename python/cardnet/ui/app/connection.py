@@ -8,6 +8,7 @@ fixing the imports of this file only.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
