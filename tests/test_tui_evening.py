@@ -1,6 +1,6 @@
 """The full-screen client at the end of a game and of a table (headless, real hosts over loopback): a table its
-host closes on purpose says so and is not retried, a spectator is not offered a rematch, and leaving a LAN table
-hosted here while a friend sits at it asks first."""
+host closes on purpose says so and is not retried, a spectator is not offered a rematch, leaving a LAN table
+hosted here while a friend sits at it asks first, and the lobby asks the player's name once."""
 
 from __future__ import annotations
 
@@ -9,11 +9,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import trio
 
 from cardnet.bot import RandomBot, run_bot
+from cardnet.identity import saved_name
 from cardnet.net.peer import Peer
 from cardnet.ui.app import StartRequest
+from cardnet.ui.local import player_name
 from nethelpers import child_env, free_port
 from test_tui_headless import ENTER, point_at_listed_table, run
 from tuihelpers import running
@@ -112,3 +115,31 @@ def test_leaving_a_lan_table_hosted_here_asks_while_a_friend_sits_there() -> Non
             await asyncio.wait_for(friend, 30)
 
     run(scenario())
+
+
+def test_the_lobby_asks_a_name_once_and_remembers_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("USER", "login")
+    monkeypatch.delenv("CARDNET_NAME", raising=False)
+
+    async def first() -> None:
+        async with running(StartRequest(ask_name=True)) as d:
+            st = d.state
+            await d.until(lambda: st.prompt.startswith("Your name at the tables (Enter: login)"), "the question")
+            await d.press("x" * 40 + ENTER)
+            await d.until(lambda: st.error == "Name: a name has at most 32 characters (this one has 40).", "the refusal")
+            assert st.prompt.startswith("Your name at the tables")
+            await d.press("Zoë" + ENTER)
+            await d.until(lambda: st.message.startswith("You play as Zoë"), "the name taken")
+
+    run(first())
+    assert saved_name() == "Zoë"
+    monkeypatch.delenv("CARDNET_NAME", raising=False)
+
+    async def again() -> None:
+        async with running(StartRequest(ask_name=True)) as d:
+            await asyncio.sleep(0.3)
+            assert d.state.prompt == ""
+            assert player_name() == "Zoë"
+
+    run(again())
