@@ -5,8 +5,6 @@ hosted here while a friend sits at it asks first, and the lobby asks the player'
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,31 +15,15 @@ from cardnet.identity import saved_name
 from cardnet.net.peer import Peer
 from cardnet.ui.app import StartRequest
 from cardnet.ui.local import player_name
-from nethelpers import child_env, free_port
+from nethelpers import free_port
 from test_tui_headless import ENTER, point_at_listed_table, run
+from test_tui_tmux_lan import _host
 from tuihelpers import running
-
-
-def _host(port: int, *how: str) -> subprocess.Popen[str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "cardnet", "host", "fistful", *how, "--port", str(port), "--interface", "127.0.0.1"]
-        + ["--headless", "--no-advertise"],
-        env=child_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    assert proc.stdout is not None
-    for _ in range(40):
-        if "listening on" in proc.stdout.readline():
-            return proc
-    proc.kill()
-    raise AssertionError("the host did not start")
 
 
 def test_a_table_closed_on_purpose_says_so_and_is_not_retried(tmp_path: Path) -> None:
     port = free_port()
-    host = _host(port, "--bots", "1", "--journal", str(tmp_path / "t.journal"))
+    host = _host(port, "fistful", "--bots", "1", "--journal", str(tmp_path / "t.journal"))
 
     async def scenario() -> None:
         async with running(StartRequest(connect=[("127.0.0.1", port)])) as d:
@@ -64,7 +46,7 @@ def test_a_table_closed_on_purpose_says_so_and_is_not_retried(tmp_path: Path) ->
 
 def test_a_spectator_is_not_offered_a_rematch(tmp_path: Path) -> None:
     port = free_port()
-    host = _host(port, "--bots", "2", "--journal", str(tmp_path / "t.journal"), "--bot-delay", "0.05")
+    host = _host(port, "fistful", "--bots", "2", "--journal", str(tmp_path / "t.journal"), "--bot-delay", "0.05")
 
     async def scenario() -> None:
         async with running(StartRequest(connect=[("127.0.0.1", port)])) as d:
