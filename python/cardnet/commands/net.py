@@ -623,7 +623,7 @@ def explain_refusal(exc: PeerError, target: str) -> str:
     """A refusal, with what the user can do about it."""
     if exc.code == "auth_failed" and "--password-file" not in exc.reason:
         return f"{exc}; give the password with --password-file FILE or CARDNET_PASSWORD"
-    if exc.code == "table_full":
+    if exc.code == "table_full" and "spectator" not in exc.reason:
         return (
             f"{exc}. If you sat here before, 'cardnet join {target}' on your own machine takes the seat back"
             f" (or add --token TOKEN); to watch: cardnet join {target} --spectate"
