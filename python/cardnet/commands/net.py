@@ -39,7 +39,10 @@ def add_parsers(subparsers: Any) -> None:
     )
     host.add_argument("--name", default=None, help="the table's display name (default: \"PLAYER's GAME\")")
     host.add_argument(
-        "--player-name", type=player_name_arg, metavar="NAME", help="your name at seat 0 (default: CARDNET_NAME or login)"
+        "--player-name",
+        type=player_name_arg,
+        metavar="NAME",
+        help="your name at seat 0 (default: CARDNET_NAME, the remembered name, or login)",
     )
     host.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
     add_interface_argument(host, "listen and announce the table on")
@@ -325,7 +328,8 @@ def _host(args: argparse.Namespace) -> int:
                                 await inner.start(advertising)
                                 name = table.config.name
                                 if name != before:
-                                    print(f"another table on the LAN is called {before!r}: this one is {name!r}", file=out)
+                                    renamed = f"another table on the LAN is called {before!r}: this one is {name!r}"
+                                    print(renamed, file=out)
                                 if args.headless:
                                     print(f"announced on the LAN: cardnet join {name!r}", file=out, flush=True)
                                 else:
