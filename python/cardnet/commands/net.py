@@ -504,7 +504,8 @@ def _join(args: argparse.Namespace) -> int:
                     nursery, make_peer, read_password(args.password_file), ask_password if stdin.isatty() else None
                 )
             except PeerError as exc:
-                print(f"cardnet join: {explain_refusal(exc, args.target)}", file=sys.stderr)
+                shown = explain_refusal(exc, args.target, spectating=args.spectate)
+                print(f"cardnet join: {shown}", file=sys.stderr)
                 return 1
             ui = seat_ui(peer, stdin, out, rejoin=f"cardnet join {_quoted(args.target)}")
             role = "spectating" if args.spectate else f"seat {peer.state.seat}"
@@ -537,8 +538,10 @@ def _join(args: argparse.Namespace) -> int:
             print("\nBye.", file=out)
             return 0
         error = _peer_error(exc)
-        shown = explain_refusal(error, args.target) if isinstance(error, PeerError) else str(error)
-        print(f"cardnet join: {shown}", file=sys.stderr)
+        if isinstance(error, PeerError):
+            print(f"cardnet join: {explain_refusal(error, args.target, spectating=args.spectate)}", file=sys.stderr)
+        else:
+            print(f"cardnet join: {error}", file=sys.stderr)
         return 1
 
 
@@ -623,11 +626,11 @@ async def start_peer(
             raise exc from None
 
 
-def explain_refusal(exc: PeerError, target: str) -> str:
-    """A refusal, with what the user can do about it."""
+def explain_refusal(exc: PeerError, target: str, *, spectating: bool = False) -> str:
+    """A refusal, with what the user can do about it (a spectator refused for room is told nothing more)."""
     if exc.code == "auth_failed" and "--password-file" not in exc.reason:
         return f"{exc}; give the password with --password-file FILE or CARDNET_PASSWORD"
-    if exc.code == "table_full" and "spectator" not in exc.reason:
+    if exc.code == "table_full" and not spectating:
         return (
             f"{exc}. If you sat here before, 'cardnet join {target}' on your own machine takes the seat back"
             f" (or add --token TOKEN); to watch: cardnet join {target} --spectate"
