@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -245,5 +246,70 @@ def test_dig_and_avahi_see_our_table_and_we_see_avahis(lan: Lan, tmp_path: Path)
         assert found[0]["name"].startswith("behind avahi")
     finally:
         avahi.stop()
+        for proc in procs:
+            proc.stop()
+
+
+def test_a_restarted_host_is_found_again_across_the_lan_even_on_a_new_port(lan: Lan, tmp_path: Path) -> None:
+    """The evening's worst moment: the host dies twice; players and a spectator on other machines are back in
+    their seats with nothing typed, the second time on a new port found by the table's id."""
+    name = unique("evening")
+    journal = tmp_path / "evening.journal"
+    secret = tmp_path / "pw"
+    secret.write_text("sesame\n")
+    state = {"XDG_STATE_HOME": str(tmp_path / "host")}
+    argv = ["--interface", lan.address(HOST), "--headless", "--seat-timeout", "120", "--password-file", str(secret)]
+    first = ["cherki", "--players", "3", "--bots", "1", "--name", name, "--journal", str(journal)]
+
+    def host(*how: str) -> Lines:
+        started = Lines(lan.command(HOST, cardnet("host", *how, *argv)), extra_env=state)
+        started.wait_line(lambda line: line.startswith("announced on the LAN"), 20)
+        return started
+
+    def player(index: int, who: str, *extra: str) -> Lines:
+        argv = cardnet("join", name, *on(lan, index), "--password-file", str(secret), "--reconnect-for", "60", *extra)
+        return Lines(lan.command(index, argv), hold_stdin=True, extra_env={"CARDNET_NAME": who, **state})
+
+    table = host(*first)
+    procs = [table]
+    try:
+        port = int(next(line for line in table.seen if line.startswith("listening on")).rpartition(":")[2])
+        ann = player(NEAR, "ann")
+        bob = player(FAR, "bob")
+        eve = player(FAR, "eve", "--spectate")
+        procs += [ann, bob, eve]
+        for seated in (ann, bob):
+            seated.wait_line(lambda line: line.startswith("Seat token"), 30)
+        eve.wait_line(lambda line: line.startswith("Joined"), 30)
+
+        table.proc.send_signal(signal.SIGKILL)
+        table.proc.wait(10)
+        table = host("--resume", str(journal))
+        procs.append(table)
+        assert f"listening on {lan.address(HOST)}:{port}" in table.seen
+        for peer in (ann, bob, eve):
+            peer.wait_line(lambda line: line == "Reconnected to the host.", 40)
+
+        table.proc.send_signal(signal.SIGKILL)
+        table.proc.wait(10)
+        squat = (
+            "import socket, time; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1);"
+            f" s.bind(({lan.address(HOST)!r}, {port})); s.listen(); print('held', flush=True); time.sleep(120)"
+        )
+        squatter = Lines(lan.command(HOST, [sys.executable, "-c", squat]))
+        procs.append(squatter)
+        squatter.wait_line(lambda line: line == "held", 10)
+        table = host("--resume", str(journal))
+        procs.append(table)
+        assert any(line.startswith(f"port {port} is in use") for line in table.seen)
+        for peer in (ann, bob, eve):
+            peer.wait_line(lambda line: line == "Reconnected to the host.", 40)
+
+        # Closing on purpose ends every client at once, with exit code 0.
+        table.proc.send_signal(signal.SIGTERM)
+        for peer in (ann, bob, eve):
+            peer.wait_line(lambda line: line == "The host closed the table.", 20)
+            assert peer.proc.wait(10) == 0
+    finally:
         for proc in procs:
             proc.stop()

@@ -118,6 +118,19 @@ def test_a_wrong_password_is_asked_again_then_refused_with_how_to_give_it(tmp_pa
         host.stop()
 
 
+def test_bot_asks_for_the_password_on_a_terminal(tmp_path: Path) -> None:
+    host, port = _headless_password_host(tmp_path)
+    term = Terminal(cardnet("bot", "builtin:random", f"127.0.0.1:{port}"), {})
+    try:
+        term.read_until("needs a password: ", 30)
+        term.type("sesame\r")
+        term.read_until('"outcome"', 60)
+        assert term.proc.wait(20) == 0
+    finally:
+        term.close()
+        host.stop()
+
+
 def test_without_a_terminal_join_says_how_to_give_the_password(tmp_path: Path) -> None:
     host, port = _headless_password_host(tmp_path)
     try:

@@ -31,13 +31,18 @@ def _killed(host: Lines) -> None:
     host.proc.wait(10)
 
 
-def test_a_resumed_host_listens_on_the_port_it_had(tmp_path: Path) -> None:
-    journal = tmp_path / "t.journal"
+def _killed_after_listening(tmp_path: Path, journal: Path) -> int:
+    """Runs a new table journalled at ``journal`` until it listens, kills it; returns the port it had."""
     first = _host(tmp_path, "fistful", "--bots", "1", "--journal", str(journal))
     try:
-        port = _listening_port(first)
+        return _listening_port(first)
     finally:
         _killed(first)
+
+
+def test_a_resumed_host_listens_on_the_port_it_had(tmp_path: Path) -> None:
+    journal = tmp_path / "t.journal"
+    port = _killed_after_listening(tmp_path, journal)
     records = read_journal(journal).records
     assert {"kind": "listen", "port": port, "interfaces": ["127.0.0.1"]} in records
     again = _host(tmp_path, "--resume", str(journal))
@@ -53,11 +58,7 @@ def test_a_resumed_host_listens_on_the_port_it_had(tmp_path: Path) -> None:
 
 def test_a_resumed_host_whose_port_is_taken_moves_and_says_so(tmp_path: Path) -> None:
     journal = tmp_path / "t.journal"
-    first = _host(tmp_path, "fistful", "--bots", "1", "--journal", str(journal))
-    try:
-        port = _listening_port(first)
-    finally:
-        _killed(first)
+    port = _killed_after_listening(tmp_path, journal)
     with socket.socket() as squatter:
         squatter.bind(("127.0.0.1", port))
         squatter.listen()

@@ -74,3 +74,31 @@ def test_the_older_address_keyed_store_is_dropped_quietly(tmp_path: Path) -> Non
     warnings: list[str] = []
     assert SeatStore(path, warn=warnings.append).token("127.0.0.1:5000") is None
     assert warnings == []
+
+
+def test_a_second_player_on_one_machine_is_not_given_the_first_ones_seat(tmp_path: Path) -> None:
+    import trio
+
+    from cardnet.net.peer import open_peer
+
+    from netfake import fake_engine
+    from nethelpers import running_host
+
+    store = SeatStore(tmp_path / "seats.json")
+
+    async def scenario() -> None:
+        async with running_host(fake_engine(), players=3, bots={2: "random"}) as host:
+            port = host.port or 0
+            with trio.fail_after(10):
+                async with open_peer("127.0.0.1", port, name="ann", seats=store) as ann:
+                    table_id = ann.state.table_info.table_id
+                    assert store.token(table_id) == ann.state.token and store.seat(table_id) == 0
+                    # Ann's seat is held: her kept token is not used, and bob gets a seat of his own.
+                    async with open_peer("127.0.0.1", port, name="bob", seats=store) as bob:
+                        assert bob.state.seat == 1 and not bob.session.token_from_store
+                        assert host.table.seats[0].connected
+                # Once nobody holds it, the kept token (now bob's, the last saved) takes its seat back.
+                async with open_peer("127.0.0.1", port, name="bob again", seats=store) as back:
+                    assert back.session.token_from_store and back.state.seat == 1
+
+    trio.run(scenario)

@@ -1,44 +1,29 @@
 """The full-screen client at the end of a game and of a table (headless, real hosts over loopback): a table its
-host closes on purpose says so and is not retried, a spectator is not offered a rematch, and leaving a LAN table
-hosted here while a friend sits at it asks first."""
+host closes on purpose says so and is not retried, a spectator is not offered a rematch, leaving a LAN table
+hosted here while a friend sits at it asks first, and the lobby asks the player's name once."""
 
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 from pathlib import Path
 
+import pytest
 import trio
 
 from cardnet.bot import RandomBot, run_bot
+from cardnet.identity import saved_name
 from cardnet.net.peer import Peer
 from cardnet.ui.app import StartRequest
-from nethelpers import child_env, free_port
+from cardnet.ui.local import player_name
+from nethelpers import free_port
 from test_tui_headless import ENTER, point_at_listed_table, run
+from test_tui_tmux_lan import _host
 from tuihelpers import running
-
-
-def _host(port: int, *how: str) -> subprocess.Popen[str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "cardnet", "host", "fistful", *how, "--port", str(port), "--interface", "127.0.0.1"]
-        + ["--headless", "--no-advertise"],
-        env=child_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    assert proc.stdout is not None
-    for _ in range(40):
-        if "listening on" in proc.stdout.readline():
-            return proc
-    proc.kill()
-    raise AssertionError("the host did not start")
 
 
 def test_a_table_closed_on_purpose_says_so_and_is_not_retried(tmp_path: Path) -> None:
     port = free_port()
-    host = _host(port, "--bots", "1", "--journal", str(tmp_path / "t.journal"))
+    host = _host(port, "fistful", "--bots", "1", "--journal", str(tmp_path / "t.journal"))
 
     async def scenario() -> None:
         async with running(StartRequest(connect=[("127.0.0.1", port)])) as d:
@@ -61,7 +46,7 @@ def test_a_table_closed_on_purpose_says_so_and_is_not_retried(tmp_path: Path) ->
 
 def test_a_spectator_is_not_offered_a_rematch(tmp_path: Path) -> None:
     port = free_port()
-    host = _host(port, "--bots", "2", "--journal", str(tmp_path / "t.journal"), "--bot-delay", "0.05")
+    host = _host(port, "fistful", "--bots", "2", "--journal", str(tmp_path / "t.journal"), "--bot-delay", "0.05")
 
     async def scenario() -> None:
         async with running(StartRequest(connect=[("127.0.0.1", port)])) as d:
@@ -112,3 +97,31 @@ def test_leaving_a_lan_table_hosted_here_asks_while_a_friend_sits_there() -> Non
             await asyncio.wait_for(friend, 30)
 
     run(scenario())
+
+
+def test_the_lobby_asks_a_name_once_and_remembers_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("USER", "login")
+    monkeypatch.delenv("CARDNET_NAME", raising=False)
+
+    async def first() -> None:
+        async with running(StartRequest(ask_name=True)) as d:
+            st = d.state
+            await d.until(lambda: st.prompt.startswith("Your name at the tables (Enter: login)"), "the question")
+            await d.press("x" * 40 + ENTER)
+            await d.until(lambda: st.error == "Name: a name has at most 32 characters (this one has 40).", "the refusal")
+            assert st.prompt.startswith("Your name at the tables")
+            await d.press("Zoë" + ENTER)
+            await d.until(lambda: st.message.startswith("You play as Zoë"), "the name taken")
+
+    run(first())
+    assert saved_name() == "Zoë"
+    monkeypatch.delenv("CARDNET_NAME", raising=False)
+
+    async def again() -> None:
+        async with running(StartRequest(ask_name=True)) as d:
+            await asyncio.sleep(0.3)
+            assert d.state.prompt == ""
+            assert player_name() == "Zoë"
+
+    run(again())

@@ -32,6 +32,8 @@ class Pane:
             "LANG": "C.UTF-8",
             "TERM": "xterm-256color",
             "USER": user,
+            # A known name: the lobby would otherwise ask for one first.
+            "CARDNET_NAME": user,
             "CARDNET_TEST": "1",
         }
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())

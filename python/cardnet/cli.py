@@ -115,6 +115,7 @@ def _play_full_screen(args: argparse.Namespace, game: str | None) -> int:
         print(f"cardnet play: --connect: {e}", file=sys.stderr)
         return EXIT_USAGE
     start = StartRequest(
+        ask_name=True,
         game=game,
         players=args.players,
         seed=args.seed,

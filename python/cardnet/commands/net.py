@@ -39,7 +39,10 @@ def add_parsers(subparsers: Any) -> None:
     )
     host.add_argument("--name", default=None, help="the table's display name (default: \"PLAYER's GAME\")")
     host.add_argument(
-        "--player-name", type=player_name_arg, metavar="NAME", help="your name at seat 0 (default: CARDNET_NAME or login)"
+        "--player-name",
+        type=player_name_arg,
+        metavar="NAME",
+        help="your name at seat 0 (default: CARDNET_NAME, the remembered name, or login)",
     )
     host.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
     add_interface_argument(host, "listen and announce the table on")
@@ -342,7 +345,8 @@ def _host(args: argparse.Namespace) -> int:
                                 await inner.start(advertising)
                                 name = table.config.name
                                 if name != before:
-                                    print(f"another table on the LAN is called {before!r}: this one is {name!r}", file=out)
+                                    renamed = f"another table on the LAN is called {before!r}: this one is {name!r}"
+                                    print(renamed, file=out)
                                 if args.headless:
                                     print(f"announced on the LAN: cardnet join {name!r}", file=out, flush=True)
                                 else:
@@ -517,7 +521,8 @@ def _join(args: argparse.Namespace) -> int:
                     nursery, make_peer, read_password(args.password_file), ask_password if stdin.isatty() else None
                 )
             except PeerError as exc:
-                print(f"cardnet join: {explain_refusal(exc, args.target)}", file=sys.stderr)
+                shown = explain_refusal(exc, args.target, spectating=args.spectate)
+                print(f"cardnet join: {shown}", file=sys.stderr)
                 return 1
             ui = seat_ui(peer, stdin, out, rejoin=f"cardnet join {_quoted(args.target)}")
             role = "spectating" if args.spectate else f"seat {peer.state.seat}"
@@ -550,8 +555,10 @@ def _join(args: argparse.Namespace) -> int:
             print("\nBye.", file=out)
             return 0
         error = _peer_error(exc)
-        shown = explain_refusal(error, args.target) if isinstance(error, PeerError) else str(error)
-        print(f"cardnet join: {shown}", file=sys.stderr)
+        if isinstance(error, PeerError):
+            print(f"cardnet join: {explain_refusal(error, args.target, spectating=args.spectate)}", file=sys.stderr)
+        else:
+            print(f"cardnet join: {error}", file=sys.stderr)
         return 1
 
 
@@ -636,11 +643,11 @@ async def start_peer(
             raise exc from None
 
 
-def explain_refusal(exc: PeerError, target: str) -> str:
-    """A refusal, with what the user can do about it."""
+def explain_refusal(exc: PeerError, target: str, *, spectating: bool = False) -> str:
+    """A refusal, with what the user can do about it (a spectator refused for room is told nothing more)."""
     if exc.code == "auth_failed" and "--password-file" not in exc.reason:
         return f"{exc}; give the password with --password-file FILE or CARDNET_PASSWORD"
-    if exc.code == "table_full":
+    if exc.code == "table_full" and not spectating:
         return (
             f"{exc}. If you sat here before, 'cardnet join {target}' on your own machine takes the seat back"
             f" (or add --token TOKEN); to watch: cardnet join {target} --spectate"

@@ -29,6 +29,7 @@ from ..protocol import (
     SeatsChanged,
     SnapshotRequest,
     StateMessage,
+    TableInfo,
     check_chat_text,
 )
 from ..protocol.peer import (
@@ -99,6 +100,7 @@ class Peer:
         locate: Callable[[str], Awaitable[tuple[str, int] | None]] | None = None,
     ) -> None:
         self.host, self.port = host, port
+        self.seats = seats
         # How to open a connection: TCP to host:port unless given (local play connects over memory streams).
         self._open = connect or self._open_tcp
         self.session = PeerSession(
@@ -110,10 +112,9 @@ class Peer:
             capabilities=capabilities,
             max_backoff=max_backoff,
             give_up_after=give_up_after,
-            token_for=seats.token if seats is not None and token is None else None,
+            token_for=self._kept_token if seats is not None and token is None else None,
         )
         self.name, self.spectate = name, spectate
-        self.seats = seats
         self.locate = locate
         self.reconnect = reconnect
         self.wait_for_restart = wait_for_restart
@@ -238,11 +239,23 @@ class Peer:
             self._connected.set()
             await self._send_events.aclose()
 
+    def _kept_token(self, table: TableInfo) -> str | None:
+        """The kept token for ``table``, unless its seat is held by a connection now (another client of this
+        user, a second player on this machine: taking the seat would throw them out)."""
+        assert self.seats is not None
+        token, seat = self.seats.token(table.table_id), self.seats.seat(table.table_id)
+        if token is None or seat is None or not 0 <= seat < len(table.seats):
+            return token
+        held = table.seats[seat]
+        return None if isinstance(held, dict) and held.get("connected") is True else token
+
     def _keep_token(self) -> None:
         """Save the seat's token under the table's id, so the seat is taken back by any client later."""
         info, token = self.state.info, self.state.token
         if self.seats is not None and info is not None and token is not None and not self.spectate:
-            self.seats.remember(info.table_id, token, name=info.name, address=f"{self.host}:{self.port}")
+            self.seats.remember(
+                info.table_id, token, seat=self.state.seat, name=info.name, address=f"{self.host}:{self.port}"
+            )
 
     def forget_seat(self) -> None:
         """Drop the kept token (the seat was left on purpose)."""

@@ -53,10 +53,19 @@ class SeatStore:
         # A value of a shape no host hands out would only make the hello fail: not offered.
         return token if is_token(token) else None
 
-    def remember(self, table_id: str, token: str, *, name: str = "", address: str = "") -> None:
-        """Keep ``token`` for ``table_id`` (``name`` and ``address`` only help a person reading the file)."""
+    def seat(self, table_id: str) -> int | None:
+        """The seat the kept token of ``table_id`` holds, when the store says."""
+        entry = self._read().get(table_id)
+        seat = entry.get("seat") if isinstance(entry, dict) else None
+        return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+
+    def remember(
+        self, table_id: str, token: str, *, seat: int | None = None, name: str = "", address: str = ""
+    ) -> None:
+        """Keep ``token`` (for ``seat``) for ``table_id``; ``name`` and ``address`` only help a person reading
+        the file."""
         tables = self._read()
-        entry = {"token": token, "name": name, "address": address, "saved": int(time.time())}
+        entry = {"token": token, "seat": seat, "name": name, "address": address, "saved": int(time.time())}
         if tables.get(table_id) == entry:
             return
         tables[table_id] = entry

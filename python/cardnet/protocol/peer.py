@@ -158,10 +158,10 @@ class PeerSession:
         capabilities: tuple[str, ...] = HOST_CAPABILITIES,
         max_backoff: float = 5.0,
         give_up_after: float = 120.0,
-        token_for: Callable[[str], str | None] | None = None,
+        token_for: Callable[[TableInfo], str | None] | None = None,
     ) -> None:
         self.name, self.spectate, self.wanted_seat = name, spectate, seat
-        #: Looks up a kept seat token by table id (the seat store) when none was given.
+        #: Looks up a kept seat token for the table described (the seat store) when none was given.
         self.token_for = token_for
         self.password = password
         self.capabilities = capabilities
@@ -302,7 +302,7 @@ class PeerSession:
 
     def _hello(self, table: TableInfo) -> Hello:
         if self.state.token is None and not self.spectate and self.token_for is not None:
-            self.state.token = self.token_for(table.table_id)
+            self.state.token = self.token_for(table)
             self.token_from_store = self.state.token is not None
         token = self.state.token if not self.spectate else None
         auth: str | None = None

@@ -125,6 +125,7 @@ COMMANDS: list[Command] = [
     Command("spectate", "lobby", ("s",), "s watch", "Watch the table under the cursor.", lambda c, _: c.join_entry(spectate=True)),
     Command("refresh", "lobby", ("f5",), "", "Look for unfinished games again.", _refresh),
     Command("connect", "lobby", (), "", "':connect HOST:PORT' adds a table by address.", _connect),
+    Command("name", "lobby", (), "", "':name NAME' changes the name you play under (remembered).", lambda c, arg: c.set_name(arg) if arg.strip() else c.ask_name()),
     Command("field-up", "form", ("up",), "", "Previous field.", _form_field(-1)),
     Command("field-down", "form", ("down", "tab"), "", "Next field.", _form_field(1)),
     Command("less", "form", ("left",), "<> change", "Previous value of the field.", _form_value(-1)),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -19,6 +20,7 @@ from typing import Any
 
 import trio
 
+from ...identity import BadName, check_name, config_path, save_name, saved_name
 from ...journal import JournalError, default_journal_dir, read_journal
 from ...net import discovery
 from ...net.factory import rename_table
@@ -45,6 +47,7 @@ from ..local import LocalError, LocalSetup, local_peer, new_local_table, resume_
 from ..local import player_name as _player_name
 
 __all__ = [
+    "BadName",
     "ChatMessage",
     "ConnectionLost",
     "DiscoveryError",
@@ -63,8 +66,11 @@ __all__ = [
     "SeatsChanged",
     "StateMessage",
     "host_local",
+    "config_path",
     "join_remote",
+    "name_is_known",
     "player_name",
+    "remember_name",
     "lan_interfaces",
     "probe_table",
     "resumable_journals",
@@ -74,8 +80,23 @@ __all__ = [
 
 
 def player_name() -> str:
-    """The name this user plays under (from ``$USER``)."""
+    """The name this user plays under (:func:`cardnet.identity.default_name`)."""
     return _player_name()
+
+
+def name_is_known() -> bool:
+    """Whether the player's name was given (``CARDNET_NAME``) or remembered, so nobody needs to ask it."""
+    return bool(os.environ.get("CARDNET_NAME")) or saved_name() is not None
+
+
+def remember_name(name: str) -> str:
+    """Plays under ``name`` from now on and keeps it in the user's config; returns it as it will be shown.
+    Raises :class:`BadName` (a name a host refuses) or OSError (the config cannot be written: the name still
+    holds for this session)."""
+    checked = check_name(name)
+    os.environ["CARDNET_NAME"] = checked
+    save_name(checked)
+    return checked
 
 
 @dataclass

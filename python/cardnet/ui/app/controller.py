@@ -67,6 +67,8 @@ class StartRequest:
     password: str | None = None
     #: Whether a LAN table hosted here checks by mDNS probing that its name is unique before announcing it.
     probe: bool = True
+    #: Whether the lobby asks the player's name when none is known yet (``cardnet play`` in a terminal does).
+    ask_name: bool = False
 
 
 async def say_bye(link: C.Link) -> None:
@@ -147,7 +149,29 @@ class Controller:
                 self.spawn(lambda: self._open_local(start), "play")
             else:
                 self.start_discovery()
+                if start.ask_name and not C.name_is_known():
+                    self.ask_name()
             await trio.sleep_forever()
+
+    def ask_name(self) -> None:
+        """Asks the name to play under (once: it is remembered in the user's config)."""
+        default = C.player_name()
+        self.ask(f"Your name at the tables (Enter: {default}): ", self.set_name, secret=False)
+        # Asked again from the answer to the last question: the line opens now, not at some later redraw.
+        self.redraw()
+
+    def set_name(self, text: str) -> None:
+        """Plays under ``text`` (or the name shown as the default) from now on, and remembers it."""
+        try:
+            name = C.remember_name(text.strip() or C.player_name())
+        except C.BadName as exc:
+            self.state.error = f"Name: {exc}."
+            self.ask_name()
+            return
+        except OSError as exc:
+            self.state.error = f"Name kept for this session only: cannot write {C.config_path()} ({exc.strerror})."
+            return
+        self.state.error, self.state.message = "", f"You play as {name} (':name NAME' changes it)."
 
     def start_discovery(self) -> None:
         """Lists the tables LAN discovery finds while the lobby is shown (not while playing: a table needs none)."""
