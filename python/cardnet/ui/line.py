@@ -208,8 +208,8 @@ class PlainGame:
         #: The last line on a terminal is the reconnect status, which the next attempt rewrites in place.
         self._status_shown = False
         self._status_rows = 1
-        #: A player who (re)joins a shared table sees it at once, not only when its turn comes.
-        self._table_owed = not solo and seat is not None
+        #: Who (re)joins a shared table sees it at once, not only when a turn comes (a spectator has none).
+        self._table_owed = not solo
         self._asking = False
         self._at_prompt = False
         self._line_wanted = trio.Event()
@@ -390,7 +390,7 @@ class PlainGame:
         ):
             self.open = state
             await self.turn(state)
-        elif owed and self.seat is not None:
+        elif owed:
             self.say()
             for text in self.renderer.table(state.view, self.me):
                 self.say(text)
