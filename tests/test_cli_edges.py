@@ -40,3 +40,11 @@ def test_printing_into_a_closed_pipe_ends_quietly_with_the_sigpipe_code(tmp_path
         out = shell(f"{CARDNET} {command} | true; echo $'\\n'exit=${{PIPESTATUS[0]}}", tmp_path)
         assert out.stdout.rstrip().endswith("exit=141"), (command, out.stdout, out.stderr)
         assert out.stderr == "", (command, out.stderr)
+
+
+def test_readme_quick_start_says_how_long_the_silent_compile_takes() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    words = " ".join(quick.split())
+    assert "`pip install .` first compiles the Rust core: that takes about two minutes" in words
+    assert "Building wheel for cardnet" in words

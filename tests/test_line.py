@@ -8,7 +8,7 @@ from typing import cast
 import trio
 
 from cardnet import protocol as P
-from cardnet.net.peer import HostError, Peer
+from cardnet.net.peer import ConnectionLost, HostError, Peer, Reconnected, Reconnecting
 from cardnet.protocol import JSONValue, StateMessage
 from cardnet.protocol.peer import PeerSession
 from cardnet.ui.line import PlainGame, refusal_text, seat_names
@@ -103,3 +103,59 @@ def test_seats_say_how_many_watch_when_they_change_and_when_asked() -> None:
         "Seats: 0: you, 1: (open); 2 watching",
         "Seats: 0: you, 1: (open); nobody watching",
     ]
+
+
+class Terminal(io.StringIO):
+    """Output that says it is a terminal, and what such a terminal would show (the few escapes line mode uses)."""
+
+    def isatty(self) -> bool:
+        return True
+
+    def screen(self) -> list[str]:
+        rows, row, col = [""], 0, 0
+        text = self.getvalue()
+        i = 0
+        while i < len(text):
+            if text.startswith("\x1b[1A", i):
+                row, i = max(0, row - 1), i + 4
+            elif text.startswith("\x1b[K", i):
+                rows[row] = rows[row][:col]
+                i += 3
+            elif text[i] == "\r":
+                col, i = 0, i + 1
+            elif text[i] == "\n":
+                row, col, i = row + 1, 0, i + 1
+                rows += [""] * (row + 1 - len(rows))
+            else:
+                rows[row] = rows[row][:col] + text[i] + rows[row][col + 1 :]
+                col, i = col + 1, i + 1
+        return rows
+
+
+def test_reconnect_attempts_update_one_line_and_a_rejoined_player_sees_the_table_at_once() -> None:
+    session = open_session()
+    out = Terminal()
+
+    async def main() -> None:
+        ui = PlainGame(cast(Peer, SessionPeer(session)), "callpick", 0, 2, io.StringIO(), out, solo=False)
+        ui._table_owed = False
+        await ui.on_event(ConnectionLost("connection reset", False))
+        for attempt in (1, 2, 3):
+            await ui.on_event(Reconnecting(attempt, 0.5 * attempt, "connection refused"))
+        await ui.on_event(Reconnected(4))
+        # The snapshot after the reconnect: not this seat's turn, yet the table is drawn at once.
+        session.connection_lost()
+        session.connection_made()
+        session.receive_line(line(TABLE.to_wire()))
+        session.receive_line(line(WELCOME.to_wire()))
+        (state,) = session.receive_line(state_line(4, kind="snapshot", to_act=[1])).events
+        assert isinstance(state, StateMessage)
+        await ui.on_state(state)
+        assert ui.open is None
+
+    trio.run(main)
+    shown = [row for row in out.screen() if row]
+    # The cause, then one line the attempts rewrote in place, which says the connection is back.
+    assert shown[:2] == ["Lost the connection to the host (connection reset); reconnecting...", "Reconnected to the host."]
+    assert not any("attempt" in row for row in shown)
+    assert len(shown) > 1, "the table follows the reconnect at once"

@@ -159,3 +159,11 @@ def test_cherki_long_lines_wrap_instead_of_being_cut() -> None:
         assert "number = card id" in words
         # Too narrow for the drawn cards: every card as a chip, none of them cut off.
         assert width > 40 or ("[RF* 112]" in words and "[WF 109]" in words)
+
+
+@pytest.mark.parametrize("game", sorted(cardnet.GAMES))
+def test_a_spectator_can_see_every_table(game: str) -> None:
+    g = cardnet.new_game(game, seed=8)
+    renderer = renderer_for(game, [f"Seat {n}" for n in range(g.players)])
+    lines = renderer.table(g.view(None), -1)
+    assert lines and not any("You" in line.split() for line in lines)

@@ -39,7 +39,7 @@ def _join(state: Path, user: str, port: int) -> Pane:
     pane = Pane(_client("play", "--connect", f"127.0.0.1:{port}"), *SIZE, state, user=user)
     pane.wait(f"127.0.0.1:{port}")
     pane.keys("Down", "Enter")
-    pane.wait("A Fistful of Gold")
+    pane.wait("A Fistful of Gold - round")
     return pane
 
 

@@ -53,6 +53,14 @@ _REFUSALS = {
     "chat_rate": "you are chatting too fast; wait a moment",
 }
 
+#: What line mode says about the connection to the host ({reason}: why; {attempt}, {delay}: the retry).
+LINE_TEXT = {
+    "silent": "The host is not answering ({reason}); reconnecting...",
+    "lost": "Lost the connection to the host ({reason}); reconnecting...",
+    "reconnecting": "Reconnecting: attempt {attempt} failed ({reason}); next try in {delay:.1f} s.",
+    "reconnected": "Reconnected to the host.",
+}
+
 #: The line-mode help's paragraphs (kept together for translation).
 LINE_HELP = {
     "commands": "Commands: NUMBER plays that move; 'list [TEXT]' lists every move (or those containing TEXT) a page"
@@ -195,6 +203,11 @@ class PlainGame:
         self.open: StateMessage | None = None
         self.latest: StateMessage | None = None
         self.connected = True
+        #: The last line on a terminal is the reconnect status, which the next attempt rewrites in place.
+        self._status_shown = False
+        self._status_rows = 1
+        #: Who (re)joins a shared table sees it at once, not only when a turn comes (a spectator has none).
+        self._table_owed = not solo
         self._asking = False
         self._at_prompt = False
         self._line_wanted = trio.Event()
@@ -211,8 +224,25 @@ class PlainGame:
         if self._at_prompt:
             self._at_prompt = False
             self.stdout.write("\r\x1b[K" if self.terminal else "\n")
+        self._status_shown = False
         self.stdout.write(line + "\n")
         self.stdout.flush()
+
+    def status(self, line: str) -> None:
+        """Prints a line that the next status replaces on a terminal (the reconnect attempts: one line that
+        updates); elsewhere it is an ordinary line."""
+        if self.terminal and self._status_shown:
+            if self._at_prompt:
+                self._at_prompt = False
+                self.stdout.write("\r\x1b[K")
+            # Back up over the rows the previous status took (a long one wraps), clear them, write the new one.
+            self.stdout.write("\x1b[1A\r\x1b[K" * self._status_rows + line + "\n")
+            self.stdout.flush()
+        else:
+            self.say(line)
+        columns = max(1, shutil.get_terminal_size((80, 24)).columns)
+        self._status_rows = max(1, -(-len(line) // columns))
+        self._status_shown = self.terminal
 
     # -- running ----------------------------------------------------------------------------------------------
 
@@ -327,15 +357,15 @@ class PlainGame:
                 self.show_seats()
         elif isinstance(event, ConnectionLost):
             self.connected = False
-            if event.silent:
-                self.say(f"The host is not answering ({event.reason}); reconnecting...")
-            else:
-                self.say(f"Lost the connection to the host ({event.reason}); reconnecting...")
+            self.say(LINE_TEXT["silent" if event.silent else "lost"].format(reason=event.reason))
         elif isinstance(event, Reconnecting):
-            self.say(f"Reconnect attempt {event.attempt} failed ({event.reason}); next try in {event.delay:.1f} s.")
+            self.status(
+                LINE_TEXT["reconnecting"].format(attempt=event.attempt, reason=event.reason, delay=event.delay)
+            )
         elif isinstance(event, Reconnected):
             self.connected = True
-            self.say("Reconnected to the host.")
+            self.status(LINE_TEXT["reconnected"])
+            self._table_owed = True
         elif isinstance(event, RematchVotes):
             self.show_votes(event)
         return None
@@ -374,6 +404,7 @@ class PlainGame:
             # it is asked again.
             self.pending = None
         self.report(state)
+        owed, self._table_owed = self._table_owed, False
         if state.over:
             self.open = None
             if self.ended_game == state.game_no:
@@ -401,6 +432,10 @@ class PlainGame:
         ):
             self.open = state
             await self.turn(state)
+        elif owed:
+            self.say()
+            for text in self.renderer.table(state.view, self.me):
+                self.say(text)
         return None
 
     async def on_error(self, error: HostError) -> None:

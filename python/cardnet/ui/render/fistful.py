@@ -96,6 +96,8 @@ class Renderer(GenericRenderer):
     def table(self, view: View, me: int) -> list[str]:
         pub: Mapping[str, Any] = view["public"]
         priv: Mapping[str, Any] | None = view.get("private")
+        # A spectator (no seat) sees the duel from seat 0's side, as the full-screen client draws it.
+        me = me if me in (0, 1) else 0
         self.me = me
         them = 1 - me
         stars = ", ".join(f"{self.name(s)} {pub['stars'][s]}" for s in (me, them))
