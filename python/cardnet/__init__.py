@@ -23,7 +23,7 @@ Importing cardnet imports none of trio, zeroconf or prompt_toolkit.
 from __future__ import annotations
 
 from . import ai, segments
-from ._core import Game, __version__, build_info, derive, json_dumps, json_loads, write_lines
+from ._core import Game, __version__, build_info, derive, json_dumps, json_loads
 from .errors import BadOptions, CardnetError, CorruptState, IllegalMove, InvalidMove, UnknownGame
 from .games import (
     GAMES,
@@ -75,5 +75,4 @@ __all__ = [
     "rules_text",
     "segments",
     "simulate",
-    "write_lines",
 ]
