@@ -118,12 +118,22 @@ fn events_value(game: &dyn AnyGame, seat: Option<Seat>) -> Value {
     Value::Array(game.events(seat))
 }
 
+/// `cardnet.games.outcome_from_dict`, handed over by `cardnet` at its import (`_core.bind_python`).
 static MAKE_OUTCOME: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// Takes the function that builds an outcome's dataclass; a second call changes nothing.
+pub fn bind_outcome(py: Python<'_>, make: &Bound<'_, PyAny>) -> PyResult<()> {
+    if !make.is_callable() {
+        return Err(pyo3::exceptions::PyTypeError::new_err("the outcome maker must be callable"));
+    }
+    let _ = MAKE_OUTCOME.set(py, make.clone().unbind());
+    Ok(())
+}
 
 /// The outcome as the Python dataclass of its kind (built by `cardnet.games`).
 fn outcome_to_py<'py>(py: Python<'py>, outcome: &Outcome) -> PyResult<Bound<'py, PyAny>> {
-    let make = MAKE_OUTCOME.get_or_try_init(py, || {
-        py.import("cardnet.games").and_then(|m| m.getattr("outcome_from_dict")).map(Bound::unbind)
+    let make = MAKE_OUTCOME.get(py).ok_or_else(|| {
+        pyo3::exceptions::PyRuntimeError::new_err("cardnet._core is used before `import cardnet` bound its outcomes")
     })?;
     let dict = to_py(py, &outcome.to_json())?;
     make.bind(py).call1((dict,))

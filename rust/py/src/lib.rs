@@ -218,6 +218,14 @@ fn build_info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     Ok(info)
 }
 
+/// Takes what the binding raises and builds but does not import: cardnet's exception classes (name to class)
+/// and the maker of outcome dataclasses. `cardnet` calls it once, at its import.
+#[pyfunction]
+fn bind_python(py: Python<'_>, errors: &Bound<'_, PyDict>, make_outcome: &Bound<'_, PyAny>) -> PyResult<()> {
+    errors::bind(py, errors)?;
+    game::bind_outcome(py, make_outcome)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -238,6 +246,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(json_dumps, m)?)?;
     m.add_function(wrap_pyfunction!(json_loads, m)?)?;
     m.add_function(wrap_pyfunction!(build_info, m)?)?;
+    m.add_function(wrap_pyfunction!(bind_python, m)?)?;
     m.add_function(wrap_pyfunction!(segments::seg_values, m)?)?;
     m.add_function(wrap_pyfunction!(segments::seg_card_types, m)?)?;
     m.add_function(wrap_pyfunction!(segments::seg_glyph, m)?)?;
