@@ -8,13 +8,13 @@ single thread each call is atomic: a move is validated, applied and journalled w
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Union
 
 from .codec import Encodable, JSONValue, ProtocolError, Raw, canonical, is_unicode, token_hash
+from .native import derive_seed as native_derive_seed
 
 
 #: Decision ids are ``n * SEAT_STRIDE + seat``; the stride exceeds any seat count the core supports.
@@ -258,11 +258,9 @@ def core_engine() -> Engine:
 
 
 def derive_seed(seed: int, game_no: int) -> int:
-    """The seed of game ``game_no`` (0-based) of a table: game 0 uses ``seed`` itself."""
-    if game_no == 0:
-        return seed
-    digest = hashlib.sha256(f"cardnet-rematch/1|{seed}|{game_no}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
+    """The seed of game ``game_no`` (0-based) of a table: game 0 uses ``seed`` itself (the core's one
+    definition, which the native lane's rematches use too: :func:`cardnet.native.derive_seed`)."""
+    return native_derive_seed(seed, game_no)
 
 
 def outcome_value(game: Any) -> Encodable:

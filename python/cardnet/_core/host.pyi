@@ -5,7 +5,17 @@ from typing import Any, final
 
 from cardnet._core import Game
 
-__all__ = ["FanOut", "LaneRun", "fan_out", "play", "play_line", "serve_lane", "write_lines"]
+__all__ = [
+    "FanOut",
+    "LaneRun",
+    "derive_seed",
+    "fan_out",
+    "parse_move_line",
+    "play",
+    "play_line",
+    "serve_lane",
+    "write_lines",
+]
 
 def fan_out(game: Game, observers: list[int | None]) -> FanOut: ...
 def play(game: Game, seat: int, move: Any, observers: list[int | None]) -> FanOut: ...
@@ -25,6 +35,8 @@ def play_line(
 ) -> tuple[FanOut, bytes, list[bytes | None], list[tuple[int, int, int, str | None]], int | str | None] | None: ...
 def serve_lane(game: Game, table: dict[str, Any], limits: dict[str, Any]) -> LaneRun: ...
 def write_lines(fds: list[int], lines: list[bytes]) -> list[tuple[int, int]]: ...
+def parse_move_line(line: bytes) -> tuple[int, int, int | str | None] | None: ...
+def derive_seed(seed: int, game_no: int) -> int: ...
 
 @final
 class FanOut:

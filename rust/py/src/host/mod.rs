@@ -145,6 +145,22 @@ fn serve_lane(py: Python<'_>, mut game: PyRefMut<'_, Game>, table: LaneTable, li
     lane::serve(&mut game, py, table, limits)
 }
 
+/// The move of an index `move` line in any key order and spacing (`move_line::parse_move_line`), as
+/// `(decision_id, index, ref)`; None for any other line, valid or not (the full decoder decides those). The one
+/// definition of the protocol's move-line shortcut: the general path, the fast path and the native lane use it.
+#[pyfunction]
+fn parse_move_line<'py>(py: Python<'py>, line: &[u8]) -> PyResult<Option<(u64, i64, Bound<'py, PyAny>)>> {
+    let Some(parsed) = move_line::parse_move_line(line) else { return Ok(None) };
+    Ok(Some((parsed.decision_id, parsed.index, ref_to_py(py, parsed.peer_ref)?)))
+}
+
+/// The seed of game `game_no` (0-based) of a seeded table (docs/PROTOCOL.md § 5): the one definition, for
+/// the table's rematches and the native lane's.
+#[pyfunction]
+fn derive_seed(seed: u64, game_no: u64) -> u64 {
+    rematch::derive_seed(seed, game_no)
+}
+
 /// Adds the `host` submodule to `parent` (`cardnet._core`).
 pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = parent.py();
@@ -156,6 +172,8 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play_line, &m)?)?;
     m.add_function(wrap_pyfunction!(serve_lane, &m)?)?;
     m.add_function(wrap_pyfunction!(writes::write_lines, &m)?)?;
+    m.add_function(wrap_pyfunction!(parse_move_line, &m)?)?;
+    m.add_function(wrap_pyfunction!(derive_seed, &m)?)?;
     parent.add_submodule(&m)?;
     // `import cardnet._core.host` looks the name up in sys.modules: an extension's submodule is not found on
     // any path.
