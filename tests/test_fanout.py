@@ -1,4 +1,4 @@
-"""`Game.play` / `Game.fan_out`: the host's one native call per move returns the same bytes as the per-seat calls."""
+"""`cardnet.native.play` / `fan_out`: the host's one native call per move returns the same bytes as the per-seat calls."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import random
 import pytest
 
 import cardnet
+import cardnet.native
 from cardnet import protocol as P
 
 
@@ -23,7 +24,7 @@ def test_play_returns_what_the_per_seat_calls_return(name: str, players: int) ->
         index = rnd.randrange(count)
         listed = game.legal_move(seat, index)
         # Half the moves by index, half as the dict a peer sends: both journal the listed move's bytes.
-        fan = game.play(seat, index if turn % 2 else listed, observers)
+        fan = cardnet.native.play(game, seat, index if turn % 2 else listed, observers)
         assert fan.move_json == cardnet.json_dumps(listed)
         assert fan.state_hash == game.state_hash()
         assert fan.to_act == game.to_act()
@@ -36,7 +37,7 @@ def test_play_returns_what_the_per_seat_calls_return(name: str, players: int) ->
         assert [(s, n) for s, n, _ in fan.legal] == [(s, game.legal_count(s)) for s in game.to_act()]
         for s, _, legal in fan.legal:
             assert legal == game.legal_moves_json(s)
-    assert game.fan_out([]).move_json is None
+    assert cardnet.native.fan_out(game, []).move_json is None
 
 
 def test_refused_play_changes_nothing() -> None:
@@ -46,23 +47,23 @@ def test_refused_play_changes_nothing() -> None:
     assert decision is not None
     seat, count = decision
     with pytest.raises(cardnet.IllegalMove):
-        game.play((seat + 1) % 4, 0, [0])
+        cardnet.native.play(game, (seat + 1) % 4, 0, [0])
     with pytest.raises(cardnet.IllegalMove):
-        game.play(seat, count, [0])
+        cardnet.native.play(game, seat, count, [0])
     with pytest.raises(cardnet.IllegalMove):
-        game.play(seat, -1, [0])
+        cardnet.native.play(game, seat, -1, [0])
     with pytest.raises(cardnet.InvalidMove):
-        game.play(seat, True, [0])
+        cardnet.native.play(game, seat, True, [0])
     with pytest.raises(cardnet.InvalidMove):
-        game.play(seat, {"type": "fly"}, [0])
+        cardnet.native.play(game, seat, {"type": "fly"}, [0])
     with pytest.raises(cardnet.IllegalMove):
-        game.play(seat, 0, [7])
+        cardnet.native.play(game, seat, 0, [7])
     assert game.to_json() == before
 
 
 @pytest.mark.parametrize(("name", "players"), [("matchstick", 4), ("fistful", 2), ("cherki", 3), ("ten", 2)])
 def test_native_state_lines_are_the_spliced_lines(name: str, players: int) -> None:
-    """``FanOut.lines`` (every seat's line of a move in one call) writes exactly ``StateMessage.splice``'s bytes."""
+    """``cardnet.native.FanOut.lines`` (every seat's line of a move in one call) writes exactly ``StateMessage.splice``'s bytes."""
     game = cardnet.new_game(name, players=players, seed=5)
     observers: list[int | None] = [*range(players), None]
     rnd = random.Random(8)
@@ -71,7 +72,7 @@ def test_native_state_lines_are_the_spliced_lines(name: str, players: int) -> No
         if decision is None:
             break
         seat, count = decision
-        fan = game.play(seat, rnd.randrange(count), observers)
+        fan = cardnet.native.play(game, seat, rnd.randrange(count), observers)
         to_act = game.to_act()
         legal = {s: (n, text) for s, n, text in fan.legal}
         wanted = [o for o in range(players + 1) if rnd.random() < 0.8]
@@ -104,7 +105,7 @@ def test_native_state_lines_are_the_spliced_lines(name: str, players: int) -> No
 
 def test_native_state_lines_refuse_what_splice_refuses() -> None:
     game = cardnet.new_game("matchstick", players=4, seed=1)
-    fan = game.fan_out([0, 1, 2, 3, None])
+    fan = cardnet.native.fan_out(game, [0, 1, 2, 3, None])
     # Over the limit: that seat's line is None (it gets a snapshot instead, as when splice raises).
     assert fan.lines("update", 0, 1, [0], [0, 4], [None, None], None, 10) == [None, None]
     with pytest.raises(ValueError):

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+import cardnet.native
 import trio
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -195,7 +197,9 @@ def test_a_line_too_long_to_send_is_none_as_on_the_general_path() -> None:
     decision = table.decisions[seat]
     game: Any = table.game
     line = _move_line(decision.id, 0, 0)
-    done = game.host_move(line, seat, decision.id, decision.count, [], [1] * 4, 16, 0, table.state_id + 1, 1 << 20, 10)
+    done = cardnet.native.play_line(
+        game, line, seat, decision.id, decision.count, [], [1] * 4, 16, 0, table.state_id + 1, 1 << 20, 10
+    )
     assert done is not None and done[2] == [None] * 5
 
 

@@ -22,7 +22,7 @@ ROOT = PACKAGE.parent.parent
 #: Layers, lowest first; each module may import only from its own layer and the layers below. An entry is a
 #: module's exact name, or ``package.*`` for a package and everything in it; every module must match one.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("core", ("cardnet._core",)),
+    ("core", ("cardnet._core.*",)),
     (
         "api",
         (
@@ -36,6 +36,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "cardnet.rulebook",
             "cardnet.i18n",
             "cardnet.refusals",
+            "cardnet.native",
         ),
     ),
     ("rl", ("cardnet.rl.*",)),
@@ -290,25 +291,35 @@ def test_no_two_benchmarks_import_each_other() -> None:
     assert cycles_of(edges) == []
 
 
-def test_the_binding_crate_imports_only_public_modules_of_the_api() -> None:
-    """The extension reaches back into the package only for its own module, errors and games."""
+def test_the_binding_crate_never_imports_the_python_package() -> None:
+    """The extension names only itself (its classes' module, a pickle's loader): cardnet's exceptions and outcomes
+    are handed to it (``_core.bind_python``), never imported, and it reads no private attribute."""
     sources = Path(__file__).resolve().parent.parent / "rust" / "py" / "src"
-    named = {
-        m
-        for path in sources.rglob("*.rs")
-        for m in re.findall(r'"(cardnet(?:\.\w+)*)"', path.read_text(encoding="utf-8"))
-    }
-    assert {"cardnet._core", "cardnet.errors", "cardnet.games"} <= named, named
-    api = layer_of("cardnet.games")
-    for module in named:
-        assert layer_of(module) <= api, f"the binding imports {module}, above the API"
-        private = [part for part in module.split(".")[1:] if part.startswith("_")]
-        assert module == "cardnet._core" or not private, f"the binding imports the private module {module}"
-        assert module in modules() or module == "cardnet._core", f"the binding names a missing module {module}"
-    attributes = {
-        name for path in sources.rglob("*.rs") for name in re.findall(r'getattr\("(\w+)"\)', path.read_text("utf-8"))
-    }
+    texts = {path: re.sub(r"//[^\n]*", "", path.read_text(encoding="utf-8")) for path in sources.rglob("*.rs")}
+    named = {m for text in texts.values() for m in re.findall(r'"(cardnet(?:\.\w+)*)"', text)}
+    assert {"cardnet._core", "cardnet._core.host"} <= named, named
+    assert [m for m in named if not matches(m, "cardnet._core.*")] == []
+    imported = {m for text in texts.values() for m in re.findall(r'import\("([\w.]+)"\)', text)}
+    assert imported <= {"cardnet._core", "sys"}, imported
+    attributes = {name for text in texts.values() for name in re.findall(r'getattr\("(\w+)"\)', text)}
     assert attributes and not [name for name in attributes if name.startswith("_")], attributes
+
+
+def test_cardnet_hands_the_binding_its_exceptions_and_outcomes() -> None:
+    done = run(
+        "import cardnet\n"
+        "try:\n"
+        "    cardnet.new_game('no such game')\n"
+        "except cardnet.UnknownGame:\n"
+        "    pass\n"
+        "game = cardnet.new_game('fistful', seed=1)\n"
+        "while not game.is_over():\n"
+        "    seat = game.to_act()[0]\n"
+        "    game.apply_index(seat, 0)\n"
+        "assert isinstance(game.outcome(), cardnet.Outcome)\n"
+        "print('ok')\n"
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
 
 
 def run(code: str) -> subprocess.CompletedProcess[str]:
@@ -334,3 +345,49 @@ def test_protocol_journal_table_and_commands_do_not_import_trio() -> None:
         "assert 'trio' not in sys.modules, 'trio was imported'\n"
     )
     assert done.returncode == 0, done.stderr
+
+
+def rust_module_uses(sources: Path) -> dict[str, set[str]]:
+    """For every module of a crate (``a::b`` for src/a/b.rs or src/a/b/mod.rs; ``crate`` for lib.rs), the other
+    modules whose items it names (``crate::a::b``, ``super::x``; a parent's own children through ``mod`` and
+    bare paths are not uses back)."""
+    names: dict[Path, str] = {}
+    for path in sources.rglob("*.rs"):
+        parts = list(path.relative_to(sources).with_suffix("").parts)
+        if parts[-1] in ("mod", "lib", "main"):
+            parts = parts[:-1]
+        names[path] = "::".join(parts) or "crate"
+    known = set(names.values())
+
+    def resolve(path: str) -> str | None:
+        parts = path.split("::")
+        for end in range(len(parts), 0, -1):
+            candidate = "::".join(parts[:end])
+            if candidate in known:
+                return candidate
+        return None
+
+    uses: dict[str, set[str]] = {}
+    for path, module in names.items():
+        # Comments name modules without using them.
+        text = re.sub(r"//[^\n]*", "", path.read_text(encoding="utf-8"))
+        parent = module.rsplit("::", 1)[0] if "::" in module else ""
+        found: set[str] = set()
+        for kind, rest in re.findall(r"\b(crate|super)::((?:\w+::)*\w+)", text):
+            base = rest if kind == "crate" else (f"{parent}::{rest}" if parent else rest)
+            target = resolve(base)
+            if target is None and kind == "crate":
+                target = "crate"
+            if target is not None and target != module:
+                found.add(target)
+        uses[module] = found
+    return uses
+
+
+def test_no_two_rust_modules_of_the_binding_use_each_other() -> None:
+    """The binding's modules form no cycle (once `game.rs` and `lane.rs` used each other); `host` uses `game`
+    and never the reverse."""
+    uses = rust_module_uses(ROOT / "rust" / "py" / "src")
+    assert "host::lane" in uses and "game" in uses["host::lane"]
+    assert not [m for m in uses["game"] if m.startswith("host")], uses["game"]
+    assert cycles_of(uses) == []

@@ -146,7 +146,6 @@ async def test_hostile_peers_at_a_real_table_change_nothing(game: str) -> None:
             await play_one(host, clients, rng, "take_discard" if game == "cherki" else None)
         assert found is not None, f"no {code} refusal reached"
         x, illegal, reason = found
-        others = [c for i, c in enumerate(clients) if i != x]
         other_seat = next(i for i in range(players) if i != x)
         decision = table.decisions[x].id
         spectator = await RawClient.connect(port)

@@ -421,20 +421,29 @@ async def test_a_peer_that_writes_moves_in_another_form_does_not_pay_for_a_run_e
     assert lane.moves == 0 and 1 <= lane.stops.get("line", 0) <= 8, lane.stops
 
 
-async def test_the_host_logs_each_change_of_path_at_debug_level(caplog: pytest.LogCaptureFixture) -> None:
+async def _paths_logged(
+    caplog: pytest.LogCaptureFixture, moves: int, turn_timer: float | None = None
+) -> tuple[Host, list[str]]:
+    """Two players play ``moves`` moves of Matchstick; the host and the path changes it logged at debug level."""
     caplog.set_level(logging.DEBUG, logger="cardnet.host")
-    async with running_host(core_engine(), game="matchstick", players=2, host_options=_options()) as host:
+    async with running_host(
+        core_engine(), game="matchstick", players=2, host_options=_options(), turn_timer=turn_timer
+    ) as host:
         assert host.port is not None
         port = host.port
 
         def scene() -> None:
             players = [Peer(port, "ann"), Peer(port, "bob")]
-            _play(players, [], 10, _started(players))
+            _play(players, [], moves, _started(players))
             _close(players)
 
         await _in_thread(scene)
-        assert host.lane is not None and host.lane.moves > 0
-    paths = [r.getMessage() for r in caplog.records if r.getMessage().startswith("moves take the ")]
+    return host, [r.getMessage() for r in caplog.records if r.getMessage().startswith("moves take the ")]
+
+
+async def test_the_host_logs_each_change_of_path_at_debug_level(caplog: pytest.LogCaptureFixture) -> None:
+    host, paths = await _paths_logged(caplog, 10)
+    assert host.lane is not None and host.lane.moves > 0
     # The table starts with the fast path (no move in play), and the lane's runs show as the native path.
     assert paths[0].startswith("moves take the fast path")
     assert any(p.startswith("moves take the native path") for p in paths)
@@ -443,19 +452,6 @@ async def test_the_host_logs_each_change_of_path_at_debug_level(caplog: pytest.L
 
 
 async def test_a_table_with_turn_timers_logs_the_general_path_once(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.DEBUG, logger="cardnet.host")
-    async with running_host(
-        core_engine(), game="matchstick", players=2, host_options=_options(), turn_timer=60.0
-    ) as host:
-        assert host.port is not None
-        port = host.port
-
-        def scene() -> None:
-            players = [Peer(port, "ann"), Peer(port, "bob")]
-            _play(players, [], 6, _started(players))
-            _close(players)
-
-        await _in_thread(scene)
-        assert host.lane is None and host.quick_moves == 0
-    paths = [r.getMessage() for r in caplog.records if r.getMessage().startswith("moves take the ")]
+    host, paths = await _paths_logged(caplog, 6, turn_timer=60.0)
+    assert host.lane is None and host.quick_moves == 0
     assert paths == ["moves take the general path: turn timers: decisions need deadlines"]

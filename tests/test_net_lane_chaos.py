@@ -12,7 +12,6 @@ import random
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 import trio

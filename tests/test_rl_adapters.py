@@ -51,7 +51,7 @@ def test_pettingzoo_random_game_ends(game: str) -> None:
     env.reset(seed=9)
     rng = np.random.default_rng(9)
     steps = 0
-    for agent in env.agent_iter(max_iter=100_000):
+    for _agent in env.agent_iter(max_iter=100_000):
         obs, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.step(None)

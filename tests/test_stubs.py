@@ -1,4 +1,5 @@
-"""The hand-kept stub of the native module matches the module (mypy.stubtest)."""
+"""The hand-kept stubs of the native module and its submodule ``host`` match them (mypy.stubtest checks a
+package's submodules with it)."""
 
 from __future__ import annotations
 

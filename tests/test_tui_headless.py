@@ -114,7 +114,7 @@ def test_matchstick_screens(size: tuple[int, int]) -> None:
 def test_cherki_screens(size: tuple[int, int]) -> None:
     views = _views("cherki", 3, 1)
     assert {"start", "drawn", "over"} <= set(views)
-    for phase, (seat, view, legal) in views.items():
+    for seat, view, legal in views.values():
         text = _screen("cherki", 3, seat, view, legal, size)
         assert text.startswith("Deal ") and "Players:" in text
         hand = view["private"]["hand"]
@@ -187,7 +187,7 @@ def test_fistful_select_discard_pick_illegal_help_quit() -> None:
             await d.press(ENTER)
             await d.until(lambda: ts.view["public"]["phase"] == "pick" and ts.my_turn, "the first duel")
             assert first not in ts.view["private"]["hand"] and len(ts.view["private"]["hand"]) == len(hand_before) - 2
-            assert f"You discard" in "\n".join(ts.log)
+            assert "You discard" in "\n".join(ts.log)
             # Pick the card under the cursor; the next duel bars the card one higher (the +1 rule).
             played = hand_cards(ts)[ts.cursor]
             await d.press(ENTER)

@@ -22,8 +22,8 @@ Importing cardnet imports none of trio, zeroconf or prompt_toolkit.
 
 from __future__ import annotations
 
-from . import ai, segments
-from ._core import Game, __version__, build_info, derive, json_dumps, json_loads, write_lines
+from . import _core, ai, segments
+from ._core import Game, __version__, build_info, derive, json_dumps, json_loads
 from .errors import BadOptions, CardnetError, CorruptState, IllegalMove, InvalidMove, UnknownGame
 from .games import (
     GAMES,
@@ -42,7 +42,15 @@ from .games import (
     new_game,
     simulate,
 )
+from .games import outcome_from_dict
 from .rulebook import rules_text
+
+# The binding raises cardnet's exceptions and builds its outcomes without importing this package: it gets
+# them here, once, before anything can call it.
+_core.bind_python(
+    {cls.__name__: cls for cls in (CardnetError, IllegalMove, InvalidMove, UnknownGame, BadOptions, CorruptState)},
+    outcome_from_dict,
+)
 
 __all__ = [
     "GAMES",
@@ -75,5 +83,4 @@ __all__ = [
     "rules_text",
     "segments",
     "simulate",
-    "write_lines",
 ]

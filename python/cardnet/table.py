@@ -8,13 +8,13 @@ single thread each call is atomic: a move is validated, applied and journalled w
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Union
 
 from .codec import MAX_INT, Encodable, JSONValue, ProtocolError, Raw, canonical, is_unicode, token_hash
+from .native import derive_seed as native_derive_seed
 
 
 #: Decision ids are ``n * SEAT_STRIDE + seat``; the stride exceeds any seat count the core supports.
@@ -108,7 +108,7 @@ Played = tuple[bytes, list[Union[bytes, None]], Union[int, str, None], bool]
 class StateFragments:
     """Everything the host sends about one state, as canonical JSON text from the core.
 
-    The Rust core returns it from one call (``Game.play`` after a move, ``Game.fan_out`` otherwise): the public
+    The Rust core returns it from one call (``cardnet.native.play`` after a move, ``fan_out`` otherwise): the public
     view is encoded once and hashed from the same bytes. The host then takes every seat's whole line from one
     more native call (``fan.lines``); Python splices single lines (a snapshot) from the fragments.
     """
@@ -185,7 +185,7 @@ class _ByCall(Mapping[Union[int, None], str]):
 
 
 def _fragments_by_call(key: tuple[int, int, int], game: GameLike, observers: Sequence[int | None]) -> StateFragments:
-    """Fragments from per-seat calls, for a game object without ``fan_out`` (the tests' fake games)."""
+    """Fragments from per-seat calls, for an engine without native host calls (the tests' fake games)."""
     outcome = outcome_value(game) if game.is_over() else None
     return StateFragments(
         key,
@@ -198,20 +198,49 @@ def _fragments_by_call(key: tuple[int, int, int], game: GameLike, observers: Seq
     )
 
 
+class NativeHost(Protocol):
+    """The core's host calls (:mod:`cardnet.native`) as the table and the host use them; ``game`` is always a
+    game the same engine made."""
+
+    def fan_out(self, game: Any, observers: list[int | None], /) -> Any: ...
+    def play(self, game: Any, seat: int, move: Any, observers: list[int | None], /) -> Any: ...
+    def play_line(
+        self,
+        game: Any,
+        line: bytes,
+        seat: int,
+        decision_id: int,
+        count: int,
+        held: list[tuple[int, int, str]],
+        seq: list[int],
+        stride: int,
+        game_no: int,
+        state_id: int,
+        inline_limit: int,
+        limit: int,
+        /,
+    ) -> tuple[Any, bytes, list[bytes | None], list[tuple[int, int, int, str | None]], int | str | None] | None: ...
+    def serve_lane(self, game: Any, table: dict[str, Any], limits: dict[str, Any], /) -> Any: ...
+
+
 @dataclass(frozen=True)
 class Engine:
-    """How the table reaches the rules: a game factory, a built-in player, and the core's move errors."""
+    """How the table reaches the rules: a game factory, a built-in player, the core's move errors, and the
+    core's host calls (None for an engine without them, such as the tests' fake games: every move then takes
+    the general path, one call per seat)."""
 
     new_game: Callable[[str, int, int, dict[str, Any]], GameLike]
     choose: Callable[[GameLike, int, str, int], Any]
     illegal: type[Exception]
     invalid: type[Exception]
+    native: NativeHost | None = None
 
 
 def core_engine() -> Engine:
     """The engine backed by the Rust core (imported only when a table is built)."""
     import cardnet
     import cardnet.ai
+    import cardnet.native
     from cardnet.ai import LEVELS
 
     def new_game(name: str, players: int, seed: int, options: dict[str, Any]) -> GameLike:
@@ -225,15 +254,13 @@ def core_engine() -> Engine:
             return cardnet.ai.choose(real, seat, level=player, seed=seed)
         return cardnet.ai.choose(real, seat, player=player, seed=seed)
 
-    return Engine(new_game, choose, cardnet.IllegalMove, cardnet.InvalidMove)
+    return Engine(new_game, choose, cardnet.IllegalMove, cardnet.InvalidMove, cardnet.native)
 
 
 def derive_seed(seed: int, game_no: int) -> int:
-    """The seed of game ``game_no`` (0-based) of a table: game 0 uses ``seed`` itself."""
-    if game_no == 0:
-        return seed
-    digest = hashlib.sha256(f"cardnet-rematch/1|{seed}|{game_no}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
+    """The seed of game ``game_no`` (0-based) of a table: game 0 uses ``seed`` itself (the core's one
+    definition, which the native lane's rematches use too: :func:`cardnet.native.derive_seed`)."""
+    return native_derive_seed(seed, game_no)
 
 
 def outcome_value(game: Any) -> Encodable:
@@ -441,11 +468,11 @@ class Table:
         """The current state's wire fragments for every seat and the spectators (built once per state)."""
         key = self._key()
         if self._fragments is None or self._fragments.key != key:
-            fan_out = getattr(self.game, "fan_out", None)
+            native = self.engine.native
             if self._fan is not None and self._fan[0] == key:
                 self._fragments = _fragments_of(key, self._fan[1])
-            elif callable(fan_out):
-                self._fragments = _fragments_of(key, fan_out(self._observers()))
+            elif native is not None:
+                self._fragments = _fragments_of(key, native.fan_out(self.game, self._observers()))
             else:
                 self._fragments = _fragments_by_call(key, self.game, self._observers())
         return self._fragments
@@ -508,12 +535,12 @@ class Table:
         """Apply a move answering ``decision`` (already checked); raises ProtocolError, changing nothing."""
         if index is not None and not 0 <= index < decision.count:
             raise ProtocolError("invalid_move", f"index {index} outside 0..{decision.count - 1}")
-        play = getattr(self.game, "play", None)
+        native = self.engine.native
         fan: Any = None
         try:
-            if callable(play):
+            if native is not None:
                 # One native call: apply, then every seat's fragments of the new state and the move's bytes.
-                fan = play(seat, index if index is not None else move, self._observers())
+                fan = native.play(self.game, seat, index if index is not None else move, self._observers())
                 move = Raw(fan.move_json)
             else:
                 if index is not None:
@@ -545,14 +572,15 @@ class Table:
         for ``seat``) in one native call, which also builds every observer's ``update`` line.
 
         Returns None, changing nothing, when the line is not an index ``move`` (any key order and spacing) of a
-        listed move of that decision, when the game object has no such call, when there is a turn timer
+        listed move of that decision, when the engine has no native calls, when there is a turn timer
         (deadlines), or when the core refuses: the general path then makes the same move or reports the same
         error. Otherwise returns
         (the move's journal payload, every observer's line as :data:`Played` says, the line's ``ref``, whether
         the game is now over); the table's state is then exactly what :meth:`apply_move` leaves.
         """
-        host_move = getattr(self.game, "host_move", None)
-        if host_move is None or self.config.turn_timer is not None:
+        native = self.engine.native
+        if native is None or self.config.turn_timer is not None:
+            # The host's path choice (cardnet.net.paths) never asks then; kept so the table stays right anyway.
             return None
         decisions = self.decisions
         # The other seats' open decisions (none when one seat acts at a time): kept while their moves stay the same.
@@ -560,8 +588,8 @@ class Table:
         if len(decisions) > 1:
             held = [(d.seat, d.id, d.legal_json) for d in decisions.values() if d.seat != seat]
         try:
-            done = host_move(
-                line, seat, decision.id, decision.count, held, self._decision_seq, SEAT_STRIDE,
+            done = native.play_line(
+                self.game, line, seat, decision.id, decision.count, held, self._decision_seq, SEAT_STRIDE,
                 self.game_no, self.state_id + 1, inline_limit, limit,
             )  # fmt: skip
         except Exception:

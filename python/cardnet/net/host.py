@@ -31,6 +31,7 @@ from typing import Any
 import trio
 
 from ..journal import Journal, JournalFailure
+from ..native import write_lines
 from ..protocol import MAX_PEER_LINE, Move, ProtocolError
 from ..protocol.host import (
     Ack,
@@ -47,7 +48,6 @@ from ..protocol.host import (
     Resync,
     Send,
 )
-from .. import write_lines
 from ..table import Table
 from .lane import Lane, LaneReport, on_system_clock
 from .lines import LineReader
@@ -141,8 +141,8 @@ class Host:
     def _fixed_conditions(self, group_commit: bool, *, system_clock: bool) -> PathConditions:
         """The path conditions that hold for the whole run (:class:`~cardnet.net.paths.PathConditions`)."""
         return PathConditions(
-            # The core's game object carries the native calls; a test's fake engine's does not.
-            core_game=hasattr(self.table.game, "host_move"),
+            # The core's engine carries the native calls; a test's fake engine does not.
+            core_game=self.table.engine.native is not None,
             fast_lane=self.opts.fast_lane,
             native_lane=self.opts.native_lane,
             group_commit=group_commit,

@@ -3,8 +3,8 @@
 A move on the fast lane (:meth:`Host._quick_move`) costs a trio wake-up, the session's and the table's Python
 and a native call. Whenever the table has changed, the lane waits for the moment trio's run loop has run
 every runnable task and is about to wait for I/O (a trio instrument's ``before_io_wait``), then hands the
-table to the core (``Game.host_lane``, rust/py/src/lane.rs). The core waits on the players' sockets itself
-and plays every line that the fast lane would take: an index ``move`` (in any key order and spacing) of a
+table to the core (``cardnet.native.serve_lane``, rust/py/src/host/lane.rs). The core waits on the players'
+sockets itself and plays every line that the fast lane would take: an index ``move`` (in any key order and spacing) of a
 seat's own open decision, within its rate. It journals each move and writes every ready connection's
 ``update`` line as the fast lane does, byte for byte, with no Python or trio in between.
 
@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any, Protocol, cast
+from typing import Protocol
 
 import trio
 
@@ -213,9 +213,11 @@ class Lane(trio.abc.Instrument):
             return False
         conns, seats, watch = served
         table = host.table
-        # The path choice made sure the game is the core's (PathConditions.core_game).
-        host_lane = cast(Any, table.game).host_lane
-        run: LaneReport = host_lane(
+        native = table.engine.native
+        # The path choice made sure the engine is the core's (PathConditions.core_game).
+        assert native is not None
+        run: LaneReport = native.serve_lane(
+            table.game,
             {
                 "conns": conns,
                 "decisions": table.lane_decisions(),

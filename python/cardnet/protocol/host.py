@@ -10,7 +10,9 @@ The most common line, a player's index move (any key order and spacing), also ha
 (:meth:`HostSession.quick_move`) that returns the same record and lines without effect objects.
 
 The trio layer (:mod:`cardnet.net.host`) owns the sockets, outboxes, the journal file, built-in players and
-timers; it never builds or parses a message itself.
+timers; its Python never builds or parses a message itself. Its native lane (:mod:`cardnet.net.lane`) does,
+in the core: while trio is idle, the core reads the players' move and rematch lines and writes the state lines
+this session would, byte for byte (ARCHITECTURE.md, "The move paths").
 """
 
 from __future__ import annotations

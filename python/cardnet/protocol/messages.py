@@ -8,7 +8,6 @@ so a view is encoded once, not once per message; :meth:`StateMessage.wire` is th
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Union
@@ -34,6 +33,7 @@ from ..codec import (
     canonical,
     state_hash_of,
 )
+from ..native import parse_move_line as native_parse_move_line
 
 Ref = Union[int, str, None]
 
@@ -189,26 +189,16 @@ def _ref(f: Fields) -> Ref:
     return f.ref()
 
 
-# The usual move line, canonical as every cardnet peer writes it: an index answer with an optional integer or plain
-# string ref. Integers of at most 15 digits stay inside +-(2**53-1), and a plain string (printable ASCII without a
-# quote or backslash) decodes to itself, so a match means exactly what decode_line + parse_client_message make of
-# it; anything else, valid or not, takes that full path.
-_INT = rb"(-?(?:0|[1-9][0-9]{0,14}))"
-_MOVE_LINE = re.compile(
-    rb'\{"decision_id":(0|[1-9][0-9]{0,14}),"index":' + _INT
-    + rb'(?:,"ref":(?:null|' + _INT + rb'|"([ !#-\[\]-~]{0,64})"))?,"type":"move"\}'
-)
-
-
 def parse_move_line(line: bytes) -> Move | None:
-    """The move of a line in the usual canonical index form, without the JSON decoder; None for any other line
-    (then :func:`~.codec.decode_line` and :func:`parse_client_message` decide)."""
-    match = _MOVE_LINE.fullmatch(line)
-    if match is None:
+    """The move of an index ``move`` line (keys in any order, any spacing, integers of at most 15 digits, a plain
+    string ``ref``), without the JSON decoder; None for any other line (then :func:`~cardnet.codec.decode_line`
+    and :func:`parse_client_message` decide). The rule is the core's, the one the fast path and the native lane
+    use (:func:`cardnet.native.parse_move_line`); a match means exactly what the full parse makes of the line."""
+    parsed = native_parse_move_line(line)
+    if parsed is None:
         return None
-    decision_id, index, int_ref, str_ref = match.groups()
-    ref: Ref = int(int_ref) if int_ref is not None else None if str_ref is None else str_ref.decode("ascii")
-    return Move(int(decision_id), None, int(index), ref)
+    decision_id, index, ref = parsed
+    return Move(decision_id, None, index, ref)
 
 
 def parse_client_message(obj: Mapping[str, JSONValue]) -> ClientMessage:

@@ -1,6 +1,8 @@
 //! JSON values between serde and Python: the core speaks `serde_json::Value`, Python gets plain dicts,
 //! lists, strings, ints, bools and None.
 
+use crate::errors::to_pyerr;
+use cardnet_core::GameError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Number, Value};
@@ -119,4 +121,14 @@ fn from_py_at(obj: &Bound<'_, PyAny>, depth: usize) -> Result<Value, ConvertErro
 
 fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".into())
+}
+
+/// Options given by Python: anything that is not a JSON-like object is `BadOptions`.
+pub fn options_value(py: Python<'_>, options: Option<&Bound<'_, PyAny>>) -> PyResult<Value> {
+    match options {
+        None => Ok(Value::Null),
+        Some(obj) => {
+            from_py(obj).map_err(|e| to_pyerr(py, &GameError::BadOptions(format!("options: {}", e.message()))))
+        }
+    }
 }

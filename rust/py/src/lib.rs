@@ -1,21 +1,19 @@
-//! `cardnet._core`: the Python bindings of cardnet-core. Conversions, error mapping and the panic guard
-//! only; the rules live in the core and the typed faces in the `cardnet` package.
+//! `cardnet._core`: the Python bindings of cardnet-core. Conversions, error mapping and the panic guard;
+//! the rules live in the core and the typed faces in the `cardnet` package. What only a host needs (a move
+//! and every seat's lines in one call, the native lane on the table's sockets) is the submodule
+//! `cardnet._core.host` (`host/`), apart from the public `Game`.
 
 mod convert;
 mod errors;
 mod game;
-mod host_move;
-mod lane;
-mod lines;
-mod rematch;
+mod host;
 mod rl;
 mod segments;
-mod writes;
 
 use cardnet_core::json::{canonical, parse};
 use cardnet_core::simulate::Seating;
 use cardnet_core::{registry, GameError};
-use convert::{from_py, to_py, ConvertError};
+use convert::{from_py, options_value, to_py, ConvertError};
 use errors::{check, guard, internal, to_pyerr};
 use game::Game;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -24,16 +22,6 @@ use pyo3::types::PyDict;
 use serde_json::Value;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
-
-/// Options given by Python: anything that is not a JSON-like object is `BadOptions`.
-pub(crate) fn options_value(py: Python<'_>, options: Option<&Bound<'_, PyAny>>) -> PyResult<Value> {
-    match options {
-        None => Ok(Value::Null),
-        Some(obj) => {
-            from_py(obj).map_err(|e| to_pyerr(py, &GameError::BadOptions(format!("options: {}", e.message()))))
-        }
-    }
-}
 
 /// Starts a game. `players=None` takes the game's default; `options` is a dict (defaults filled in).
 #[pyfunction]
@@ -230,12 +218,18 @@ fn build_info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     Ok(info)
 }
 
+/// Takes what the binding raises and builds but does not import: cardnet's exception classes (name to class)
+/// and the maker of outcome dataclasses. `cardnet` calls it once, at its import.
+#[pyfunction]
+fn bind_python(py: Python<'_>, errors: &Bound<'_, PyDict>, make_outcome: &Bound<'_, PyAny>) -> PyResult<()> {
+    errors::bind(py, errors)?;
+    game::bind_outcome(py, make_outcome)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Game>()?;
-    m.add_class::<game::FanOut>()?;
-    m.add_class::<lane::LaneRun>()?;
     m.add_class::<rl::RlState>()?;
     m.add_class::<rl::VecEnv>()?;
     m.add_function(wrap_pyfunction!(rl::rl_new, m)?)?;
@@ -252,7 +246,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(json_dumps, m)?)?;
     m.add_function(wrap_pyfunction!(json_loads, m)?)?;
     m.add_function(wrap_pyfunction!(build_info, m)?)?;
-    m.add_function(wrap_pyfunction!(writes::write_lines, m)?)?;
+    m.add_function(wrap_pyfunction!(bind_python, m)?)?;
     m.add_function(wrap_pyfunction!(segments::seg_values, m)?)?;
     m.add_function(wrap_pyfunction!(segments::seg_card_types, m)?)?;
     m.add_function(wrap_pyfunction!(segments::seg_glyph, m)?)?;
@@ -264,5 +258,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(segments::seg_transforms, m)?)?;
     m.add_function(wrap_pyfunction!(segments::seg_render, m)?)?;
     m.add_function(wrap_pyfunction!(segments::seg_render_cells, m)?)?;
+    host::register(m)?;
     Ok(())
 }

@@ -441,7 +441,7 @@ pub fn rl_new(
     log_events: bool,
 ) -> PyResult<RlState> {
     guard(py, || {
-        let options = crate::options_value(py, options)?;
+        let options = crate::convert::options_value(py, options)?;
         Ok(RlState { inner: check(py, rl::new_rl(name, players, seed, &options, log_events))?, poisoned: false })
     })
 }
@@ -472,7 +472,7 @@ impl VecEnv {
         options: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         guard(py, || {
-            let options = crate::options_value(py, options)?;
+            let options = crate::convert::options_value(py, options)?;
             Ok(VecEnv { inner: check(py, rl::VecEnv::new(name, players, &options, n, seed))? })
         })
     }

@@ -1,12 +1,12 @@
 //! The host's native lane: a table in play served move after move without returning to Python or trio.
 //!
-//! The trio layer calls `Game.host_lane` from its own thread when every task is blocked, for a slice of time.
+//! The trio layer calls `host.serve_lane` from its own thread when every task is blocked, for a slice of time.
 //! The call waits on the players' sockets and on the descriptors trio waits on for the host's other I/O
 //! (`LaneTable::watch`: listeners, spectators, connections in their handshake); the slice bounds how late trio
 //! gets to what the lane cannot see (a worker thread's result). A player's socket holding exactly one line,
 //! which is an index `move` for that seat's open
 //! decision within its rate (`parse_move_line`: any key order and spacing), is served here as the fast lane
-//! (`Game.host_move`) serves it: read, played, journalled, and every ready connection's `update` line
+//! (`host.play_line`) serves it: read, played, journalled, and every ready connection's `update` line
 //! written. Anything else ends the call and hands control back: another kind of line, half a line, two
 //! lines, an end of stream, a watched descriptor readable, a signal, the end of the slice, a socket that does
 //! not take a whole line, the end
@@ -22,11 +22,14 @@
 //! Each readable socket is read once. Bytes the lane read and did not play come back in `LaneRun.unread`:
 //! the host puts them in that connection's line buffer, as if its reader had read them.
 
-use crate::game::{ref_to_py, FanOut, Game, QuickMove};
-use crate::host_move::Held;
-use crate::lines::{state_line, DecisionLine};
-use crate::rematch::{derive_seed, game_record, is_vote_line, random_seed, vote_record, votes_line};
-use crate::writes::{write_some, write_whole};
+use super::fanout::{next_game, FanOut};
+use super::lines::{state_line, DecisionLine};
+use super::move_line::{parse_move_line, Held};
+use super::quick::{quick_move, ref_to_py, QuickMove};
+use super::rematch::{derive_seed, game_record, is_vote_line, random_seed, vote_record, votes_line};
+use super::writes::{write_some, write_whole};
+use crate::convert::options_value;
+use crate::game::Game;
 use cardnet_core::session::AnyGame;
 use cardnet_core::Seat;
 use pyo3::exceptions::PyValueError;
@@ -133,7 +136,7 @@ pub struct LaneRematch {
 }
 
 /// What a lane did, for the caller's bookkeeping.
-#[pyclass(module = "cardnet._core", name = "LaneRun", frozen, get_all)]
+#[pyclass(module = "cardnet._core.host", name = "LaneRun", frozen, get_all)]
 pub struct LaneRun {
     /// `(connection index, seat, decision id, new state id, time)` of every move played, in order.
     moves: Py<PyList>,
@@ -398,7 +401,7 @@ impl Lane<'_> {
         }
     }
 
-    /// The next game, its seed and its fan-out (see [`Game::next_game`]).
+    /// The next game, its seed and its fan-out (see `fanout::next_game`).
     fn next_game(&self, py: Python<'_>) -> PyResult<(Box<dyn AnyGame>, u64, FanOut)> {
         let plan = self.rematch.as_ref().ok_or_else(|| PyValueError::new_err("no rematch"))?;
         let game_no = self.game_no + 1;
@@ -406,8 +409,8 @@ impl Lane<'_> {
             Some(seed) => derive_seed(seed, game_no),
             None => random_seed()?,
         };
-        let options = crate::options_value(py, Some(plan.options.bind(py)))?;
-        let (game, fan) = self.game.next_game(py, seed, &options)?;
+        let options = options_value(py, Some(plan.options.bind(py)))?;
+        let (game, fan) = next_game(self.game, py, seed, &options)?;
         Ok((game, seed, fan))
     }
 
@@ -499,7 +502,7 @@ impl Lane<'_> {
         if !self.conns[at].has_token(now, rate, burst) {
             return None;
         }
-        let parsed = crate::host_move::parse_move_line(body)?;
+        let parsed = parse_move_line(body)?;
         let listed = parsed.decision_id == open.id && parsed.index >= 0 && (parsed.index as u64) < open.count as u64;
         listed.then_some((open.id, open.count))
     }
@@ -529,7 +532,7 @@ impl Lane<'_> {
             limit: self.limits.host_line,
             spectator_line: self.spectators,
         };
-        let moved = match self.game.quick_move(py, &line, seat as i64, &asked) {
+        let moved = match quick_move(self.game, py, &line, seat as i64, &asked) {
             Ok(Some(moved)) => moved,
             // The core refused (the game is unchanged): the general path answers the line.
             _ => return self.hand_back(at, read, "refused"),
@@ -625,8 +628,8 @@ impl Lane<'_> {
     }
 }
 
-/// `Game.host_lane`: runs the lane on `game` (see the module's documentation).
-pub fn host_lane(game: &mut Game, py: Python<'_>, table: LaneTable, limits: LaneLimits) -> PyResult<LaneRun> {
+/// `host.serve_lane`: runs the lane on `game` (see the module's documentation).
+pub fn serve(game: &mut Game, py: Python<'_>, table: LaneTable, limits: LaneLimits) -> PyResult<LaneRun> {
     let players = game.players();
     if table.seq.len() != players {
         return Err(PyValueError::new_err("one decision count is needed per seat"));
@@ -696,7 +699,7 @@ pub fn host_lane(game: &mut Game, py: Python<'_>, table: LaneTable, limits: Lane
         .iter()
         .map(|(at, text, sent)| (*at, text.as_ref().map(|t| PyBytes::new(py, t.as_bytes())), *sent));
     let ack = match &lane.last {
-        Some((id, line)) => match crate::host_move::parse_move_line(line) {
+        Some((id, line)) => match parse_move_line(line) {
             Some(parsed) => Some((*id, ref_to_py(py, parsed.peer_ref)?.unbind())),
             None => None,
         },

@@ -1,4 +1,4 @@
-//! The pure parts of the host's fast lane (`Game.host_move`): the index `move` line, the decisions that stay
+//! The pure parts of the host's fast lane (`host.play_line`): the index `move` line, the decisions that stay
 //! open or open after a move, and the move's journal record — each the same as the Python path makes
 //! (`decode_line` with `parse_client_message`, `Table._refresh_decisions`, `Table.apply_move` with
 //! `journal.encode_record`; the tests in tests/test_fast_lane.py play games both ways and compare every byte).

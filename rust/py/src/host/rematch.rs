@@ -3,7 +3,7 @@
 //! (`HostSession._dispatch` for a `rematch`, `Table.vote_rematch`, `Table.start_next_game`,
 //! `cardnet.table.derive_seed`; tests/test_fast_lane.py plays rematches both ways and compares every byte).
 
-use crate::host_move::skip_space;
+use super::move_line::skip_space;
 use cardnet_core::json::write_u64;
 use cardnet_core::session::sha256;
 use cardnet_core::Seat;
