@@ -3,7 +3,7 @@
 //! of changing the history goes through [`DiscardLog`], so a clone or a log rebuilt from a view has the
 //! same counts as the game it came from.
 
-use super::{DECK_SIZE, MAX_PLAYERS, NONE};
+use super::cards::{DECK_SIZE, MAX_PLAYERS, NONE};
 
 /// Faces of the deck: the four copies of a face are cards `4f..4f + 4`.
 pub(super) const FACES: usize = DECK_SIZE / 4;

@@ -1,12 +1,13 @@
-//! Cherki's views, events and moves written straight as canonical JSON (keys in sorted byte order, no
-//! `serde_json::Value`): the network host sends and hashes these bytes on every move. They must equal
-//! `canonical(&public_view())`, `canonical(&private_view(seat))`, the canonical array of `events(seat)` and
-//! `canonical(&move_to_json(mv))`, which `tests/direct_json.rs` checks along random games. No Cherki value is
-//! a float, so every number goes through the integer writers of [`crate::json`].
+//! Cherki's JSON: views, events and moves written straight as canonical JSON (the one writer of each; the
+//! network host sends and hashes these bytes on every move; no Cherki value is a float, so every number goes
+//! through the integer writers of [`crate::json`]), moves parsed, and the saved state.
 
-use super::{bits, kind_name, Cherki, CherkiMove, DealResult, Event, Phase, NONE};
-use crate::game::Seat;
+use super::cards::*;
+use super::rules::*;
+use crate::error::GameError;
+use crate::game::{Fields, Seat};
 use crate::json::{bool_str, write_array, write_i64, write_list, write_string, write_u64};
+use serde_json::{json, Value};
 
 /// Appends the card ids of `hand` as a JSON array, in increasing order.
 fn write_hand(out: &mut String, hand: u128) {
@@ -257,5 +258,69 @@ impl Cherki {
                 out.push_str(",\"type\":\"new_deal\"}");
             }
         }
+    }
+}
+
+impl Cherki {
+    /// [`Game::move_from_json`] of this game.
+    pub(super) fn parse_move(&self, _seat: Seat, value: &Value) -> Result<CherkiMove, GameError> {
+        let kind = Fields::new(value, &["type", "card", "call"])?.kind()?;
+        match kind {
+            "draw_stock" | "take_discard" | "call" => {
+                Fields::new(value, &["type"])?;
+                Ok(match kind {
+                    "draw_stock" => CherkiMove::DrawStock,
+                    "take_discard" => CherkiMove::TakeDiscard,
+                    _ => CherkiMove::Call,
+                })
+            }
+            "discard" => {
+                let fields = Fields::new(value, &["type", "card", "call"])?;
+                let card = fields.uint("card")?;
+                if card as usize >= DECK_SIZE {
+                    return Err(GameError::invalid(format!("no card {card}: ids run 0–119")));
+                }
+                Ok(CherkiMove::Discard { card: card as u8, call: fields.opt_bool("call")? })
+            }
+            other => Err(GameError::invalid(format!(
+                "unknown move type {other:?} (draw_stock, take_discard, discard, call)"
+            ))),
+        }
+    }
+
+    /// [`Game::state_json`] of this game.
+    pub(super) fn saved_state(&self) -> Value {
+        let hands: Vec<Value> = (0..self.players).map(|s| json!(hand_list(self.hands[s]))).collect();
+        let known: Vec<Value> = (0..self.players).map(|s| json!(hand_list(self.known[s]))).collect();
+        let pair_kinds: Vec<Value> =
+            (0..self.players).map(|s| json!(self.locked_pair_kind(s).map(kind_name))).collect();
+        let discards: Vec<Value> = self
+            .discards
+            .entries()
+            .iter()
+            .map(|d| json!([d.card, d.seat, if d.taken_by == NONE { -1 } else { d.taken_by as i64 }]))
+            .collect();
+        let results: Vec<Value> = self.results.iter().map(|r| r.written(self.players)).collect();
+        json!({
+            "players": self.players,
+            "deals": self.deals,
+            "deal": self.deal,
+            "dealer": self.dealer,
+            "scores": self.scores(),
+            "hands": hands,
+            "known": known,
+            "called": &self.called[..self.players],
+            "pair_kinds": pair_kinds,
+            "took_last": &self.took_last[..self.players],
+            "stock": self.stock(),
+            "discards": discards,
+            "top_available": self.top_available,
+            "turn": self.turn,
+            "phase": self.phase.name(),
+            "drawn": if self.drawn == NONE { Value::Null } else { json!(self.drawn) },
+            "drawn_taken": self.drawn_taken,
+            "results": results,
+            "rng": self.rng.state_hex(),
+        })
     }
 }

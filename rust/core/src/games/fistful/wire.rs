@@ -1,11 +1,11 @@
-//! Fistful's views, events and moves written straight as canonical JSON (keys in sorted order, no
-//! `serde_json::Value`): the network host sends and hashes these bytes on every move. They must equal
-//! `canonical(&public_view())`, `canonical(&private_view(seat))`, the canonical array of `events(seat)` and
-//! `canonical(&move_to_json(mv))`, which `tests/direct_json.rs` checks along random games.
+//! A Fistful of Gold's JSON: views, events and moves written straight as canonical JSON (the one writer of
+//! each; the network host sends and hashes these bytes on every move), moves parsed, and the saved state.
 
-use super::{cards_of, count, Duel, Event, Fistful, FistfulMove, Step, LAST_ROUND, SPECIAL_GOLD, TIE_POT};
-use crate::game::{Game, Seat};
+use super::rules::*;
+use crate::error::GameError;
+use crate::game::{Fields, Game, Seat};
 use crate::json::{bool_str, write_canonical, write_i64, write_list, write_opt, write_string, write_u64};
+use serde_json::{json, Value};
 
 /// Appends the cards of `mask` as a JSON array, in increasing order.
 fn write_cards(out: &mut String, mask: u16) {
@@ -284,5 +284,65 @@ impl Fistful {
                 }
             }
         }
+    }
+}
+
+impl Fistful {
+    /// [`Game::move_from_json`] of this game.
+    pub(super) fn parse_move(&self, _seat: Seat, value: &Value) -> Result<FistfulMove, GameError> {
+        let kind = Fields::new(value, &["type", "card", "cards"])?.kind()?;
+        let card_id = |id: u64| -> Result<u8, GameError> {
+            if (1..=u64::from(DYNAMITE)).contains(&id) {
+                Ok(id as u8)
+            } else {
+                Err(GameError::invalid(format!("card ids are 1-8 (Revolvers) and 9 (Dynamite), not {id}")))
+            }
+        };
+        match kind {
+            "discard" => {
+                let fields = Fields::new(value, &["type", "cards"])?;
+                let mut mask = 0u16;
+                for id in fields.uint_list("cards")? {
+                    let card = card_id(id)?;
+                    if mask & bit(card) != 0 {
+                        return Err(GameError::invalid(format!("card {card} is listed twice")));
+                    }
+                    mask |= bit(card);
+                }
+                Ok(FistfulMove::Discard(mask))
+            }
+            "pick" => Ok(FistfulMove::Pick(card_id(Fields::new(value, &["type", "card"])?.uint("card")?)?)),
+            "retrieve" => Ok(FistfulMove::Retrieve(card_id(Fields::new(value, &["type", "card"])?.uint("card")?)?)),
+            other => Err(GameError::invalid(format!("unknown move type {other:?} (discard, pick, retrieve)"))),
+        }
+    }
+
+    /// [`Game::state_json`] of this game.
+    pub(super) fn saved_state(&self) -> Value {
+        let n = usize::from(self.played_len);
+        let duel = self.last_duel.as_ref().map(|d| crate::json::written(|out| write_duel(out, d)));
+        json!({
+            "target": self.target,
+            "pink_seat": self.pink_seat,
+            "stars": self.stars,
+            "round": self.round,
+            "duel": self.duel,
+            "phase": self.phase.name(),
+            "to_act": self.to_act.0,
+            "hand": [card_list(self.hand[0]), card_list(self.hand[1])],
+            "discard": [card_list(self.discard[0]), card_list(self.discard[1])],
+            "played": [self.played[0][..n].to_vec(), self.played[1][..n].to_vec()],
+            "pending": self.pending,
+            "gold": self.gold,
+            "pot": self.pot,
+            "six_played": self.six_played,
+            "green7_at": self.green7_at,
+            "green8_used": self.green8_used,
+            "log_played": [self.log_played[0].to_vec(), self.log_played[1].to_vec()],
+            "log_retrieved": [self.log_retrieved[0].to_vec(), self.log_retrieved[1].to_vec()],
+            "last_duel": duel,
+            "end": self.end.map(|_| self.outcome_detail()),
+            "rng": self.rng.state_hex(),
+        })
     }
 }
