@@ -27,26 +27,10 @@ from cardnet.protocol import TableInfo, decode_line
 from cardnet.protocol.codec import is_token
 from cardnet.protocol.peer import HOST_MAX_DEPTH
 
-from sessionfuzz import EDGE_BYTES, EDGE_NUMBERS, EDGE_TEXT
+from sessionfuzz import EDGE_BYTES, EDGE_TEXT, hostile_value
 
 #: A reader's check of one input: returns a problem, or None when the reader behaved.
 Case = Callable[[random.Random], "str | None"]
-
-
-def hostile_value(rng: random.Random) -> Any:
-    roll = rng.randrange(5)
-    if roll == 0:
-        return rng.choice(EDGE_NUMBERS)
-    if roll == 1:
-        return rng.choice(EDGE_TEXT)
-    if roll == 2:
-        return rng.choice((None, [], {}, [1, 2], {"type": "x"}))
-    if roll == 3:
-        value: Any = 1
-        for _ in range(rng.choice((3, 30, 200))):
-            value = [value]
-        return value
-    return -rng.randrange(1, 2**70)
 
 
 def mutate_json(value: Any, rng: random.Random) -> Any:
