@@ -76,9 +76,10 @@ async def play_through_chaos(
     config = table_config(game, players=players, seed=seed)
     path = directory / f"chaos{seed}.journal"
     table, journal = create_table(config, journal=path)
-    # Short liveness limits so held connections are noticed within seconds: the host pings every 0.4 s and a
-    # peer hears from it at least that often, so the peer gives a silent host 3 intervals (1.2 s).
-    options = HostOptions(keepalive_interval=0.4, idle_timeout=3.0, write_timeout=3.0, seat_timeout=30.0)
+    # Short liveness limits so a held connection is noticed within seconds: the host pings every 0.8 s, so a peer
+    # gives a silent host 3 intervals (2.4 s). Writes keep the default limit (20 s): a slow link must slow its
+    # own peer down, never get it cut off, even on a loaded machine.
+    options = HostOptions(keepalive_interval=0.8, idle_timeout=6.0, seat_timeout=30.0)
     started = trio.current_time()
     async with running_host(core_engine(), table=table, journal=journal, host_options=options) as host:
         port = host.port
@@ -134,6 +135,8 @@ def check(run: ChaosRun, games: int) -> None:
         if (last.state_id, last.hash) != (run.host_state_id, run.host_hash):
             run.problems.append(f"seat {seat} ended at state {last.state_id} {last.hash}, the host at {run.host_hash}")
         if run.connects[seat] - 1 > run.killed[seat]:
+            heard = sorted({e.code for e in result.errors})
             run.problems.append(
-                f"seat {seat} connected {run.connects[seat]} times but only {run.killed[seat]} of its connections died"
+                f"seat {seat} connected {run.connects[seat]} times but only {run.killed[seat]} of its connections "
+                f"died (errors it heard: {heard})"
             )
