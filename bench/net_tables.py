@@ -33,7 +33,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from net_rtt import Client, connect, cpu_seconds, free_port, percentile, release_build, start_host, state_of
 
@@ -119,8 +119,12 @@ def handle(table: Table, client: Client, msg: dict[str, Any], now: float, playin
     client.send({"decision_id": decision["id"], "index": rng.randrange(decision["count"]), "type": "move"})
 
 
-def drive(tables: list[Table], seconds: float, grace: float, seed: int) -> tuple[Figures, float]:
-    """Serves every connection until time is up and each table's game has ended; (figures, elapsed)."""
+def drive(tables: list[Table], seconds: float, grace: float, seed: int,
+          tick: Callable[[float, Figures], float] | None = None) -> tuple[Figures, float]:
+    """Serves every connection until time is up and each table's game has ended; (figures, elapsed).
+
+    ``tick(now, figures)``, when given, runs once per pass and returns when it wants to run next (bench/soak.py
+    reports there)."""
     selector = selectors.DefaultSelector()
     for table in tables:
         for client in table.players + table.spectators:
@@ -136,6 +140,7 @@ def drive(tables: list[Table], seconds: float, grace: float, seed: int) -> tuple
         playing = now < deadline
         if not playing and (now > deadline + grace or all(t.over and not t.pending for t in tables)):
             break
+        wake = tick(now, figures) if tick is not None else now + 0.5
         for table, client, data in events:
             client.buffer += data
             while (cut := client.buffer.find(b"\n")) >= 0:
@@ -150,7 +155,7 @@ def drive(tables: list[Table], seconds: float, grace: float, seed: int) -> tuple
                 client.vote_if_due(now)
                 if client.vote_at:
                     due.append(client.vote_at)
-        for key, _ in selector.select(timeout=min([0.5, *(max(0.0, t - now) for t in due)])):
+        for key, _ in selector.select(timeout=min([0.5, max(0.0, wake - now), *(max(0.0, t - now) for t in due)])):
             table, client = key.data
             try:
                 data = client.sock.recv(1 << 20)

@@ -21,8 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
-import selectors
 import sys
 import tempfile
 import time
@@ -32,7 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from net_rtt import percentile  # noqa: E402
-from net_tables import Figures, Table, close_tables, handle, open_tables, rss_kib  # noqa: E402
+from net_tables import Figures, Table, close_tables, drive, open_tables, rss_kib  # noqa: E402
 
 
 def open_fds(pid: int) -> int:
@@ -61,58 +59,25 @@ def window(tables: list[Table], journals: list[Path], rtt: list[float], moves: i
 
 def soak(tables: list[Table], journals: list[Path], seconds: float, grace: float, every: float, seed: int,
          quiet: bool) -> tuple[list[dict[str, Any]], float]:
-    """Serve every connection until time is up and each table's game has ended, reporting each window."""
-    selector = selectors.DefaultSelector()
-    for table in tables:
-        for client in table.players:
-            selector.register(client.sock, selectors.EVENT_READ, (table, client))
-    rng = random.Random(seed)
-    figures = Figures()
+    """Serve every connection (bench/net_tables.py's loop) until time is up and each table's game has ended,
+    reporting a window every ``every`` seconds."""
     windows: list[dict[str, Any]] = []
     start = time.perf_counter()
-    deadline = start + seconds
-    next_report = start + every
-    seen_rtt = moves_at = games_at = 0
-    events = [(t, c, b"") for t in tables for c in t.players]
-    while True:
-        now = time.perf_counter()
-        playing = now < deadline
-        if not playing and (now > deadline + grace or all(t.over and not t.pending for t in tables)):
-            break
-        if now >= next_report:
+    marks = {"next": start + every, "rtt": 0, "moves": 0, "games": 0}
+
+    def report(now: float, figures: Figures) -> float:
+        if now >= marks["next"]:
             moves, games = sum(t.moves for t in tables), sum(t.games for t in tables)
-            report = window(tables, journals, figures.mover_rtt[seen_rtt:], moves - moves_at, games - games_at,
-                            now - start)
-            windows.append(report)
+            rtt = figures.mover_rtt[int(marks["rtt"]):]
+            windows.append(window(tables, journals, rtt, moves - int(marks["moves"]), games - int(marks["games"]),
+                                  now - start))
             if not quiet:
-                print(json.dumps(report, separators=(",", ":"))[:400], file=sys.stderr)
-            seen_rtt, moves_at, games_at = len(figures.mover_rtt), moves, games
-            next_report += every
-        for table, client, data in events:
-            client.buffer += data
-            while (cut := client.buffer.find(b"\n")) >= 0:
-                line = bytes(client.buffer[:cut])
-                del client.buffer[: cut + 1]
-                handle(table, client, json.loads(line), time.perf_counter(), playing, rng, figures)
-        events = []
-        now = time.perf_counter()
-        due = []
-        for table in tables:
-            for client in table.players:
-                client.vote_if_due(now)
-                if client.vote_at:
-                    due.append(client.vote_at)
-        timeout = min([0.5, max(0.0, next_report - now), *(max(0.0, t - now) for t in due)])
-        for key, _ in selector.select(timeout=timeout):
-            table, client = key.data
-            try:
-                data = client.sock.recv(1 << 20)
-            except BlockingIOError:
-                continue
-            if not data:
-                raise RuntimeError(f"table {table.index}: the host closed seat {client.seat}")
-            events.append((table, client, data))
-    return windows, time.perf_counter() - start
+                print(json.dumps(windows[-1], separators=(",", ":"))[:400], file=sys.stderr)
+            marks.update(next=marks["next"] + every, rtt=len(figures.mover_rtt), moves=moves, games=games)
+        return marks["next"]
+
+    _, elapsed = drive(tables, seconds, grace, seed, tick=report)
+    return windows, elapsed
 
 
 def main() -> int:

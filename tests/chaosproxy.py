@@ -148,10 +148,12 @@ class ChaosProxy:
                 if held.is_set():
                     await trio.sleep_forever()
                 if faults.reset_after is not None and trio.current_time() - start >= faults.reset_after:
+                    if conn.reset:
+                        return  # the other direction is resetting this connection already
+                    conn.reset = True
                     await dst.send_all(data[: max(1, len(data) // 2)])
                     self.injected.resets += 1
                     self.injected.killed += 1
-                    conn.reset = True
                     done.cancel()
                     return
                 await self._write(dst, data, faults)

@@ -30,6 +30,10 @@ from chaosproxy import ChaosProxy, Faults, Injected
 from nethelpers import running_host
 
 
+#: How long a peer waits on a silent host before it calls the connection dead and reconnects.
+PEER_IDLE = 5.0
+
+
 @dataclass
 class ChaosRun:
     """What happened: per player, its bot's result, reconnects and the connections its proxy killed."""
@@ -76,9 +80,11 @@ async def play_through_chaos(
     config = table_config(game, players=players, seed=seed)
     path = directory / f"chaos{seed}.journal"
     table, journal = create_table(config, journal=path)
-    # Short liveness limits so held connections are noticed within seconds: the host pings every 0.4 s and a
-    # peer hears from it at least that often, so the peer gives a silent host 3 intervals (1.2 s).
-    options = HostOptions(keepalive_interval=0.4, idle_timeout=3.0, write_timeout=3.0, seat_timeout=30.0)
+    # Short liveness limits so a held connection is noticed within seconds: the host pings every 0.8 s and a
+    # peer gives a silent host 5 s (host, proxies and peers share one process here, which a loaded machine may
+    # starve for a second or two: that must not look like a dead link). Writes keep the default limit (20 s): a
+    # slow link must slow its own peer down, never get it cut off.
+    options = HostOptions(keepalive_interval=0.8, idle_timeout=10.0, seat_timeout=30.0)
     started = trio.current_time()
     async with running_host(core_engine(), table=table, journal=journal, host_options=options) as host:
         port = host.port
@@ -91,9 +97,12 @@ async def play_through_chaos(
         async with trio.open_nursery() as nursery:
             for proxy in [*proxies, silent]:
                 await nursery.start(proxy.serve)
-            spectator = Peer("127.0.0.1", silent.port, name="watcher", spectate=True)
+            spectator = Peer("127.0.0.1", silent.port, name="watcher", spectate=True, idle_timeout=PEER_IDLE)
             nursery.start_soon(spectator.run)
-            peers = [Peer("127.0.0.1", proxy.port, name=f"p{seat}", seat=seat) for seat, proxy in enumerate(proxies)]
+            peers = [
+                Peer("127.0.0.1", proxy.port, name=f"p{seat}", seat=seat, idle_timeout=PEER_IDLE)
+                for seat, proxy in enumerate(proxies)
+            ]
             results: list[BotResult | None] = [None] * players
 
             async def play(seat: int) -> None:
@@ -134,6 +143,8 @@ def check(run: ChaosRun, games: int) -> None:
         if (last.state_id, last.hash) != (run.host_state_id, run.host_hash):
             run.problems.append(f"seat {seat} ended at state {last.state_id} {last.hash}, the host at {run.host_hash}")
         if run.connects[seat] - 1 > run.killed[seat]:
+            heard = sorted({e.code for e in result.errors})
             run.problems.append(
-                f"seat {seat} connected {run.connects[seat]} times but only {run.killed[seat]} of its connections died"
+                f"seat {seat} connected {run.connects[seat]} times but only {run.killed[seat]} of its connections "
+                f"died (errors it heard: {heard})"
             )

@@ -27,26 +27,10 @@ from cardnet.protocol import TableInfo, decode_line
 from cardnet.codec import is_token
 from cardnet.protocol.peer import HOST_MAX_DEPTH
 
-from sessionfuzz import EDGE_BYTES, EDGE_NUMBERS, EDGE_TEXT
+from sessionfuzz import EDGE_BYTES, EDGE_TEXT, hostile_value
 
 #: A reader's check of one input: returns a problem, or None when the reader behaved.
 Case = Callable[[random.Random], "str | None"]
-
-
-def hostile_value(rng: random.Random) -> Any:
-    roll = rng.randrange(5)
-    if roll == 0:
-        return rng.choice(EDGE_NUMBERS)
-    if roll == 1:
-        return rng.choice(EDGE_TEXT)
-    if roll == 2:
-        return rng.choice((None, [], {}, [1, 2], {"type": "x"}))
-    if roll == 3:
-        value: Any = 1
-        for _ in range(rng.choice((3, 30, 200))):
-            value = [value]
-        return value
-    return -rng.randrange(1, 2**70)
 
 
 def mutate_json(value: Any, rng: random.Random) -> Any:
@@ -335,6 +319,61 @@ def table_line_case(rng: random.Random) -> str | None:
     return None
 
 
+def _host_lines(rng: random.Random) -> list[bytes]:
+    """What a real host sends one player: its table line, welcome, seats, snapshot, then a few updates."""
+    from cardnet.protocol.host import Commit, HostOptions, HostSession, Resync, Send
+    from cardnet.table import Table, TableConfig, core_engine
+
+    game = rng.choice(("fistful", "matchstick"))
+    table = Table(TableConfig(game, 2, rng.randrange(1000), seeded=True, table_id="hl"), core_engine(), clock=lambda: 0.0)
+    session = HostSession(table, HostOptions(msg_rate=1e9, msg_burst=1e9))
+    out: list[bytes] = []
+    links = []
+    for seat in range(2):
+        link, effects = session.connect(0.0)
+        hello = P.Hello(1, f"p{seat}", "player", ("chat",), seat=seat).to_wire()
+        effects += session.receive_line(link, P.encode(hello)[:-1], 0.0)
+        links.append(link)
+        for effect in effects:
+            if isinstance(effect, Send) and effect.link is links[0]:
+                out.append(effect.data)
+            elif isinstance(effect, Commit):
+                out += [d.data for d in effect.deliveries if d.seat == 0 and d.data is not None]
+    for _ in range(rng.randrange(1, 8)):
+        if table.game.is_over():
+            break
+        seat, decision = rng.choice(sorted(table.decisions.items()))
+        line = P.encode(P.Move(decision.id, index=rng.randrange(decision.count)).to_wire())[:-1]
+        for effect in session.receive_line(links[seat], line, 0.0):
+            if isinstance(effect, Commit):
+                out += [d.data for d in effect.deliveries if d.seat == 0 and d.data is not None]
+            elif isinstance(effect, Resync) and effect.link is links[0]:
+                out.append(session.snapshot(effect.link, effect.ack)[0])
+    return [line.rstrip(b"\n") for line in out]
+
+
+def host_lines_case(rng: random.Random) -> str | None:
+    """A hostile host: a player's session (``PeerSession``) gets a real host's lines with one of them damaged and
+    answers with ProtocolError or PeerError (or takes a harmless line), never another exception."""
+    from cardnet.protocol.peer import PeerError, PeerSession
+
+    lines = _host_lines(rng)
+    victim = rng.randrange(len(lines))
+    lines[victim] = hostile_text(json.loads(lines[victim]), rng).replace(b"\n", b"")
+    session = PeerSession(name="p0", seat=0)
+    session.connection_made()
+    try:
+        for line in lines:
+            step = session.receive_line(line)
+            if step.lost:
+                break
+    except (P.ProtocolError, PeerError):
+        return None
+    except Exception:  # noqa: BLE001
+        return _unexpected("PeerSession.receive_line")
+    return None
+
+
 def readers(directory: Path) -> dict[str, Case]:
     """Every reader's case, by name."""
     return {
@@ -345,6 +384,7 @@ def readers(directory: Path) -> dict[str, Case]:
         "token_store": token_store_case_in(directory),
         "txt": txt_case,
         "table_line": table_line_case,
+        "host_lines": host_lines_case,
     }
 
 

@@ -121,6 +121,30 @@ MESSAGE_TYPES: tuple[str, ...] = (
 PROBLEM_INTERNAL = b'"code":"internal"'
 
 
+def hostile_value(rng: random.Random) -> Any:
+    """A JSON value a careless reader could trip over: edge numbers and text, null, deep nesting, odd lists and
+    objects, integers far outside 64 bits."""
+    roll = rng.randrange(7)
+    if roll == 0:
+        return rng.choice(EDGE_NUMBERS)
+    if roll == 1:
+        return rng.choice(EDGE_TEXT)
+    if roll == 2:
+        return None
+    if roll == 3:
+        # Deeper nesting than this is written as text (:meth:`SessionFuzz._hostile_line`): json.dumps would recurse.
+        depth = rng.choice((2, 20, 40, 100))
+        value: Any = rng.choice((1, "x", None))
+        for _ in range(depth):
+            value = [value] if rng.random() < 0.5 else {"k": value}
+        return value
+    if roll == 4:
+        return [rng.choice(EDGE_NUMBERS) for _ in range(rng.randrange(5))]
+    if roll == 5:
+        return -rng.randrange(1, 2**70)
+    return {rng.choice(EDGE_TEXT): rng.choice(EDGE_NUMBERS)}
+
+
 @dataclass
 class Failure:
     """One broken promise: where (seed, line number), the line, and what went wrong."""
@@ -377,26 +401,6 @@ class SessionFuzz:
             return P.Rematch(ref=None).to_wire()
         return P.Bye(ref=None).to_wire() if rng.random() < 0.3 else {"type": rng.choice(EDGE_TEXT)}
 
-    def _hostile_value(self) -> Any:
-        rng = self.rng
-        roll = rng.randrange(6)
-        if roll == 0:
-            return rng.choice(EDGE_NUMBERS)
-        if roll == 1:
-            return rng.choice(EDGE_TEXT)
-        if roll == 2:
-            return None
-        if roll == 3:
-            # Deeper nesting than this is written as text (:meth:`_hostile_line`): json.dumps would recurse.
-            depth = rng.choice((2, 20, 40, 100))
-            value: Any = rng.choice((1, "x", None))
-            for _ in range(depth):
-                value = [value] if rng.random() < 0.5 else {"k": value}
-            return value
-        if roll == 4:
-            return [rng.choice(EDGE_NUMBERS) for _ in range(rng.randrange(5))]
-        return {rng.choice(EDGE_TEXT): rng.choice(EDGE_NUMBERS)}
-
     def _mutate(self, msg: dict[str, Any], peer: Peer) -> dict[str, Any]:
         rng = self.rng
         stride = 16
@@ -404,12 +408,12 @@ class SessionFuzz:
             op = rng.randrange(7)
             keys = list(msg)
             if op == 0 and keys:
-                msg[rng.choice(keys)] = self._hostile_value()
+                msg[rng.choice(keys)] = hostile_value(self.rng)
             elif op == 1 and keys:
                 del msg[rng.choice(keys)]
             elif op == 2:
                 msg[rng.choice(("seat", "index", "move", "token", "x", "decision_id", "type", "ref"))] = (
-                    self._hostile_value()
+                    hostile_value(self.rng)
                 )
             elif op == 3 and "decision_id" in msg and isinstance(msg["decision_id"], int):
                 # Wrong seat, stale, future: ids of other seats' decisions and of decisions long closed or not

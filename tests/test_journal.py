@@ -297,3 +297,16 @@ def test_a_move_record_with_a_field_that_is_not_a_plain_integer_is_refused(field
     for bad in (-1, str(move[field]), float(move[field]), 7 if field == "seat" else 2**60):
         with pytest.raises(ValueError, match="record 4"):
             Table.from_records([*records, {**move, field: bad}], fake_engine(), clock=lambda: 0.0)
+
+
+@pytest.mark.parametrize("seat", ["-1", "3", "99", "\u0661", " 1", "1.0"])
+def test_a_table_record_giving_a_bot_a_seat_that_does_not_exist_is_refused(seat: str) -> None:
+    """A bot seat of "-1" made a Seat(-1) at the last seat's place, "3" of three seats escaped as IndexError."""
+    from cardnet.table import Table, TableConfig
+
+    from netfake import fake_engine
+
+    record = TableConfig("callpick", 3, 8, table_id="tb").record()
+    assert Table.from_records([{**record, "bots": {"2": "random"}}], fake_engine(), clock=lambda: 0.0).seats[2].kind == "bot"
+    with pytest.raises(ValueError, match="built-in player to seat"):
+        Table.from_records([{**record, "bots": {seat: "random"}}], fake_engine(), clock=lambda: 0.0)

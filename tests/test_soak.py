@@ -22,8 +22,11 @@ def test_a_short_soak_finishes_every_game_and_grows_only_with_moves() -> None:
     assert figures["tables_unfinished"] == [] and figures["games_finished"] >= 4 and figures["moves"] > 1000
     windows = figures["windows"]
     assert len(windows) >= 2 and all(w["moves"] > 0 for w in windows)
+    # A host holds 20 or 21 descriptors as it works (a connection being served, a worker thread's); a leak of one
+    # per game would add dozens over this run's games.
     first_fds, last_fds = figures["host_fds_first_last"]
-    assert all(last <= first for first, last in zip(first_fds, last_fds))
+    assert all(last <= first + 2 for first, last in zip(first_fds, last_fds))
+    assert all(max(w["fds"]) <= max(first_fds) + 2 for w in windows)
     # After the first window (imports, caches, the first games) a host's memory stays flat: well under 1 KiB
     # per game it played would still be a leak of 1 MiB over this run's games; allow 2 MiB of noise.
     assert figures["host_rss_kib_growth_after_first_window_max"] < 2048

@@ -350,18 +350,24 @@ class TableConfig:
 
     @classmethod
     def from_record(cls, rec: Mapping[str, Any]) -> TableConfig:
-        """Rebuild a configuration from its journal record."""
+        """Rebuild a configuration from its journal record (raises ValueError for bot seats that do not exist)."""
         timer = rec.get("turn_timer_ms")
+        players = int(rec["players"])
+        bots = dict(rec.get("bots") or {})
+        for key in bots:
+            # A seat of "-1" would index the last seat from the end, "9" of three seats past it.
+            if not (isinstance(key, str) and key.isascii() and key.isdigit() and int(key) < players):
+                raise ValueError(f"the table record gives a built-in player to seat {key!r} of {players} seats")
         return cls(
             game=str(rec["game"]),
-            players=int(rec["players"]),
+            players=players,
             seed=int(rec["seed"]),
             options=dict(rec.get("options") or {}),
             seeded=bool(rec.get("seeded")),
             name=str(rec.get("name", "cardnet table")),
             table_id=str(rec["table_id"]),
             turn_timer=None if timer is None else int(timer) / 1000,
-            bots={int(k): str(v) for k, v in dict(rec.get("bots") or {}).items()},
+            bots={int(k): str(v) for k, v in bots.items()},
         )
 
 
