@@ -13,7 +13,11 @@ use serde_json::{json, Value};
 use std::time::Instant;
 
 /// Plays games until `seconds` passed; returns (games, decisions, elapsed seconds).
-fn time_games(seconds: f64, seed: u64, mut play: impl FnMut(u64, &mut Rng) -> Result<u64, GameError>) -> (u64, u64, f64) {
+fn time_games(
+    seconds: f64,
+    seed: u64,
+    mut play: impl FnMut(u64, &mut Rng) -> Result<u64, GameError>,
+) -> (u64, u64, f64) {
     let mut rng = Rng::new(seed);
     let start = Instant::now();
     let (mut games, mut decisions) = (0u64, 0u64);
