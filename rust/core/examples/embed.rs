@@ -36,7 +36,7 @@ fn main() -> Result<(), GameError> {
     assert_eq!(game.state_hash(), hash_before);
     let first = game.legal_move(seat, 0).ok_or_else(|| GameError::Internal("no legal move".into()))?;
     game.apply(seat, &first)?;
-    println!("seat {seat} played {first}; spectator sees {}", serde_json::Value::Array(game.events(None).unwrap()));
+    println!("seat {seat} played {first}; spectator sees {}", serde_json::Value::Array(game.events(None)?));
 
     // Saves replay every move and check the stored state.
     let saved = cardnet_core::json::canonical(&game.to_json()?);

@@ -14,7 +14,12 @@ pub enum GameError {
     InvalidMove(String),
     /// A well-formed move the rules refuse now. `code` is a stable machine word
     /// (`not_your_turn`, `game_over`, or a game's own such as `not_stronger`); `reason` is for people.
-    IllegalMove { code: &'static str, reason: String },
+    IllegalMove {
+        /// The stable machine word.
+        code: &'static str,
+        /// The sentence for people.
+        reason: String,
+    },
     /// A saved game that cannot be loaded, naming the first bad point.
     CorruptState(String),
     /// A bug in the core; never expected.

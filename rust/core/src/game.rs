@@ -93,7 +93,12 @@ pub enum OptionKind {
     /// `true` / `false`.
     Bool,
     /// An integer in `min..=max`.
-    Int { min: i64, max: i64 },
+    Int {
+        /// The smallest allowed value.
+        min: i64,
+        /// The largest allowed value.
+        max: i64,
+    },
     /// One integer of a fixed list (Matchstick's `expansion`: 0, 2 or 4).
     IntChoice(Vec<i64>),
     /// One string of a fixed list (Fistful's `length`: "short" or "long").
@@ -103,9 +108,13 @@ pub enum OptionKind {
 /// One option a host may set, with its default and documentation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OptionSpec {
+    /// The option's key in an options object.
     pub name: &'static str,
+    /// Its type and allowed values.
     pub kind: OptionKind,
+    /// The value when the host does not set it.
     pub default: Value,
+    /// One sentence for help screens.
     pub doc: &'static str,
     /// True when choosing a non-default value plays house rules rather than the published game.
     pub house_rules: bool,
@@ -118,9 +127,13 @@ pub struct GameInfo {
     pub name: &'static str,
     /// Display title.
     pub title: &'static str,
+    /// Fewest players the game takes.
     pub min_players: usize,
+    /// Most players the game takes.
     pub max_players: usize,
+    /// The player count when none is given.
     pub default_players: usize,
+    /// The options a host may set.
     pub options: Vec<OptionSpec>,
     /// Player counts that play a house variant rather than the published game (TEN solo: `[1]`), with a note.
     pub house_rules_players: Vec<(usize, &'static str)>,
@@ -220,8 +233,11 @@ fn check_option(spec: &OptionSpec, value: &Value) -> Result<(), GameError> {
 /// Everything that fixes a game's start: the player count, the seed of its shuffles, resolved options.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Setup {
+    /// How many seats play.
     pub players: usize,
+    /// The seed of every shuffle of the game.
     pub seed: u64,
+    /// Every option of [`GameInfo::options`], resolved (defaults filled in).
     pub options: Map<String, Value>,
 }
 
@@ -273,6 +289,7 @@ impl OutcomeKind {
 /// The result of a finished game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
+    /// The shape of the result.
     pub kind: OutcomeKind,
     /// Seats that won (several = a shared win; empty = nobody, e.g. a draw or a missed solo target).
     pub winners: Vec<Seat>,

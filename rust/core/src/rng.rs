@@ -5,7 +5,7 @@
 //! 256-bit state of xoshiro256**, bounded integers use Lemire's unbiased multiply-and-reject method, and
 //! shuffles are Fisher–Yates driven by those bounded integers. Test vectors are committed in the tests.
 //!
-//! Batch seeds: game `i` of a batch started with seed `S` uses `derive(S, i)` (see [`derive`]), so any
+//! Batch seeds: game `i` of a batch started with seed `S` uses `derive(S, i)` (see [`derive()`]), so any
 //! single game of a batch can be re-created on its own with `new_game(seed = derive(S, i))`.
 
 /// One SplitMix64 step: advances `state` and returns the next output.

@@ -370,7 +370,9 @@ pub fn hex_sha256(bytes: &[u8]) -> String {
 /// A move as the host received it: a JSON object from a peer, or the index of a listed legal move.
 #[derive(Clone, Copy, Debug)]
 pub enum MoveInput<'a> {
+    /// A move object as a peer sent it.
     Json(&'a Value),
+    /// The index of a listed legal move.
     Index(usize),
 }
 

@@ -21,7 +21,9 @@ pub const DECISION_LIMIT: u64 = 1_000_000;
 /// Totals of a batch.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SimSummary {
+    /// Games played.
     pub games: u64,
+    /// Decisions made in them, all seats together.
     pub decisions: u64,
     /// Per seat: the sum over games of [`crate::game::Outcome::rewards`] (wins, shares of wins, half draws).
     pub rewards: Vec<f64>,
@@ -81,6 +83,7 @@ pub fn simulate<G: Game>(
 /// One finished game of [`play_games`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
+    /// Decisions made, all seats together.
     pub decisions: u64,
     /// Per seat: [`crate::game::Outcome::rewards`].
     pub rewards: Vec<f64>,
@@ -143,6 +146,7 @@ pub fn play_one<G: Game>(setup: &Setup, seats: &[Player], timed: bool) -> Result
 /// One game to play in [`play_games`]: its deal seed and which player sits at each seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Seating {
+    /// The deal's seed.
     pub seed: u64,
     /// `players[s]` is the index (into the `players` list of [`play_games`]) of the player at seat `s`.
     pub players: Vec<usize>,

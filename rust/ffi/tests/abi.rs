@@ -39,7 +39,7 @@ fn hash(game: *const CardnetGame) -> String {
 #[test]
 fn a_seat_past_the_table_is_refused_and_leaves_the_out_parameter_alone() {
     let game = new_game(r#"{"game":"matchstick","players":4,"seed":3}"#);
-    let sentinel = 0x1 as *mut c_char;
+    let sentinel = std::ptr::dangling_mut::<c_char>();
     let mut out = sentinel;
     // SAFETY: live handle and out-pointer.
     let status = unsafe { cardnet_view_json(game, 99, &mut out) };

@@ -5,7 +5,7 @@
 //! since the same move can sit at different indices in different samples), expands one untried move, plays
 //! the rest with the game's heuristic player (random rollouts give almost no signal in Cherki, where
 //! random play draws nine deals in ten) and backs up the rewards (the win alone where the game has scores;
-//! see [`super::playout::play_out`]). Selection uses UCB1 with availability counts: a child's
+//! see `play_out` in the sibling `playout` module). Selection uses UCB1 with availability counts: a child's
 //! exploration term counts only the iterations in which its move was legal. Simultaneous moves are searched
 //! in seat order; the root sample already hides the opponent's pending pick, so the root choice stays fair.
 //! The game's default move ([`Game::search_default_index`], the heuristic's unless the game says

@@ -18,7 +18,10 @@ pub enum Player {
     Heuristic,
     /// The game's search ([`Game::SEARCH`]) with this budget per decision: iterations of information-set
     /// MCTS, or as many playouts of the flat search.
-    Ismcts { iterations: u32 },
+    Ismcts {
+        /// Iterations (or playouts) per decision.
+        iterations: u32,
+    },
 }
 
 /// Iterations of the `normal` and `hard` levels.

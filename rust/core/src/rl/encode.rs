@@ -9,8 +9,11 @@ use serde_json::Value;
 /// One named block of a tensor: `len` floats from `offset`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
+    /// What the block holds (`hand`, `table`, ...).
     pub name: String,
+    /// Index of its first float.
     pub offset: usize,
+    /// Number of floats.
     pub len: usize,
 }
 

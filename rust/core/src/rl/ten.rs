@@ -13,7 +13,7 @@
 //! payment in progress and the final round. Only a card's kind matters to the rules (copies of one kind are
 //! interchangeable: the same scoring, price, bust arithmetic and action id), so a set of cards is the number
 //! of its cards of each kind and a single card is a one-hot over kinds, each block with slots for only the
-//! kinds that can be there ([`Slots`]): 461 floats at 3 players where 129-slot card-id sets took 1 341.
+//! kinds that can be there (`Slots`): 461 floats at 3 players where 129-slot card-id sets took 1 341.
 
 use super::encode::{card_ids, num, relative, uint, uints, Encoder};
 use super::RlGame;

@@ -269,7 +269,9 @@ impl<G: RlGame> Batch for Games<G> {
 /// `ids[offsets[i]..offsets[i + 1]]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LegalIds {
+    /// N + 1 row offsets into `ids`.
     pub offsets: Vec<i64>,
+    /// Every game's legal action ids, row after row.
     pub ids: Vec<i32>,
 }
 
