@@ -101,7 +101,7 @@ class SeatStore:
             self.path.replace(aside)
         except OSError:
             aside = self.path
-        self._once(f"{self.path} is not a seat-token store; kept as {aside.name}, starting a fresh one")
+        self._once(f"{self.path} is not a seat-token store; kept as {aside.name}, starting a fresh one (rejoining needs --token)")
         return {}
 
     def _write(self, tables: dict[str, Any]) -> None:
