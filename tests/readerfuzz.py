@@ -20,7 +20,7 @@ import cardnet
 from cardnet import protocol as P
 from cardnet import rl
 from cardnet.errors import CardnetError
-from cardnet.journal import Journal, JournalError, read_journal
+from cardnet.journal import JournalError, read_journal
 from cardnet.net.discovery import TableSummary
 from cardnet.net.factory import create_table, resume_table, table_config
 from cardnet.protocol import TableInfo, decode_line

@@ -59,6 +59,9 @@ THIRD_PARTY: dict[str, tuple[str, ...]] = {
     "pettingzoo": ("cardnet.rl.*",),
     "pyspiel": ("cardnet.rl.*",),
     "ray": ("cardnet.arena",),
+    # The rules and the help as formatted text, for the full-screen client and `cardnet rules`.
+    "markdown_it": ("cardnet.ui.markdown",),
+    "wcwidth": ("cardnet.ui.markdown",),
 }
 
 

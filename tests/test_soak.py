@@ -25,7 +25,9 @@ def test_a_short_soak_finishes_every_game_and_grows_only_with_moves() -> None:
     # A host holds 20 or 21 descriptors as it works (a connection being served, a worker thread's); a leak of one
     # per game would add dozens over this run's games.
     first_fds, last_fds = figures["host_fds_first_last"]
-    assert all(last <= first + 2 for first, last in zip(first_fds, last_fds))
+    # Compared with the most any host held at the first reading: a host read while its clients were still
+    # connecting holds fewer than it will.
+    assert max(last_fds) <= max(first_fds) + 2
     assert all(max(w["fds"]) <= max(first_fds) + 2 for w in windows)
     # After the first window (imports, caches, the first games) a host's memory stays flat: well under 1 KiB
     # per game it played would still be a leak of 1 MiB over this run's games; allow 2 MiB of noise.

@@ -209,7 +209,6 @@ def _host(args: argparse.Namespace) -> int:
     from ..net.factory import create_table, listen_record, rename_table, resume_table, table_config
     from ..identity import default_name
     from ..net.host import Host, HostOptions, JournalFailure
-    from ..table import Table
 
     out, stdin = sys.stdout, sys.stdin
     if not args.keepalive > 0:

@@ -79,15 +79,16 @@ class SeatStore:
 
     def _read(self) -> dict[str, Any]:
         try:
-            text = self.path.read_text(encoding="utf-8")
+            raw = self.path.read_bytes()
         except FileNotFoundError:
             return {}
         except OSError as exc:
             self._once(f"cannot read the seat tokens in {self.path} ({exc.strerror}); rejoining needs --token")
             return {}
         try:
-            data = json.loads(text)
+            data = json.loads(raw.decode("utf-8"))
         except (ValueError, RecursionError):
+            # ValueError covers bytes that are not UTF-8 too (UnicodeDecodeError).
             # RecursionError: JSON nested deeper than the parser's stack (a hostile or garbled file).
             data = None
         if isinstance(data, dict) and data.get("v") == _VERSION and isinstance(data.get("tables"), dict):

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from prompt_toolkit.utils import get_cwidth
+from wcwidth import wcwidth
 
 __all__ = ["Line", "Run", "as_overstrike", "as_plain", "markdown_lines", "text_width", "wrap_runs"]
 
@@ -39,9 +39,14 @@ RULE_CHAR = "─"
 _PARSER = MarkdownIt("commonmark").enable("table")
 
 
+def _cells(ch: str) -> int:
+    """Terminal cells one character takes (0 for a control or combining character)."""
+    return max(0, wcwidth(ch))
+
+
 def text_width(text: str) -> int:
     """Terminal cells ``text`` takes (East Asian wide characters take two)."""
-    return sum(get_cwidth(ch) for ch in text)
+    return sum(_cells(ch) for ch in text)
 
 
 def line_width(line: Sequence[Run]) -> int:
@@ -78,7 +83,7 @@ def _split_long(word: _Word, width: int) -> list[_Word]:
     used = 0
     for style, text in word:
         for ch in text:
-            cells = get_cwidth(ch)
+            cells = _cells(ch)
             if used + cells > width and pieces[-1]:
                 pieces.append([])
                 used = 0

@@ -39,7 +39,6 @@ from ...net.peer import (
     SeatsChanged,
 )
 from ...protocol import MAX_CHAT_CHARS, JSONValue, ProtocolError, StateMessage
-from ...codec import is_token
 from ...table import Table, core_engine
 from .lobby import TableInfo, table_entry
 from .state import LobbyEntry
