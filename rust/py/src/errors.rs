@@ -38,6 +38,9 @@ pub fn to_pyerr(py: Python<'_>, error: &GameError) -> PyErr {
         GameError::Internal(reason) => {
             class(py, &CARDNET_ERROR, "CardnetError").and_then(|c| c.call1(("internal", reason.as_str())))
         }
+        // `GameError` is non-exhaustive: a kind added later is a CardnetError with its own code until it
+        // gets a class of its own.
+        other => class(py, &CARDNET_ERROR, "CardnetError").and_then(|c| c.call1((other.code(), other.reason()))),
     };
     match made {
         Ok(exception) => PyErr::from_value(exception),
