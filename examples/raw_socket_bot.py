@@ -19,7 +19,7 @@ import socket
 import sys
 
 
-def send(sock: socket.socket, message: dict) -> None:
+def send(sock: socket.socket, message: dict[str, object]) -> None:
     # Canonical form is not required from peers, but it costs nothing to send it.
     sock.sendall(json.dumps(message, sort_keys=True, separators=(",", ":")).encode() + b"\n")
 

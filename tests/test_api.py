@@ -109,7 +109,7 @@ def test_views_events_and_hash(name: str) -> None:
             view = g.view(seat)
             assert view["public"] == public
             assert g.view_json(seat) == cardnet.json_dumps(view)
-            assert g.events_json(seat) == cardnet.json_dumps(g.events_for(seat))
+            assert g.events_json(seat) == cardnet.json_dumps(g.events(seat))
             assert g.view_json(seat).isascii()
         d = g.decision()
         if d is None:
@@ -147,7 +147,7 @@ def test_determinize(name: str) -> None:
     for observer in [None, *range(g.players)]:
         det = g.determinize(observer, 42)
         assert det.view(observer) == g.view(observer)
-        assert det.events_for(observer) == g.events_for(observer)
+        assert det.events(observer) == g.events(observer)
         assert det.to_act() == g.to_act()
         with pytest.raises(cardnet.IllegalMove) as info:
             det.to_json()
@@ -251,7 +251,8 @@ def test_segments() -> None:
     seg = cardnet.segments
     assert seg.glyph("6") == "acdefg"
     assert seg.glyph("8") == "abcdefg"
-    assert ("9", True, 0) in seg.transforms("69")
+    assert ("9", True, 0, "") in seg.transforms("69")
+    assert seg.transforms("69")[[t.value for t in seg.transforms("69")].index("8")].added == "b"
     assert seg.transforms("6/9") == seg.transforms("69")
     assert seg.shape("69", rotated=True) == seg.glyph("9")
     assert seg.rotate("bc") == "ef"

@@ -47,7 +47,7 @@ def test_golden_replays_byte_for_byte(path: Path) -> None:
         line["hash"] = g.state_hash()
         if full:
             line["view"] = view
-            line["events"] = {"spectator": g.events_for(None), "seat": g.events_for(seat)}
+            line["events"] = {"spectator": g.events(None), "seat": g.events(seat)}
         assert cardnet.json_dumps(line) == text, f"{path.name} line {number}"
     assert g.is_over()
     outcome_json = g.outcome_json()

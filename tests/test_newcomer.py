@@ -189,7 +189,7 @@ def rendered_texts(game: str, seed: int, players: int | None = None) -> Iterator
         g.apply_index(seat, rng.randrange(count))
         for me, other in enumerate(renderers):
             other.observe(g.view(me))
-            for event in g.events_for(me):
+            for event in g.events(me):
                 yield other.event_text(event) or ""
     outcome = g.outcome()
     assert outcome is not None

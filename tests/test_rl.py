@@ -178,7 +178,7 @@ def test_selfplay_example_trains_a_few_steps() -> None:
     from pathlib import Path
 
     example = Path(__file__).resolve().parents[1] / "examples" / "rl_selfplay.py"
-    args = [sys.executable, str(example), "--steps", "150", "--envs", "8"]
+    args = [sys.executable, str(example), "--steps", "150", "--envs", "8", "--eval-games", "20"]
     done = subprocess.run(args, capture_output=True, text=True, timeout=120, check=True)
-    assert "games, mean return" in done.stdout
-    assert "trained policy vs random: mean return" in done.stdout
+    assert "games, mean return vs random" in done.stdout
+    assert "trained policy vs random over 20 games: mean return" in done.stdout

@@ -37,6 +37,8 @@ class Transform(NamedTuple):
     value: str
     rotated: bool
     matchsticks: int
+    #: The empty segments the matchsticks fill (letters ``a``-``g``), as Rust's ``Transform::added``.
+    added: str
 
 
 def values(expansion: bool = False) -> list[str]:
@@ -81,7 +83,7 @@ def min_cost(card_type: str, value: str) -> int | None:
 
 def transforms(card_type: str, expansion: bool = False) -> list[Transform]:
     """Every value a card type can show, weakest first, upright before rotated."""
-    return [Transform(v, r, k) for v, r, k, _added in _core.seg_transforms(card_type, expansion)]
+    return [Transform(v, r, k, added) for v, r, k, added in _core.seg_transforms(card_type, expansion)]
 
 
 def added_segments(card_type: str, value: str, rotated: bool = False) -> str | None:

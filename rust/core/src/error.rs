@@ -5,6 +5,7 @@ use std::fmt;
 
 /// Why something the caller asked for was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum GameError {
     /// No game of that name exists.
     UnknownGame(String),

@@ -89,6 +89,7 @@ fn bit(seat: Seat) -> u16 {
 
 /// The kind and domain of one game option.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum OptionKind {
     /// `true` / `false`.
     Bool,
@@ -260,6 +261,7 @@ impl Setup {
 
 /// The shape of a finished game's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum OutcomeKind {
     /// A finishing order (Matchstick Tycoon): `order[0]` won.
     Ranking,

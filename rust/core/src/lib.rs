@@ -141,12 +141,12 @@
 //! ```
 //!
 //! # Reinforcement learning
-//! [`rl`] gives every game fixed action ids, observation and information-state tensors computed from a
+//! [`rl`] (feature `rl`, on by default) gives every game fixed action ids, observation and information-state tensors computed from a
 //! seat's view alone, legal masks and a vectorized environment.
 //!
 //! ```
-//! # use cardnet_core::GameError;
-//! # fn main() -> Result<(), GameError> {
+//! # #[cfg(feature = "rl")]
+//! # fn main() -> Result<(), cardnet_core::GameError> {
 //! let mut env = cardnet_core::rl::new_rl("matchstick", Some(4), 1, &serde_json::Value::Null, false)?;
 //! let mut observation = vec![0.0f32; env.observation_len()];
 //! while let Some(seat) = env.first_to_act() {
@@ -157,7 +157,17 @@
 //! assert_eq!(env.returns().len(), 4);
 //! # Ok(())
 //! # }
+//! # #[cfg(not(feature = "rl"))]
+//! # fn main() {}
 //! ```
+//!
+//! # Features
+//! - `rl` (default): the reinforcement-learning layer, [`rl`].
+//! - `clock` (default): the per-decision think times of [`simulate::play_games`] are the thread's CPU
+//!   time (through `libc` on Unix); without it they are wall-clock time.
+//!
+//! With `default-features = false` the crate is the rules, views, saves, built-in players and batch
+//! play, on `serde`, `serde_json`, `sha2` and `toml` alone.
 //!
 //! # Guarantees
 //! - **Determinism.** A game is fixed by its name, player count, options and seed: the same deals, the
@@ -184,6 +194,7 @@ pub mod game;
 pub mod games;
 pub mod json;
 pub mod registry;
+#[cfg(feature = "rl")]
 pub mod rl;
 pub mod rng;
 pub mod segments;
@@ -192,5 +203,5 @@ pub mod simulate;
 
 pub use error::GameError;
 pub use game::{Game, GameInfo, Outcome, OutcomeKind, Search, Seat, SeatSet, Setup};
-pub use registry::{infos, load_game, new_game};
+pub use registry::{from_view as game_from_view, infos, load_game, new_game};
 pub use session::AnyGame;

@@ -98,6 +98,22 @@ impl<G: Game> Session<G> {
         out
     }
 
+    /// Every legal move of `seat` as a canonical JSON array, `[]` when it is not to act.
+    fn all_legal_json(&self, seat: Seat) -> String {
+        let count = self.game.legal_count(seat);
+        // Room for a typical listed move each, so that the list is written without growing.
+        let mut out = String::with_capacity(2 + count * 48);
+        out.push('[');
+        for mv in (0..count).filter_map(|i| self.game.legal_move(seat, i)) {
+            if out.len() > 1 {
+                out.push(',');
+            }
+            self.game.write_move(&mv, &mut out);
+        }
+        out.push(']');
+        out
+    }
+
     /// Refuses an observer seat past the player count (`no_such_seat`) rather than showing it a
     /// spectator's view.
     fn check_observer(&self, seat: Option<Seat>) -> Result<(), GameError> {
@@ -134,6 +150,12 @@ pub trait AnyGame: Send + Sync {
     fn setup(&self) -> &Setup;
     /// Seats that must act now, in increasing order.
     fn to_act(&self) -> Vec<Seat>;
+    /// The next decision of a playing loop: the lowest seat to act and its number of legal moves, or
+    /// `None` once the game is over (Python's `Game.decision`, C's `cardnet_decision`).
+    fn decision(&self) -> Option<(Seat, usize)> {
+        let seat = *self.to_act().first()?;
+        Some((seat, self.legal_count(seat)))
+    }
     /// Whether the game is over.
     fn is_over(&self) -> bool;
     /// The result once over.
@@ -164,7 +186,17 @@ pub trait AnyGame: Send + Sync {
     /// `events(seat)` as a canonical JSON array.
     fn events_json(&self, seat: Option<Seat>) -> Result<String, GameError>;
     /// All legal moves of `seat` as one canonical JSON array (`[]` when it is not to act).
+    #[deprecated(since = "0.1.1", note = "use `legal_moves_json`, the name Python and C use")]
     fn legal_json(&self, seat: Seat) -> String;
+    /// All legal moves of `seat` as one canonical JSON array, in index order. A seat that may not move now
+    /// is refused as [`AnyGame::apply`] would refuse it (`not_your_turn`, `game_over`, `no_such_seat`): an
+    /// empty list would read as a stuck game. Python's `Game.legal_moves_json`, C's
+    /// `cardnet_legal_moves_json`.
+    fn legal_moves_json(&self, seat: Seat) -> Result<String, GameError> {
+        self.check_turn(seat)?;
+        #[allow(deprecated)]
+        Ok(self.legal_json(seat))
+    }
     /// Everything the host sends after a state change, as canonical bytes: the public hash, whose turn it
     /// is, the outcome, every acting seat's legal list, and each observer's view and events. The public
     /// view is built and encoded once; the hash is taken from those same bytes.
@@ -253,25 +285,14 @@ impl<G: Game> AnyGame for Session<G> {
         Ok(self.observer_events_json(seat))
     }
     fn legal_json(&self, seat: Seat) -> String {
-        let count = self.game.legal_count(seat);
-        // Room for a typical listed move each, so that the list is written without growing.
-        let mut out = String::with_capacity(2 + count * 48);
-        out.push('[');
-        for mv in (0..count).filter_map(|i| self.game.legal_move(seat, i)) {
-            if out.len() > 1 {
-                out.push(',');
-            }
-            self.game.write_move(&mv, &mut out);
-        }
-        out.push(']');
-        out
+        self.all_legal_json(seat)
     }
     fn fan_out(&self, observers: &[Option<Seat>]) -> FanOut {
         let public = self.public_json();
         let state_hash = hex_sha256(public.as_bytes());
         let to_act: Vec<Seat> = self.game.to_act().iter().collect();
         let outcome = self.game.outcome().map(|o| canonical(&o.to_json()));
-        let legal = to_act.iter().map(|&seat| (seat, self.game.legal_count(seat), self.legal_json(seat))).collect();
+        let legal = to_act.iter().map(|&seat| (seat, self.game.legal_count(seat), self.all_legal_json(seat))).collect();
         let mut shared_events = self.game.events_are_public().then(|| self.observer_events_json(None));
         let seats = observers
             .iter()

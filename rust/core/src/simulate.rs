@@ -95,7 +95,7 @@ pub struct GameRecord {
 
 /// Nanoseconds of CPU time the calling thread has used: what a decision costs on one core, however loaded
 /// the machine is (the built-in players are single-threaded).
-#[cfg(unix)]
+#[cfg(all(unix, feature = "clock"))]
 fn thread_cpu_ns() -> u64 {
     let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: `t` is a valid, writable timespec and the clock id is a constant the platform defines.
@@ -109,11 +109,11 @@ fn thread_cpu_ns() -> u64 {
         .saturating_add(u64::try_from(t.tv_nsec).unwrap_or(0))
 }
 
-/// Elsewhere, wall-clock time since the first call stands in for it.
-#[cfg(not(unix))]
+/// Elsewhere, or without the `clock` feature, wall-clock time since the first call stands in for it.
+#[cfg(not(all(unix, feature = "clock")))]
 fn thread_cpu_ns() -> u64 {
-    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    u64::try_from(START.get_or_init(Instant::now).elapsed().as_nanos()).unwrap_or(u64::MAX)
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    u64::try_from(START.get_or_init(std::time::Instant::now).elapsed().as_nanos()).unwrap_or(u64::MAX)
 }
 
 /// Plays one game from `setup` (dealt exactly as `new_game(seed = setup.seed)`), `seats[s]` choosing for

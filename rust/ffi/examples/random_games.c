@@ -258,6 +258,9 @@ static void check_refusals(void) {
     refused(cardnet_choose(g, (uint32_t)seat, "grandmaster", 1, &chosen), CARDNET_STATUS_BAD_OPTIONS,
             "bad_options", "an unknown built-in player");
     check(strlen(cardnet_last_error_message()) > 0, "a refusal has a message");
+    char *not_yours = NULL;
+    refused(cardnet_legal_moves_json(g, (uint32_t)((seat + 1) % 4), &not_yours), CARDNET_STATUS_ILLEGAL_MOVE,
+            "not_your_turn", "the legal moves of a seat not to act");
     cardnet_game_free(g);
     cardnet_game_free(NULL);
     cardnet_string_free(NULL);

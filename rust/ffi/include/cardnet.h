@@ -218,7 +218,9 @@ CardnetStatus cardnet_legal_move_json(const CardnetGame *game,
                                       size_t index,
                                       char **out_json);
 
-// Every legal move of `seat` as one canonical JSON array, in index order (`[]` when it is not to act).
+// Every legal move of `seat` as one canonical JSON array, in index order. A seat that may not move now
+// is refused as [`cardnet_apply_json`] would refuse it (`not_your_turn`, `game_over`, `no_such_seat`):
+// an empty list would read as a stuck game.
 //
 // Ownership: on success `*out_json` is a new string the caller frees with `cardnet_string_free`.
 //

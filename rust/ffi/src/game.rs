@@ -1,10 +1,10 @@
 //! Starting, copying, saving and freeing games, and everything asked of one: turns, legal moves, moves,
 //! views, events, outcome and state hash.
 
-use crate::handle::{borrow, mutate, CardnetGame};
+use crate::handle::{borrow, mutate, query, query_text, CardnetGame};
 use crate::setup::{setup_json, SetupDoc};
 use crate::status::{run, CardnetStatus, Failure};
-use crate::strings::{check_out, parse_json, read_str, write_out, write_string};
+use crate::strings::{check_out, parse_json, read_str, write_out};
 use cardnet_core::json::canonical;
 use cardnet_core::{registry, GameError};
 use serde_json::Value;
@@ -176,14 +176,13 @@ pub unsafe extern "C" fn cardnet_game_setup_json(
     game: *const CardnetGame,
     out_json: *mut *mut c_char,
 ) -> CardnetStatus {
-    run(|| {
-        check_out(out_json)?;
-        // SAFETY: by this function's contract.
-        let handle = unsafe { borrow(game) }?;
-        let text = canonical(&setup_json(handle.game.name(), handle.game.setup()));
-        // SAFETY: checked above.
-        unsafe { write_string(out_json, text) }
-    })
+    // SAFETY: by this function's contract.
+    unsafe {
+        query_text(game, out_json, |handle| {
+            let text = canonical(&setup_json(handle.game.name(), handle.game.setup()));
+            Ok(text)
+        })
+    }
 }
 
 /// The saved-game document (format version, setup, moves and the full state), for
@@ -196,14 +195,13 @@ pub unsafe extern "C" fn cardnet_game_setup_json(
 /// `game` is a live handle; `out_json` points to writable memory for one pointer.
 #[no_mangle]
 pub unsafe extern "C" fn cardnet_game_save_json(game: *const CardnetGame, out_json: *mut *mut c_char) -> CardnetStatus {
-    run(|| {
-        check_out(out_json)?;
-        // SAFETY: by this function's contract.
-        let handle = unsafe { borrow(game) }?;
-        let text = canonical(&handle.game.to_json()?);
-        // SAFETY: checked above.
-        unsafe { write_string(out_json, text) }
-    })
+    // SAFETY: by this function's contract.
+    unsafe {
+        query_text(game, out_json, |handle| {
+            let text = canonical(&handle.game.to_json()?);
+            Ok(text)
+        })
+    }
 }
 
 /// The seats that must act now as a bit mask (bit `i` = seat `i`); 0 once the game is over.
@@ -212,13 +210,13 @@ pub unsafe extern "C" fn cardnet_game_save_json(game: *const CardnetGame, out_js
 /// `game` is a live handle; `out_mask` points to a writable `uint32_t`.
 #[no_mangle]
 pub unsafe extern "C" fn cardnet_to_act(game: *const CardnetGame, out_mask: *mut u32) -> CardnetStatus {
-    run(|| {
-        // SAFETY: by this function's contract.
-        let handle = unsafe { borrow(game) }?;
-        let mask = handle.game.to_act().iter().fold(0u32, |mask, &seat| mask | (1 << seat));
-        // SAFETY: by this function's contract.
-        unsafe { write_out(out_mask, mask) }
-    })
+    // SAFETY: by this function's contract.
+    unsafe {
+        query(game, out_mask, |handle| {
+            let mask = handle.game.to_act().iter().fold(0u32, |mask, &seat| mask | (1 << seat));
+            Ok(mask)
+        })
+    }
 }
 
 /// The next decision: the lowest seat to act and its number of legal moves, or seat -1 and 0 moves once
@@ -256,12 +254,8 @@ pub unsafe extern "C" fn cardnet_decision(
 /// `game` is a live handle; `out_over` points to a writable `bool`.
 #[no_mangle]
 pub unsafe extern "C" fn cardnet_is_over(game: *const CardnetGame, out_over: *mut bool) -> CardnetStatus {
-    run(|| {
-        // SAFETY: by this function's contract.
-        let handle = unsafe { borrow(game) }?;
-        // SAFETY: by this function's contract.
-        unsafe { write_out(out_over, handle.game.is_over()) }
-    })
+    // SAFETY: by this function's contract.
+    unsafe { query(game, out_over, |handle| Ok(handle.game.is_over())) }
 }
 
 /// How many legal moves `seat` has (0 when it is not to act).
@@ -274,13 +268,13 @@ pub unsafe extern "C" fn cardnet_legal_count(
     seat: u32,
     out_count: *mut usize,
 ) -> CardnetStatus {
-    run(|| {
-        // SAFETY: by this function's contract.
-        let handle = unsafe { borrow(game) }?;
-        let seat = handle.seat(seat)?;
-        // SAFETY: by this function's contract.
-        unsafe { write_out(out_count, handle.game.legal_count(seat)) }
-    })
+    // SAFETY: by this function's contract.
+    unsafe {
+        query(game, out_count, |handle| {
+            let seat = handle.seat(seat)?;
+            Ok(handle.game.legal_count(seat))
+        })
+    }
 }
 
 /// Applies the `index`-th legal move of `seat` (the order of [`cardnet_legal_moves_json`]). Refused with
@@ -334,17 +328,14 @@ pub unsafe extern "C" fn cardnet_index_of(
     move_json: *const c_char,
     out_index: *mut usize,
 ) -> CardnetStatus {
-    run(|| {
-        check_out(out_index)?;
-        // SAFETY: by this function's contract.
-        let handle = unsafe { borrow(game) }?;
-        let seat = handle.seat(seat)?;
-        // SAFETY: by this function's contract.
-        let text = unsafe { read_str(move_json, "move_json") }?;
-        let index = handle.game.index_of(seat, &parse_json(text, invalid_move)?)?;
-        // SAFETY: checked above.
-        unsafe { write_out(out_index, index) }
-    })
+    // SAFETY: by this function's contract.
+    unsafe {
+        query(game, out_index, |handle| {
+            let seat = handle.seat(seat)?;
+            let text = read_str(move_json, "move_json")?;
+            Ok(handle.game.index_of(seat, &parse_json(text, invalid_move)?)?)
+        })
+    }
 }
 
 /// The `index`-th legal move of `seat` as canonical JSON; `no_such_move` past the end.
@@ -360,23 +351,27 @@ pub unsafe extern "C" fn cardnet_legal_move_json(
     index: usize,
     out_json: *mut *mut c_char,
 ) -> CardnetStatus {
-    run(|| {
-        check_out(out_json)?;
-        // SAFETY: by this function's contract.
-        let handle = unsafe { borrow(game) }?;
-        let seat = handle.seat(seat)?;
-        let mv = handle.game.legal_move(seat, index).ok_or_else(|| {
-            Failure::from(GameError::illegal(
-                "no_such_move",
-                format!("seat {seat} has {} legal moves; index {index} is out of range", handle.game.legal_count(seat)),
-            ))
-        })?;
-        // SAFETY: checked above.
-        unsafe { write_string(out_json, canonical(&mv)) }
-    })
+    // SAFETY: by this function's contract.
+    unsafe {
+        query_text(game, out_json, |handle| {
+            let seat = handle.seat(seat)?;
+            let mv = handle.game.legal_move(seat, index).ok_or_else(|| {
+                Failure::from(GameError::illegal(
+                    "no_such_move",
+                    format!(
+                        "seat {seat} has {} legal moves; index {index} is out of range",
+                        handle.game.legal_count(seat)
+                    ),
+                ))
+            })?;
+            Ok(canonical(&mv))
+        })
+    }
 }
 
-/// Every legal move of `seat` as one canonical JSON array, in index order (`[]` when it is not to act).
+/// Every legal move of `seat` as one canonical JSON array, in index order. A seat that may not move now
+/// is refused as [`cardnet_apply_json`] would refuse it (`not_your_turn`, `game_over`, `no_such_seat`):
+/// an empty list would read as a stuck game.
 ///
 /// Ownership: on success `*out_json` is a new string the caller frees with `cardnet_string_free`.
 ///
@@ -388,14 +383,13 @@ pub unsafe extern "C" fn cardnet_legal_moves_json(
     seat: u32,
     out_json: *mut *mut c_char,
 ) -> CardnetStatus {
-    run(|| {
-        check_out(out_json)?;
-        // SAFETY: by this function's contract.
-        let handle = unsafe { borrow(game) }?;
-        let seat = handle.seat(seat)?;
-        // SAFETY: checked above.
-        unsafe { write_string(out_json, handle.game.legal_json(seat)) }
-    })
+    // SAFETY: by this function's contract.
+    unsafe {
+        query_text(game, out_json, |handle| {
+            let seat = handle.seat(seat)?;
+            Ok(handle.game.legal_moves_json(seat)?)
+        })
+    }
 }
 
 /// What `seat` may see, as canonical JSON `{"private": ..., "public": ...}`; `CARDNET_SPECTATOR` gives a
@@ -411,14 +405,13 @@ pub unsafe extern "C" fn cardnet_view_json(
     seat: i32,
     out_json: *mut *mut c_char,
 ) -> CardnetStatus {
-    run(|| {
-        check_out(out_json)?;
-        // SAFETY: by this function's contract.
-        let handle = unsafe { borrow(game) }?;
-        let observer = handle.observer(seat)?;
-        // SAFETY: checked above.
-        unsafe { write_string(out_json, handle.game.view_json(observer)?) }
-    })
+    // SAFETY: by this function's contract.
+    unsafe {
+        query_text(game, out_json, |handle| {
+            let observer = handle.observer(seat)?;
+            Ok(handle.game.view_json(observer)?)
+        })
+    }
 }
 
 /// The events of the last move as `seat` may learn them (`CARDNET_SPECTATOR`: as a spectator), a
@@ -434,14 +427,13 @@ pub unsafe extern "C" fn cardnet_events_json(
     seat: i32,
     out_json: *mut *mut c_char,
 ) -> CardnetStatus {
-    run(|| {
-        check_out(out_json)?;
-        // SAFETY: by this function's contract.
-        let handle = unsafe { borrow(game) }?;
-        let observer = handle.observer(seat)?;
-        // SAFETY: checked above.
-        unsafe { write_string(out_json, handle.game.events_json(observer)?) }
-    })
+    // SAFETY: by this function's contract.
+    unsafe {
+        query_text(game, out_json, |handle| {
+            let observer = handle.observer(seat)?;
+            Ok(handle.game.events_json(observer)?)
+        })
+    }
 }
 
 /// The result as canonical JSON `{"kind", "winners", "scores", "order", "detail"}`, or `null` while the
@@ -453,14 +445,13 @@ pub unsafe extern "C" fn cardnet_events_json(
 /// `game` is a live handle; `out_json` points to writable memory for one pointer.
 #[no_mangle]
 pub unsafe extern "C" fn cardnet_outcome_json(game: *const CardnetGame, out_json: *mut *mut c_char) -> CardnetStatus {
-    run(|| {
-        check_out(out_json)?;
-        // SAFETY: by this function's contract.
-        let handle = unsafe { borrow(game) }?;
-        let outcome = handle.game.outcome().map_or(Value::Null, |o| o.to_json());
-        // SAFETY: checked above.
-        unsafe { write_string(out_json, canonical(&outcome)) }
-    })
+    // SAFETY: by this function's contract.
+    unsafe {
+        query_text(game, out_json, |handle| {
+            let outcome = handle.game.outcome().map_or(Value::Null, |o| o.to_json());
+            Ok(canonical(&outcome))
+        })
+    }
 }
 
 /// The state hash (hex SHA-256 of the canonical public view, the same in Rust, Python and C) written as
@@ -499,10 +490,6 @@ pub unsafe extern "C" fn cardnet_state_hash(
 /// `game` is a live handle; `out_count` points to a writable `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn cardnet_move_count(game: *const CardnetGame, out_count: *mut usize) -> CardnetStatus {
-    run(|| {
-        // SAFETY: by this function's contract.
-        let handle = unsafe { borrow(game) }?;
-        // SAFETY: by this function's contract.
-        unsafe { write_out(out_count, handle.game.move_count()) }
-    })
+    // SAFETY: by this function's contract.
+    unsafe { query(game, out_count, |handle| Ok(handle.game.move_count())) }
 }

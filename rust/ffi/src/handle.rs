@@ -1,7 +1,9 @@
 //! The opaque game handle and the checks every call on one makes (null, poisoned, seat in range).
 
-use crate::status::{guard, CardnetStatus, Failure};
+use crate::status::{c_string_lossy, guard, run, CardnetStatus, Failure};
+use crate::strings::{check_out, write_out};
 use cardnet_core::{AnyGame, GameError, Seat};
+use std::ffi::c_char;
 
 /// A game in progress: any of the games, with its history. Opaque to C; made by `cardnet_game_new`,
 /// `cardnet_game_load`, `cardnet_game_from_view`, `cardnet_game_clone` or `cardnet_game_determinize`, and
@@ -86,4 +88,36 @@ pub(crate) unsafe fn mutate(
             }
         },
     )
+}
+
+/// Runs a query on the game behind `game` whose answer goes to the caller through `out`; nothing is
+/// written unless the query succeeds.
+///
+/// # Safety
+/// As [`borrow`]; `out` is null or points to writable memory for one `T`.
+pub(crate) unsafe fn query<T>(
+    game: *const CardnetGame,
+    out: *mut T,
+    answer: impl FnOnce(&CardnetGame) -> Result<T, Failure>,
+) -> CardnetStatus {
+    run(|| {
+        check_out(out)?;
+        // SAFETY: by the caller's contract.
+        let value = answer(unsafe { borrow(game) }?)?;
+        // SAFETY: checked above.
+        unsafe { write_out(out, value) }
+    })
+}
+
+/// [`query`] for an answer in text: the caller receives a string it frees with `cardnet_string_free`.
+///
+/// # Safety
+/// As [`query`].
+pub(crate) unsafe fn query_text(
+    game: *const CardnetGame,
+    out_json: *mut *mut c_char,
+    answer: impl FnOnce(&CardnetGame) -> Result<String, Failure>,
+) -> CardnetStatus {
+    // SAFETY: by the caller's contract; the string is only made once the out-pointer is known good.
+    unsafe { query(game, out_json, |handle| answer(handle).map(|text| c_string_lossy(text).into_raw())) }
 }

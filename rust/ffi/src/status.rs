@@ -71,7 +71,6 @@ impl From<GameError> for Failure {
             GameError::CorruptState(_) => CardnetStatus::CorruptState,
             GameError::Internal(_) => CardnetStatus::Internal,
             // `GameError` may grow; a new kind is reported as internal until it gets a status of its own.
-            #[allow(unreachable_patterns)]
             _ => CardnetStatus::Internal,
         };
         Failure { status, code: error.code().to_string(), message: error.reason().to_string() }

@@ -65,6 +65,9 @@ pub fn to_pyerr(py: Python<'_>, error: &GameError) -> PyErr {
         GameError::BadOptions(reason) => c.bad_options.bind(py).call1((reason,)),
         GameError::CorruptState(reason) => c.corrupt_state.bind(py).call1((reason,)),
         GameError::Internal(reason) => c.cardnet_error.bind(py).call1(("internal", reason.as_str())),
+        // `GameError` is non-exhaustive: a kind added later is a CardnetError with its own code until it
+        // gets a class of its own.
+        other => c.cardnet_error.bind(py).call1((other.code(), other.reason())),
     });
     match made {
         Ok(exception) => PyErr::from_value(exception),

@@ -250,7 +250,7 @@ impl Game {
         guard(py, || {
             let game = self.usable(py)?;
             let seat = acting(py, game, seat)?;
-            Ok(game.legal_json(seat))
+            check(py, game.legal_moves_json(seat))
         })
     }
 
@@ -287,16 +287,22 @@ impl Game {
         self.mutate(py, |game| check(py, game.apply_index(seat, index)))
     }
 
-    /// The events of the last move as `seat` may learn them (None = a spectator).
+    /// The events of the last move as `seat` may learn them (None = a spectator); Rust's `AnyGame::events`.
     #[pyo3(signature = (seat))]
-    fn events_for<'py>(&self, py: Python<'py>, seat: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
+    fn events<'py>(&self, py: Python<'py>, seat: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
         guard(py, || {
             let game = self.usable(py)?;
             to_py(py, &check(py, events_value(game, observer_of(py, game, seat)?))?)
         })
     }
 
-    /// `events_for(seat)` as canonical JSON.
+    /// The old name of `events`, kept for existing callers (deprecated: the stub marks it so).
+    #[pyo3(signature = (seat))]
+    fn events_for<'py>(&self, py: Python<'py>, seat: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
+        self.events(py, seat)
+    }
+
+    /// `events(seat)` as canonical JSON.
     #[pyo3(signature = (seat))]
     fn events_json(&self, py: Python<'_>, seat: Option<i64>) -> PyResult<String> {
         guard(py, || {
