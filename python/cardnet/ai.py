@@ -4,7 +4,9 @@ People pick a difficulty instead: ``easy`` (the heuristic), ``normal`` and ``har
 growing budget: ISMCTS, or in Cherki and TEN a flat Monte Carlo search over a few candidate moves).
 Wherever a player name is taken (``cardnet.simulate``, ``cardnet arena``), a level is one too. ``LEVELS``
 is the one list of levels the package uses. The players see a game only as the seat they play may see it:
-the search works on determinized copies, never on other seats' hidden cards.
+the search works on determinized copies, never on other seats' hidden cards. They choose on a
+``cardnet.Game`` (``choose``, ``choose_index``) and on an RL state (``choose_action``: an action id, the same
+choice as on a game in the same position with the same seed).
 """
 
 from __future__ import annotations
@@ -12,10 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import _core
-from ._core import Game
+from ._core import Game, RlState
 from .games import check_seed
 
-__all__ = ["LEVELS", "PLAYERS", "choose", "choose_index", "level_player"]
+__all__ = ["LEVELS", "PLAYERS", "choose", "choose_action", "choose_index", "level_player"]
 
 #: Player names accepted by ``choose`` (plus ``ismcts:N`` for N iterations).
 PLAYERS = ("random", "heuristic", "ismcts")
@@ -54,3 +56,17 @@ def choose(
 ) -> dict[str, Any]:
     """The move (a dict, as ``legal_moves`` lists it) a built-in player picks; see ``choose_index``."""
     return game.legal_move(seat, choose_index(game, seat, player, level, seed))
+
+
+def choose_action(
+    state: RlState,
+    seat: int,
+    player: str = "random",
+    level: str | None = None,
+    seed: int | None = None,
+) -> int:
+    """The action id a built-in player picks for ``seat`` of an RL state (``cardnet.rl.new_state``, or the
+    ``core`` of an OpenSpiel state), as ``choose_index`` picks on a game: the same choice for the same
+    position and seed, from what ``seat`` may see only. Raises BadOptions for an unknown player or level and
+    IllegalMove when ``seat`` is not to act."""
+    return state.choose_action(seat, player, level, check_seed(seed))

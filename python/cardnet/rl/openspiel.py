@@ -6,7 +6,10 @@ have at most 32 values each (``deal_radices``: 1024 deals are two chance nodes o
 sampler never walks a list of 1024); every later random event (Cherki's next deal, TEN's draws) follows
 from that seed inside the state, so no other node is a chance node. Matchstick, Cherki and TEN are
 sequential; A Fistful of Gold is a simultaneous-move game (both seats pick at once; a step where only one
-seat decides is an ordinary player node). Actions are the core's action ids (``docs/RL.md``); observation
+seat decides is an ordinary player node). Its sequential form ``python_cardnet_fistful_sequential``
+(``load("fistful", sequential=True)``) is the same game for algorithms that need turn-based dynamics: where
+both seats pick, the lower seat picks first and its pick stays hidden from the other seat until both are in.
+Actions are the core's action ids (``docs/RL.md``); observation
 tensors are the seat's observation, information-state tensors add its own past actions, and the
 information-state string is its view followed by every event batch it received. Returns are the core's
 per-seat rewards in ``[0, 1]`` at the end (general sum).
@@ -18,6 +21,16 @@ player, whoever asks) and ``chance_outcomes``; ``apply_action`` goes through Ope
 history). The core game keeps no event logs while it is stepped: the information-state string replays the
 moves into a logged copy when first asked for, and that copy follows the game from then on.
 
+``resample_from_infostate(player, sampler)`` deals a state from the core's determinization: every card
+``player`` cannot know is re-dealt (other hands, face-down discards, a pick not yet revealed, the draw pile
+and the state's own randomness), while everything it knows — its own cards and past actions, including its
+picks at simultaneous nodes, and every event it saw — stays, so the resampled state gives ``player`` the
+same information-state string, tensors and legal actions. OpenSpiel's ISMCTS (``open_spiel.python.
+algorithms.ismcts``, sequential games) runs on all four games through it. A resampled state keeps event logs
+in its own core, clones, and pickles and serializes (its save holds the state it was drawn from, because a
+re-deal follows from no seed); its OpenSpiel ``history()`` starts empty, as the moves behind it are not all
+``player``'s to know.
+
 Parameters: ``players`` (0 = the game's default), ``options`` (a JSON object as text), ``seed`` and
 ``deals`` (how many deals the chance nodes choose from).
 """
@@ -26,6 +39,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -35,10 +49,12 @@ from .. import _core
 from ..games import GAMES
 from . import new_state
 
-__all__ = ["GAME_NAMES", "deal_radices", "load", "merged_layout"]
+__all__ = ["GAME_NAMES", "SEQUENTIAL_NAMES", "deal_radices", "load", "merged_layout"]
 
 #: The OpenSpiel short names registered by importing this module.
 GAME_NAMES = {name: f"python_cardnet_{name}" for name in ("matchstick", "fistful", "cherki", "ten")}
+#: The sequential forms of the simultaneous-move games (the lower seat acts first, unseen by the other).
+SEQUENTIAL_NAMES = {"fistful": "python_cardnet_fistful_sequential"}
 
 _DEFAULT_DEALS = 1024
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
@@ -136,10 +152,12 @@ class CardnetState(pyspiel.State):  # type: ignore[misc]
         self._deals: int = game.deals
         self._players: int = game.num_players()
         self._options: dict[str, Any] = game.options
-        self._simultaneous: bool = game.cardnet_name == "fistful"
+        self._simultaneous: bool = game.simultaneous
         self.core: _core.RlState | None = None
-        # The same game with event logs, made and brought up to date only for the information-state string.
+        # The same game with event logs, made when the information-state string is first asked for and
+        # stepped with the core from then on; unused when the core keeps logs itself (a resampled state).
         self._logged: _core.RlState | None = None
+        self._core_logs = False
         self._radices: list[int] = game.radices
         self._legal = _LegalIds()
         # The deal's digits chosen so far (least significant first) and their value.
@@ -204,7 +222,10 @@ class CardnetState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         self._legal.clear()
         if self.core is not None:
-            following = self.core.step(self._player, action)
+            seat = self._player
+            following = self.core.step(seat, action)
+            if self._logged is not None:
+                self._logged.apply_action_id(seat, action)
             if following >= 0 and not self._simultaneous:
                 self._player = following  # what _refresh works out, without the call: this runs every move
             else:
@@ -219,13 +240,17 @@ class CardnetState(pyspiel.State):  # type: ignore[misc]
             self._refresh(self.core.first_to_act())
 
     def logged(self) -> _core.RlState:
-        """The core game with its per-seat event logs: made by replaying the moves the first time it is
-        asked for, then brought up to date with the moves made since."""
+        """The core game with its per-seat event logs: the core itself when it keeps them (a resampled
+        state), else a copy made by replaying the moves the first time it is asked for, which every later
+        move then steps too (so no call copies the history)."""
         assert self.core is not None
+        if self._core_logs:
+            return self.core
         if self._logged is None:
-            self._logged = new_state(self._name, self._players, self.core.seed, self._options)
-        for seat, action in self.core.action_history()[self._logged.move_count() :]:
-            self._logged.apply_action_id(seat, action)
+            logged = new_state(self._name, self._players, self.core.seed, self._options)
+            for seat, action in self.core.action_history():
+                logged.apply_action_id(seat, action)
+            self._logged = logged
         return self._logged
 
     def _apply_actions(self, actions: list[int]) -> None:
@@ -234,7 +259,33 @@ class CardnetState(pyspiel.State):  # type: ignore[misc]
         following = -1
         for seat in self.core.to_act():
             following = self.core.step(seat, actions[seat])
+            if self._logged is not None:
+                self._logged.apply_action_id(seat, actions[seat])
         self._refresh(following)
+
+    def resample_from_infostate(self, player: int, probability_sampler: Callable[[], float]) -> CardnetState:
+        """A state ``player`` cannot tell from this one: the core's determinization for ``player``, seeded
+        from two draws of ``probability_sampler`` (a callable returning floats in ``[0, 1)``, as OpenSpiel's
+        ``UniformProbabilitySampler``). Before the deal nothing is hidden yet and the answer is a clone."""
+        if not 0 <= player < self._players:
+            raise ValueError(f"player must be a seat of 0..{self._players - 1}, not {player}")
+        if self.core is None:
+            return self.clone()  # type: ignore[no-any-return]
+        high, low = (min(int(probability_sampler() * 2**32), 2**32 - 1) for _ in range(2))
+        twin: CardnetState = self.get_game().new_initial_state()
+        twin._digits, twin._deal, twin._place = self._digits, self._deal, self._place
+        twin.core = self.logged().determinize(player, high << 32 | low)
+        twin._core_logs = True
+        twin._player = self._player
+        return twin
+
+    def choose_action(self, player: str = "random", level: str | None = None, seed: int = 0) -> int:
+        """The action id a built-in player picks for the player to move (``RlState.choose_action``: ``level``
+        ``easy``/``normal``/``hard``, or a ``player`` name as ``cardnet.ai`` lists them). It sees only what
+        that seat may see. Raises ``ValueError`` at a chance, simultaneous or terminal node."""
+        if self.core is None or self._player < 0:
+            raise ValueError("a built-in player chooses for the one seat to move, not at this node")
+        return self.core.choose_action(self._player, player, level, seed)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -262,10 +313,14 @@ class CardnetGame(pyspiel.Game):  # type: ignore[misc]
     """A cardnet game for OpenSpiel (see the module docstring for the parameters); one subclass per game."""
 
     cardnet_name: str = ""
+    #: Whether seats that must act together act at one simultaneous node (else one after the other).
+    simultaneous: bool = False
+    #: The OpenSpiel game type this class was registered with.
+    game_type: Any = None
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         cardnet_name = self.cardnet_name
-        game_type = _GAME_TYPES[cardnet_name]
+        game_type = self.game_type
         params = {**_PARAMETERS, **(params or {})}
         self.seed = int(params["seed"])
         self.deals = int(params["deals"])
@@ -301,15 +356,14 @@ class CardnetGame(pyspiel.Game):  # type: ignore[misc]
 
 
 _PARAMETERS: dict[str, Any] = {"players": 0, "options": "{}", "seed": 0, "deals": _DEFAULT_DEALS}
-_GAME_TYPES: dict[str, Any] = {}
 
 
-def _register(name: str) -> None:
+def _register(name: str, short_name: str, simultaneous: bool) -> None:
     info = GAMES[name]
     game_type = pyspiel.GameType(
-        short_name=GAME_NAMES[name],
-        long_name=f"cardnet {info.title}",
-        dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS if name == "fistful" else pyspiel.GameType.Dynamics.SEQUENTIAL,
+        short_name=short_name,
+        long_name=f"cardnet {info.title}" + ("" if simultaneous or name not in SEQUENTIAL_NAMES else " (sequential)"),
+        dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS if simultaneous else pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
@@ -322,17 +376,23 @@ def _register(name: str) -> None:
         provides_observation_tensor=True,
         parameter_specification=_PARAMETERS,
     )
-    _GAME_TYPES[name] = game_type
-    # OpenSpiel's registry keeps the class; a class (not a closure) is what it can release at exit.
-    pyspiel.register_game(game_type, type(f"CardnetGame_{name}", (CardnetGame,), {"cardnet_name": name}))
+    # OpenSpiel's registry keeps the class; a class (not a closure) is what it can release at exit. Each form
+    # is a class of its own, so the forms of one game never share or swap a table entry.
+    attributes = {"cardnet_name": name, "simultaneous": simultaneous, "game_type": game_type}
+    pyspiel.register_game(game_type, type(f"CardnetGame_{short_name}", (CardnetGame,), attributes))
 
 
-def load(name: str, **params: Any) -> Any:
-    """``pyspiel.load_game`` of cardnet game ``name`` with ``params`` (``players``, ``options``, ...)."""
+def load(name: str, sequential: bool = False, **params: Any) -> Any:
+    """``pyspiel.load_game`` of cardnet game ``name`` with ``params`` (``players``, ``options``, ...);
+    ``sequential=True`` loads the sequential form of a simultaneous-move game (``SEQUENTIAL_NAMES``; the
+    other games are sequential already)."""
     if "options" in params and not isinstance(params["options"], str):
         params["options"] = _core.json_dumps(params["options"])
-    return pyspiel.load_game(GAME_NAMES[name], params)
+    short_name = SEQUENTIAL_NAMES.get(name, GAME_NAMES[name]) if sequential else GAME_NAMES[name]
+    return pyspiel.load_game(short_name, params)
 
 
-for _name in GAME_NAMES:
-    _register(_name)
+for _name, _short_name in GAME_NAMES.items():
+    _register(_name, _short_name, simultaneous=_name in SEQUENTIAL_NAMES)
+for _name, _short_name in SEQUENTIAL_NAMES.items():
+    _register(_name, _short_name, simultaneous=False)

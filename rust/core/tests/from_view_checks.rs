@@ -21,7 +21,7 @@ fn a_view_whose_game_is_on_but_nobody_acts_is_corrupt() {
         let game = midway(name);
         let players = game.setup().players;
         for observer in [None, Some(0)] {
-            let view = game.view(observer);
+            let view = game.view(observer).expect("a seat of the table or a spectator");
             assert!(
                 from_view(name, Some(players), &json!({}), observer, &view, 1).is_ok(),
                 "{name}: the real view builds"

@@ -160,6 +160,17 @@ proptest! {
             state.write_infostate(seat, &mut a);
             copy.write_infostate(seat, &mut b);
             prop_assert_eq!(a, b);
+            // A determinized copy saves as its recipe, moves made since included, and replays exactly.
+            let mut copy = copy;
+            if let Some(&next) = copy.to_act().first() {
+                let ids = copy.legal_action_ids(next);
+                copy.apply_action_id(next, ids[rng.index(ids.len())]).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            }
+            let saved = copy.to_json().map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let loaded = load_rl(&saved.to_string()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(loaded.state_json(), copy.state_json());
+            prop_assert_eq!(loaded.information_state_string(seat).ok(), copy.information_state_string(seat).ok());
+            prop_assert_eq!(loaded.to_json().ok(), Some(saved));
         }
         let saved = state.to_json().map_err(|e| TestCaseError::fail(e.to_string()))?;
         let loaded = load_rl(&saved.to_string()).map_err(|e| TestCaseError::fail(e.to_string()))?;
@@ -276,4 +287,24 @@ fn vectorized_env_computes_only_what_is_asked() {
     let mut short = vec![0.0; 3];
     let mut out = Outputs { obs: Some(&mut short), mask: None, legal: None, seats: &mut seats };
     assert!(env.observe(&mut out).is_err(), "a buffer of the wrong length is refused");
+}
+
+#[test]
+fn a_determinized_save_with_a_wrong_recipe_does_not_load() {
+    let mut state = new_rl("fistful", None, 3, &Value::Null, true).unwrap();
+    for seat in state.to_act() {
+        let id = state.legal_action_ids(seat)[0];
+        state.apply_action_id(seat, id).unwrap();
+    }
+    let copy = state.determinize(Some(0), 77);
+    let saved = copy.to_json().unwrap();
+    assert!(load_rl(&saved.to_string()).is_ok());
+    for (pointer, bad) in
+        [("/determinized/seed", json!(78)), ("/determinized/observer", json!(5)), ("/game", json!("ten"))]
+    {
+        let mut doc = saved.clone();
+        *doc.pointer_mut(pointer).unwrap() = bad;
+        let err = load_rl(&doc.to_string()).err().map(|e| e.code().to_string());
+        assert_eq!(err.as_deref(), Some("corrupt_state"), "{pointer}");
+    }
 }

@@ -7,6 +7,7 @@
 
 use crate::convert::{from_py, to_py};
 use crate::errors::{check, guard, internal, to_pyerr};
+use cardnet_core::ai::Player;
 use cardnet_core::json::canonical;
 use cardnet_core::rl::{self, AnyRl, LegalIds, Outputs};
 use cardnet_core::{GameError, Seat};
@@ -409,6 +410,36 @@ impl RlState {
         })
     }
 
+    /// Whether the state keeps the per-seat event logs (`information_state_string` needs them).
+    fn logs_events(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self.usable(py)?.logs_events())
+    }
+
+    /// The action id a built-in player picks for `seat`: `player` is `random`, `heuristic`, `ismcts` or
+    /// `ismcts:N`; a `level` (`easy`, `normal`, `hard`), when given, chooses the player instead. The same
+    /// choice as `Game.choose` in the same position and seed; the player sees only what `seat` may see.
+    /// The search runs without holding the GIL. `IllegalMove` when `seat` has nothing to decide.
+    #[pyo3(signature = (seat, player = "random", level = None, seed = 0))]
+    fn choose_action(
+        &self,
+        py: Python<'_>,
+        seat: i64,
+        player: &str,
+        level: Option<&str>,
+        seed: u64,
+    ) -> PyResult<usize> {
+        guard(py, || {
+            let state = self.usable(py)?;
+            let seat = seat_of(py, state, seat)?;
+            let chosen = check(py, level.map_or_else(|| Player::parse(player), Player::for_level))?;
+            let result = py.detach(|| catch_unwind(AssertUnwindSafe(|| state.choose_action(seat, chosen, seed))));
+            match result {
+                Ok(r) => check(py, r),
+                Err(_) => Err(internal(py, "internal error in cardnet-core while choosing a move".into())),
+            }
+        })
+    }
+
     fn __copy__(&self, py: Python<'_>) -> PyResult<RlState> {
         self.clone(py)
     }
@@ -417,7 +448,7 @@ impl RlState {
         self.clone(py)
     }
 
-    /// Pickles as its save (`rl_load(to_json())`); a determinized copy cannot be pickled.
+    /// Pickles as its save (`rl_load(to_json())`; a determinized copy's save holds the state it was drawn from).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         let load = py.import("cardnet._core")?.getattr("rl_load")?;
         Ok((load, (self.to_json(py)?,)))

@@ -27,12 +27,14 @@ mod vector;
 pub use encode::{Block, Encoder};
 pub use vector::{LegalIds, Outputs, VecEnv};
 
+use crate::ai::Player;
 use crate::error::GameError;
 use crate::game::{Game, Seat, Setup};
 use crate::json::canonical;
 use crate::rng::Rng;
 use crate::session::hex_sha256;
 use serde_json::{json, Value};
+use std::sync::Arc;
 
 /// Version of the action-id and tensor layouts; bumped whenever any game's layout changes.
 /// Version 2: TEN's card blocks count card kinds instead of one slot per card id (action ids unchanged).
@@ -204,7 +206,18 @@ pub struct RlState<G: RlGame> {
     history: Vec<(Seat, usize)>,
     obs_len: usize,
     actions: usize,
-    determinized: bool,
+    /// Where a determinized copy came from (`None` for a game played from its deal): what its save
+    /// replays, since the re-dealt cards follow from no seed.
+    origin: Option<Arc<Origin<G>>>,
+}
+
+/// The recipe of a determinized copy: the state it was drawn from, for whom and with which seed, and how
+/// many entries of its history it started with (the observer's own actions).
+struct Origin<G: RlGame> {
+    source: RlState<G>,
+    observer: Option<Seat>,
+    seed: u64,
+    since: usize,
 }
 
 impl<G: RlGame> RlState<G> {
@@ -229,7 +242,7 @@ impl<G: RlGame> RlState<G> {
             history: Vec::new(),
             obs_len,
             actions,
-            determinized: false,
+            origin: None,
         }
     }
 
@@ -242,7 +255,7 @@ impl<G: RlGame> RlState<G> {
             history: Vec::new(),
             obs_len: like.obs_len,
             actions: like.actions,
-            determinized: false,
+            origin: None,
         }
     }
 
@@ -253,7 +266,7 @@ impl<G: RlGame> RlState<G> {
         if let Some(logs) = self.logs.as_mut() {
             logs.iter_mut().for_each(Vec::clear);
         }
-        self.determinized = false;
+        self.origin = None;
     }
 
     /// The engine state.
@@ -341,6 +354,12 @@ pub trait AnyRl: Send + Sync {
     fn redeal(&self, seed: u64) -> Result<Box<dyn AnyRl>, GameError>;
     /// A copy re-dealing what `observer` cannot know; only `observer`'s log and actions are kept.
     fn determinize(&self, observer: Option<Seat>, seed: u64) -> Box<dyn AnyRl>;
+    /// Whether the per-seat event logs are kept (the information-state string needs them).
+    fn logs_events(&self) -> bool;
+    /// The action id a built-in `player` picks for `seat` (deterministic for a `seed`). The player sees the
+    /// state only as `seat` may (it searches determinized copies), so this is the same choice as on a
+    /// [`Game`] in the same position. `not_your_turn` when `seat` has nothing to decide.
+    fn choose_action(&self, seat: Seat, player: Player, seed: u64) -> Result<usize, GameError>;
 }
 
 impl<G: RlGame> AnyRl for RlState<G> {
@@ -454,14 +473,19 @@ impl<G: RlGame> AnyRl for RlState<G> {
         self.game.state_json()
     }
     fn to_json(&self) -> Result<Value, GameError> {
-        if self.determinized {
-            return Err(GameError::illegal("determinized", "a determinized copy cannot be saved"));
-        }
         let setup = self.game.setup();
+        let state_hash = hex_sha256(canonical(&self.game.state_json()).as_bytes());
+        if let Some(origin) = &self.origin {
+            // The re-dealt cards follow from the source state and the seed, so the save replays those.
+            let actions: Vec<Value> = self.history[origin.since..].iter().map(|(s, id)| json!([s, id])).collect();
+            let from = json!({"state": origin.source.to_json()?, "observer": origin.observer, "seed": origin.seed});
+            return Ok(json!({"format": LAYOUT_VERSION, "game": self.name(), "players": setup.players,
+                             "determinized": from, "actions": actions, "state_hash": state_hash}));
+        }
         let actions: Vec<Value> = self.history.iter().map(|(s, id)| json!([s, id])).collect();
         Ok(json!({"format": LAYOUT_VERSION, "game": self.name(), "players": setup.players, "seed": setup.seed,
                   "options": setup.options, "actions": actions, "logs": self.logs.is_some(),
-                  "state_hash": hex_sha256(canonical(&self.game.state_json()).as_bytes())}))
+                  "state_hash": state_hash}))
     }
     fn clone_box(&self) -> Box<dyn AnyRl> {
         Box::new(self.clone())
@@ -477,13 +501,29 @@ impl<G: RlGame> AnyRl for RlState<G> {
         let logs = self.logs.as_ref().map(|logs| {
             logs.iter().enumerate().map(|(s, log)| if keep(s) { log.clone() } else { Vec::new() }).collect()
         });
+        let history: Vec<(Seat, usize)> = self.history.iter().copied().filter(|&(s, _)| keep(s)).collect();
+        let origin = Origin { source: self.clone(), observer, seed, since: history.len() };
         Box::new(RlState {
             game: self.game.determinize(observer, &mut rng),
             logs,
-            history: self.history.iter().copied().filter(|&(s, _)| keep(s)).collect(),
+            history,
             obs_len: self.obs_len,
             actions: self.actions,
-            determinized: true,
+            origin: Some(Arc::new(origin)),
+        })
+    }
+    fn logs_events(&self) -> bool {
+        self.logs.is_some()
+    }
+    fn choose_action(&self, seat: Seat, player: Player, seed: u64) -> Result<usize, GameError> {
+        check_turn(&self.game, seat)?;
+        let index = player.choose(&self.game, seat, &mut Rng::new(seed))?;
+        let setup = self.game.setup();
+        self.game.legal_move(seat, index).and_then(|mv| G::action_id(setup, &mv)).ok_or_else(|| {
+            GameError::Internal(format!(
+                "{} picked legal move {index} of seat {seat}, which has no action id",
+                player.name()
+            ))
         })
     }
 }
@@ -521,20 +561,27 @@ macro_rules! rl_games {
 crate::games::with_games!(rl_games);
 
 /// Replays an RL save (from [`AnyRl::to_json`]): every action is re-applied and the final state checked.
+/// The save of a determinized copy replays the state it was drawn from, determinizes it again with the
+/// same seed, then replays the actions made since.
 pub fn load_rl(text: &str) -> Result<Box<dyn AnyRl>, GameError> {
-    let corrupt = |what: &str| GameError::CorruptState(what.to_string());
     let doc = crate::json::parse(text).map_err(|e| GameError::CorruptState(format!("not JSON: {e}")))?;
+    load_doc(&doc)
+}
+
+fn load_doc(doc: &Value) -> Result<Box<dyn AnyRl>, GameError> {
+    let corrupt = |what: &str| GameError::CorruptState(what.to_string());
     let format = doc.get("format").and_then(Value::as_u64);
     if !format.is_some_and(|f| (u64::from(OLDEST_SAVE_LAYOUT)..=u64::from(LAYOUT_VERSION)).contains(&f)) {
         return Err(corrupt("not an RL save of a layout version with these action ids"));
     }
-    let name = doc.get("game").and_then(Value::as_str).ok_or_else(|| corrupt("no game name"))?;
-    let players = doc.get("players").and_then(Value::as_u64).ok_or_else(|| corrupt("no player count"))?;
-    let seed = doc.get("seed").and_then(Value::as_u64).ok_or_else(|| corrupt("no seed"))?;
-    let logs = doc.get("logs").and_then(Value::as_bool).unwrap_or(true);
-    let options = doc.get("options").cloned().unwrap_or(Value::Null);
-    let mut state = new_rl(name, Some(players as usize), seed, &options, logs)
-        .map_err(|e| GameError::CorruptState(format!("setup: {}", e.reason())))?;
+    let mut state = match doc.get("determinized") {
+        Some(from) => redeterminize(from)?,
+        None => new_from_doc(doc)?,
+    };
+    let name = doc.get("game").and_then(Value::as_str);
+    if name != Some(state.name()) {
+        return Err(corrupt("the game name differs from the state it was drawn from"));
+    }
     let actions = doc.get("actions").and_then(Value::as_array).ok_or_else(|| corrupt("no action list"))?;
     for (i, pair) in actions.iter().enumerate() {
         let seat = pair.get(0).and_then(Value::as_u64);
@@ -551,4 +598,31 @@ pub fn load_rl(text: &str) -> Result<Box<dyn AnyRl>, GameError> {
         return Err(corrupt("the replayed state differs from the saved one"));
     }
     Ok(state)
+}
+
+/// The starting position of a save's setup.
+fn new_from_doc(doc: &Value) -> Result<Box<dyn AnyRl>, GameError> {
+    let corrupt = |what: &str| GameError::CorruptState(what.to_string());
+    let name = doc.get("game").and_then(Value::as_str).ok_or_else(|| corrupt("no game name"))?;
+    let players = doc.get("players").and_then(Value::as_u64).ok_or_else(|| corrupt("no player count"))?;
+    let seed = doc.get("seed").and_then(Value::as_u64).ok_or_else(|| corrupt("no seed"))?;
+    let logs = doc.get("logs").and_then(Value::as_bool).unwrap_or(true);
+    let options = doc.get("options").cloned().unwrap_or(Value::Null);
+    new_rl(name, Some(players as usize), seed, &options, logs)
+        .map_err(|e| GameError::CorruptState(format!("setup: {}", e.reason())))
+}
+
+/// The determinized copy a save's `determinized` part describes: its source replayed, then re-dealt.
+fn redeterminize(from: &Value) -> Result<Box<dyn AnyRl>, GameError> {
+    let corrupt = |what: &str| GameError::CorruptState(what.to_string());
+    let source = load_doc(from.get("state").ok_or_else(|| corrupt("no source state"))?)?;
+    let seed = from.get("seed").and_then(Value::as_u64).ok_or_else(|| corrupt("no determinization seed"))?;
+    let observer = match from.get("observer") {
+        Some(Value::Null) | None => None,
+        Some(seat) => match seat.as_u64() {
+            Some(s) if (s as usize) < source.setup().players => Some(s as usize),
+            _ => return Err(corrupt("the observer is not a seat of the game")),
+        },
+    };
+    Ok(source.determinize(observer, seed))
 }
