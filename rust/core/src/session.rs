@@ -201,7 +201,11 @@ impl<G: Game> AnyGame for Session<G> {
         self.game.legal_move(seat, index).map(|m| self.game.move_to_json(&m))
     }
     fn legal_moves(&self, seat: Seat) -> Vec<Value> {
-        (0..self.game.legal_count(seat)).filter_map(|i| self.legal_move(seat, i)).collect()
+        // One parse of the written list rather than one per move: the dict API lists every move each turn.
+        match crate::json::written(|out| out.push_str(&self.legal_json(seat))) {
+            Value::Array(moves) => moves,
+            other => unreachable!("legal_json wrote {other} rather than an array"),
+        }
     }
     fn index_of(&self, seat: Seat, mv: &Value) -> Result<usize, GameError> {
         self.check_turn(seat)?;
@@ -217,7 +221,7 @@ impl<G: Game> AnyGame for Session<G> {
         Session::apply_index(self, seat, index)
     }
     fn view(&self, seat: Option<Seat>) -> Value {
-        self.game.view(seat)
+        crate::json::written(|out| out.push_str(&self.view_json(seat)))
     }
     fn events(&self, seat: Option<Seat>) -> Vec<Value> {
         self.game.events(seat)
