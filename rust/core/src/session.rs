@@ -247,7 +247,11 @@ impl<G: Game> AnyGame for Session<G> {
         self.game.legal_move(seat, index).map(|m| self.game.move_to_json(&m))
     }
     fn legal_moves(&self, seat: Seat) -> Vec<Value> {
-        (0..self.game.legal_count(seat)).filter_map(|i| self.legal_move(seat, i)).collect()
+        // One parse of the written list rather than one per move: the dict API lists every move each turn.
+        match crate::json::written(|out| out.push_str(&self.legal_json(seat))) {
+            Value::Array(moves) => moves,
+            other => unreachable!("legal_json wrote {other} rather than an array"),
+        }
     }
     fn index_of(&self, seat: Seat, mv: &Value) -> Result<usize, GameError> {
         self.check_turn(seat)?;
@@ -263,8 +267,8 @@ impl<G: Game> AnyGame for Session<G> {
         Session::apply_index(self, seat, index)
     }
     fn view(&self, seat: Option<Seat>) -> Result<Value, GameError> {
-        self.check_observer(seat)?;
-        Ok(self.game.view(seat))
+        let written = self.view_json(seat)?;
+        Ok(crate::json::written(|out| out.push_str(&written)))
     }
     fn events(&self, seat: Option<Seat>) -> Result<Vec<Value>, GameError> {
         self.check_observer(seat)?;

@@ -1,5 +1,17 @@
-//! One module per game, each split the same way by concern (see any game's `mod.rs`), and the one list of
-//! games: [`with_games`].
+//! One module per game, each split the same way by concern, and the one list of games: [`with_games`].
+//!
+//! A game's files, the same in all four (a game may add its own helpers, such as Cherki's discard log or
+//! TEN's card data and scoring):
+//! - `mod.rs`: the rules summary, and the [`crate::game::Game`] impl, which only delegates;
+//! - `rules.rs`: the state, moves and events, and how a legal move changes the state;
+//! - `legal.rs`: the legal moves, counted, ranked and unranked without building the set;
+//! - `explain.rs`: why a move is refused (runs only after the move was found illegal);
+//! - `wire.rs`: the JSON, written once by direct writers (views, events, moves), moves parsed, saves;
+//! - `view.rs`: a state rebuilt from one seat's view, and determinization;
+//! - `bot.rs`: the built-in heuristic player.
+//!
+//! Each file imports only the files above it in that list (`rules` imports none of the others), so no two
+//! modules import each other.
 
 pub mod cherki;
 pub mod fistful;

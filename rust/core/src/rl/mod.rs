@@ -282,7 +282,9 @@ impl<G: RlGame> RlState<G> {
         self.history.push((seat, id));
         if let Some(logs) = self.logs.as_mut() {
             for (s, log) in logs.iter_mut().enumerate() {
-                log.push(canonical(&Value::Array(self.game.events(Some(s)))));
+                let mut batch = String::new();
+                self.game.write_events(Some(s), &mut batch);
+                log.push(batch);
             }
         }
     }

@@ -195,6 +195,56 @@ impl Cherki {
     }
 }
 
+impl Cherki {
+    /// [`Game::heuristic_index`] of this game.
+    pub(super) fn heuristic_choice(&self, seat: Seat, _rng: &mut Rng) -> usize {
+        if !self.acting(seat) {
+            return 0;
+        }
+        match self.phase {
+            Phase::Start => {
+                let take = self.can_take(seat);
+                if !self.called[seat] && self.hand_ready_kind(seat).is_some() {
+                    return 1 + take as usize;
+                }
+                if take {
+                    if self.called[seat] {
+                        return 1;
+                    }
+                    let top = self.discards.last().map_or(0, |d| d.card);
+                    let held = (self.hands[seat] & KIND_MASKS[card_kind(top)]).count_ones();
+                    if held == 1 || held == 2 {
+                        return 1;
+                    }
+                }
+                0
+            }
+            Phase::Drawn if self.called[seat] => 0,
+            Phase::Drawn => {
+                let plain = self.discardable(seat);
+                let callable = self.callable_discards(seat);
+                if callable != 0 {
+                    // Of the calls, keep the hand worth most: discard the cheapest card.
+                    let best = bits(callable).min_by_key(|&c| card_points(c)).unwrap_or(0);
+                    return plain.count_ones() as usize + (callable & (bit(best) - 1)).count_ones() as usize;
+                }
+                let counts = kind_counts(self.hands[seat]);
+                let mut best = (0usize, 0u32, 0u32);
+                for (index, card) in bits(plain).enumerate() {
+                    let mut after = counts;
+                    after[card_kind(card)] -= 1;
+                    let key = (Self::shape_score(&after), 10 - card_points(card));
+                    if index == 0 || key > (best.1, best.2) {
+                        best = (index, key.0, key.1);
+                    }
+                }
+                best.0
+            }
+            Phase::Over => 0,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,55 +347,5 @@ mod tests {
             })
             .collect();
         assert_eq!(kinds, vec![8], "only discarding a nine keeps the hand two cards from three triples");
-    }
-}
-
-impl Cherki {
-    /// [`Game::heuristic_index`] of this game.
-    pub(super) fn heuristic_choice(&self, seat: Seat, _rng: &mut Rng) -> usize {
-        if !self.acting(seat) {
-            return 0;
-        }
-        match self.phase {
-            Phase::Start => {
-                let take = self.can_take(seat);
-                if !self.called[seat] && self.hand_ready_kind(seat).is_some() {
-                    return 1 + take as usize;
-                }
-                if take {
-                    if self.called[seat] {
-                        return 1;
-                    }
-                    let top = self.discards.last().map_or(0, |d| d.card);
-                    let held = (self.hands[seat] & KIND_MASKS[card_kind(top)]).count_ones();
-                    if held == 1 || held == 2 {
-                        return 1;
-                    }
-                }
-                0
-            }
-            Phase::Drawn if self.called[seat] => 0,
-            Phase::Drawn => {
-                let plain = self.discardable(seat);
-                let callable = self.callable_discards(seat);
-                if callable != 0 {
-                    // Of the calls, keep the hand worth most: discard the cheapest card.
-                    let best = bits(callable).min_by_key(|&c| card_points(c)).unwrap_or(0);
-                    return plain.count_ones() as usize + (callable & (bit(best) - 1)).count_ones() as usize;
-                }
-                let counts = kind_counts(self.hands[seat]);
-                let mut best = (0usize, 0u32, 0u32);
-                for (index, card) in bits(plain).enumerate() {
-                    let mut after = counts;
-                    after[card_kind(card)] -= 1;
-                    let key = (Self::shape_score(&after), 10 - card_points(card));
-                    if index == 0 || key > (best.1, best.2) {
-                        best = (index, key.0, key.1);
-                    }
-                }
-                best.0
-            }
-            Phase::Over => 0,
-        }
     }
 }

@@ -410,3 +410,55 @@ impl RawFile {
         })
     }
 }
+
+/// A set of card ids (0..192) as a bitmask: collections and the market, iterated in id order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CardSet([u64; 3]);
+
+impl CardSet {
+    /// Whether `id` is in the set.
+    pub fn contains(self, id: u8) -> bool {
+        let i = usize::from(id);
+        i < 192 && self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+
+    pub(crate) fn insert(&mut self, id: u8) {
+        let i = usize::from(id);
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    pub(crate) fn remove(&mut self, id: u8) {
+        let i = usize::from(id);
+        self.0[i / 64] &= !(1 << (i % 64));
+    }
+
+    /// How many cards the set holds.
+    pub fn len(self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == [0; 3]
+    }
+
+    /// The set as three 64-bit words, lowest ids first (bit `b` of word `w` = id `64 w + b`).
+    pub fn words(self) -> [u64; 3] {
+        self.0
+    }
+
+    /// The ids in increasing order.
+    pub fn iter(self) -> impl Iterator<Item = u8> {
+        (0..3usize).flat_map(move |w| {
+            let mut bits = self.0[w];
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                Some((w * 64 + b) as u8)
+            })
+        })
+    }
+}

@@ -1,14 +1,15 @@
-//! TEN's views, events and moves written straight as canonical JSON (keys in sorted order, no
-//! `serde_json::Value`): the network host sends and hashes these bytes on every move. They must equal
-//! `canonical(&public_view())`, `canonical(&private_view(seat))`, the canonical array of `events(seat)` and
-//! `canonical(&move_to_json(mv))`, which `tests/direct_json.rs` checks along random games.
+//! TEN's JSON: views, events and moves written straight as canonical JSON (the one writer of each; the
+//! network host sends and hashes these bytes on every move), moves parsed, and the saved state.
 //!
-//! Every card, wherever it appears, goes through [`Ten::write_card`]. Only the outcome inside the
-//! `game_over` event (once a game, with its scoring breakdown) is still encoded from its `Value`.
+//! Every card, wherever it appears, goes through [`Ten::write_card`]. The outcome inside the `game_over`
+//! event (once a game, with its scoring breakdown) is the outcome's own `Value`, encoded here.
 
-use super::{Event, Phase, Ten, TenKind, TenMove, SOLO_NOTE};
-use crate::game::{Game, Seat};
+use super::cards::{TenKind, TOTAL_CARDS};
+use super::rules::*;
+use crate::error::GameError;
+use crate::game::{Fields, Game, Seat};
 use crate::json::{bool_str, write_array, write_canonical, write_list, write_string, write_u64};
+use serde_json::{json, Value};
 
 /// Writes one JSON object member by member. Keys must be given in canonical (byte) order, which debug
 /// builds check; values are appended by the caller to the buffer [`Object::key`] returns.
@@ -376,4 +377,59 @@ pub(super) fn write_move(out: &mut String, mv: &TenMove) {
     };
     m.string("type", name);
     m.close();
+}
+
+pub(super) fn parse_card(f: &Fields) -> Result<u8, GameError> {
+    let id = f.uint("card")?;
+    if id >= TOTAL_CARDS as u64 {
+        return Err(GameError::invalid(format!("no TEN card has id {id} (ids are 0–{})", TOTAL_CARDS - 1)));
+    }
+    Ok(id as u8)
+}
+
+impl Ten {
+    /// [`Game::move_from_json`] of this game.
+    pub(super) fn parse_move(&self, _seat: Seat, value: &Value) -> Result<TenMove, GameError> {
+        let kind = Fields::new(value, &["type", "kind", "card", "amount"])?.kind()?;
+        let only = |keys: &[&str]| Fields::new(value, keys);
+        Ok(match kind {
+            "draw" => only(&["type"]).map(|_| TenMove::Draw)?,
+            "stop" => only(&["type"]).map(|_| TenMove::Stop)?,
+            "skip_buy" => only(&["type"]).map(|_| TenMove::SkipBuy)?,
+            "pass_bid" => only(&["type"]).map(|_| TenMove::PassBid)?,
+            "pay_token" => only(&["type"]).map(|_| TenMove::PayToken)?,
+            "pay_bust" => only(&["type"]).map(|_| TenMove::PayBust)?,
+            "accept_wild" => only(&["type"]).map(|_| TenMove::AcceptWild)?,
+            "decline_wild" => only(&["type"]).map(|_| TenMove::DeclineWild)?,
+            "prize" => match only(&["type", "kind"])?.str("kind")? {
+                "numbers" => TenMove::Prize(Prize::Numbers),
+                "currency" => TenMove::Prize(Prize::Currency),
+                other => return Err(GameError::invalid(format!("unknown prize {other:?} (numbers or currency)"))),
+            },
+            "buy" => TenMove::Buy(parse_card(&only(&["type", "card"])?)?),
+            "pay_card" => TenMove::PayCard(parse_card(&only(&["type", "card"])?)?),
+            "bid" => {
+                let amount = only(&["type", "amount"])?.uint("amount")?;
+                TenMove::Bid(u32::try_from(amount).map_err(|_| GameError::invalid("bid amount too large"))?)
+            }
+            other => {
+                return Err(GameError::invalid(format!(
+                    "unknown TEN move {other:?} (draw, stop, prize, buy, skip_buy, bid, pass_bid, pay_token, \
+                     pay_bust, pay_card, accept_wild, decline_wild)"
+                )))
+            }
+        })
+    }
+
+    /// [`Game::state_json`] of this game.
+    pub(super) fn saved_state(&self) -> Value {
+        let mut v = self.public_view();
+        v["draw_order"] = json!(self.draw);
+        v["discard_order"] = json!(self.discard);
+        v["rng"] = json!(self.rng.state_hex());
+        v["final_from"] = json!(self.final_from);
+        v["final_offset"] = json!(self.final_offset);
+        v["events"] = Value::Array(self.events(None));
+        v
+    }
 }
