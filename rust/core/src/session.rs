@@ -248,7 +248,7 @@ impl<G: Game> AnyGame for Session<G> {
     }
     fn legal_moves(&self, seat: Seat) -> Vec<Value> {
         // One parse of the written list rather than one per move: the dict API lists every move each turn.
-        match crate::json::written(|out| out.push_str(&self.legal_json(seat))) {
+        match crate::json::written(|out| out.push_str(&self.all_legal_json(seat))) {
             Value::Array(moves) => moves,
             other => unreachable!("legal_json wrote {other} rather than an array"),
         }

@@ -4,6 +4,7 @@
 use crate::errors::to_pyerr;
 use cardnet_core::GameError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Number, Value};
 
@@ -44,6 +45,15 @@ pub fn to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>>
         }
         Value::Object(map) => map_to_py(py, map)?.into_any(),
     })
+}
+
+/// The Python objects for canonical JSON text the core wrote, through the standard library's C decoder.
+/// The same objects `to_py` builds (the text's keys are sorted, as `Value`'s are), without parsing the
+/// text into a `Value` first: the core writes lists and views as text, so this is their one conversion.
+pub fn text_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    static LOADS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let loads = LOADS.get_or_try_init(py, || py.import("json")?.getattr("loads").map(Bound::unbind))?;
+    loads.bind(py).call1((text,))
 }
 
 /// Builds a Python dict for a JSON object (keys in sorted order, as the core keeps them).

@@ -4,7 +4,7 @@
 //! `apply_index(seat, i)` — costs two native calls per decision and builds no Python object per legal move.
 //! What only a host needs (a move and every seat's lines in one call, the native lane) is in `crate::host`.
 
-use crate::convert::{from_py, map_to_py, to_py};
+use crate::convert::{from_py, map_to_py, text_to_py, to_py};
 use crate::errors::{check, guard, internal, to_pyerr};
 use cardnet_core::ai::Player;
 use cardnet_core::json::{canonical, parse};
@@ -236,11 +236,8 @@ impl Game {
         guard(py, || {
             let game = self.usable(py)?;
             let seat = acting(py, game, seat)?;
-            let list = PyList::empty(py);
-            for mv in game.legal_moves(seat) {
-                list.append(to_py(py, &mv)?)?;
-            }
-            Ok(list)
+            let written = check(py, game.legal_moves_json(seat))?;
+            Ok(text_to_py(py, &written)?.cast_into::<PyList>()?)
         })
     }
 
@@ -316,7 +313,7 @@ impl Game {
     fn view<'py>(&self, py: Python<'py>, seat: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
         guard(py, || {
             let game = self.usable(py)?;
-            to_py(py, &check(py, game.view(observer_of(py, game, seat)?))?)
+            text_to_py(py, &check(py, game.view_json(observer_of(py, game, seat)?))?)
         })
     }
 
