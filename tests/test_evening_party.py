@@ -154,6 +154,7 @@ def test_the_evening(lan: Lan, tmp_path: Path) -> None:
 
         # The host dies mid-game and is resumed: everyone is back in their seat with nothing typed.
         _kill_host(table, journal)
+        assert "Traceback" not in screen.wait("CONNECTION LOST", "HOST UNREACHABLE")
         table = host(2, "--resume", str(journal))
         assert f"listening on {lan.address(HOST)}:{port}" in table.history()
         line.wait_text("Reconnected to the host.", 40)
@@ -163,11 +164,15 @@ def test_the_evening(lan: Lan, tmp_path: Path) -> None:
 
         # Again, with its old port held by another process: the table moves, and everyone finds it by its id.
         _kill_host(table, journal)
+        assert "Traceback" not in screen.wait("CONNECTION LOST", "HOST UNREACHABLE")
         procs.append(hold_port(lan, HOST, port))
         table = host(3, "--resume", str(journal))
         assert f"port {port} is in use" in table.history()
+        moved = int(table.history().split(f"listening on {lan.address(HOST)}:", 1)[1].split()[0])
+        assert moved != port
         line.wait_for(lambda _: line.history().count("Reconnected to the host.") == 2, "the second reconnection", 40)
         screen.wait("Reconnected: back at your seat.")
+        assert f"at {lan.address(HOST)}:{moved} (playing)" in screen.screen()
         spectator.wait_line(lambda text: text == "Reconnected to the host.", 40)
 
         # The game is finished; the line-mode and full-screen seats vote a rematch (and the host).
@@ -179,14 +184,24 @@ def test_the_evening(lan: Lan, tmp_path: Path) -> None:
         begins = "A new game begins (game 2), with the same seats."
         for pane in (table, line):
             pane.wait_for(lambda _: _in_history(pane, begins), repr(begins), 30)
-        screen.wait("game 2", "Your turn.")
+        screen.wait("-- Game 2 begins (same seats) --")
+        spectator.wait_line(lambda text: text == begins, 20)
 
-        # Names on every screen.
-        for pane in (table, line):
+        # The second game is played to its end too; every screen names every seat.
+        _play([table, line], screen)
+        ranked = "(score 1) - winner"
+        for pane, me in ((table, "Hana"), (line, "Lina")):
             text = pane.history()
-            assert "Fay" in text and "Bot 3 · normal" in text, text[-2000:]
-        assert "Hana" in screen.screen() and "Lina" in screen.screen()
-        assert any("Hana" in seen for seen in spectator.seen) and any("Fay" in seen for seen in spectator.seen)
+            assert text.count(ranked) == 2 and "Fay (score" in text and "Bot 3 · normal (score" in text, text[-2000:]
+            assert ("Hana (score" in text) == (me != "Hana") and ("Lina (score" in text) == (me != "Lina")
+        shown = screen.screen()
+        assert "Game over." in shown and "Hana (score" in shown and "Lina (score" in shown and "You (score" in shown
+        spectator.wait_line(lambda text: text.startswith("Game over"), 20)
+        assert "  1. Bot 3 · normal (score 1) - winner" in spectator.seen
+        assert any(
+            text.startswith("Seats: 0: Hana") and "1: Lina, 2: Fay, 3: Bot 3 · normal" in text
+            for text in spectator.seen
+        )
 
         # The host leaves (asked once, as friends sit there): every client says the table was closed and ends.
         table.type_line("quit")
