@@ -4,8 +4,9 @@ A seated host with a password and a name plays in a terminal (tmux, line mode) i
 ``cardnet join`` player joins by table name in another, typing the password at the prompt; a full-screen client
 (tmux) in the third finds the table in its lobby; a built-in player fills the last seat; a spectator arrives late
 and reads the chat so far. The host is SIGKILLed twice mid-game and resumed, the second time with its old port
-held by another process: everyone is back in their seat with nothing typed. The game is finished, a rematch is
-voted, and the host's leaving ends every client with "the table was closed" and exit code 0.
+held by another process: everyone is back in their seat with nothing typed, the second time on the new port found
+by the table's id. The game is finished, a rematch is voted and played to its end, and the host's leaving ends
+every client with "the table was closed" and exit code 0.
 
 Needs root and tmux: skipped on a developer's machine without root, failed under CI. Every wait is bounded.
 """
