@@ -10,9 +10,12 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nethelpers import child_env
+
+if TYPE_CHECKING:
+    from netns import Lan
 
 
 def unique(label: str) -> str:
@@ -114,6 +117,18 @@ class Lines:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+def hold_port(lan: Lan, index: int, port: int) -> Lines:
+    """Another program listening on ``port`` of peer ``index``'s address (as if it took a host's old port), once
+    it holds it; :meth:`Lines.stop` frees it."""
+    squat = (
+        "import socket, time; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1);"
+        f" s.bind(({lan.address(index)!r}, {port})); s.listen(); print('held', flush=True); time.sleep(120)"
+    )
+    squatter = Lines(lan.command(index, [sys.executable, "-c", squat]))
+    squatter.wait_line(lambda line: line == "held", 10)
+    return squatter
 
 
 def named(name: str) -> Callable[[list[dict[str, Any]]], bool]:

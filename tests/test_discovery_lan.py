@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from discohelpers import Lines, cardnet, env, unique
+from discohelpers import Lines, cardnet, env, hold_port, unique
 from netns import Lan, private_lan, require_lan
 
 HOST, NEAR, FAR = 0, 1, 2
@@ -292,13 +291,7 @@ def test_a_restarted_host_is_found_again_across_the_lan_even_on_a_new_port(lan: 
 
         table.proc.send_signal(signal.SIGKILL)
         table.proc.wait(10)
-        squat = (
-            "import socket, time; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1);"
-            f" s.bind(({lan.address(HOST)!r}, {port})); s.listen(); print('held', flush=True); time.sleep(120)"
-        )
-        squatter = Lines(lan.command(HOST, [sys.executable, "-c", squat]))
-        procs.append(squatter)
-        squatter.wait_line(lambda line: line == "held", 10)
+        procs.append(hold_port(lan, HOST, port))
         table = host("--resume", str(journal))
         procs.append(table)
         assert any(line.startswith(f"port {port} is in use") for line in table.seen)

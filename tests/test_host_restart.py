@@ -189,7 +189,7 @@ def test_a_player_follows_its_table_to_a_new_port_by_its_id(tmp_path: Path) -> N
         port = _listening_port(host)
         player.wait_line(lambda text: text.startswith("Seat token"), 30)
         _killed(host)
-        player.wait_line(lambda text: "Reconnect attempt" in text, 30)
+        player.wait_line(lambda text: text.startswith("Reconnecting: attempt "), 30)
         with socket.socket() as squatter:
             # The killed host's connections linger in TIME_WAIT on that port.
             squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

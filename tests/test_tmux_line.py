@@ -170,7 +170,7 @@ def test_a_host_that_stops_on_purpose_ends_join_at_once(tmp_path: Path) -> None:
         assert time.monotonic() - started < 5
         text = pane.history()
         assert "The host closed the table." in text
-        assert "Lost the connection" not in text and "Reconnect attempt" not in text and "Traceback" not in text
+        assert "Lost the connection" not in text and "Reconnecting: attempt" not in text and "Traceback" not in text
     finally:
         pane.close()
         stop(host)

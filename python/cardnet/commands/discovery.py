@@ -18,8 +18,9 @@ if TYPE_CHECKING:
 
 #: How long ``join NAME`` and ``bot PLAYER NAME`` look for the table.
 DEFAULT_FIND_TIMEOUT = 3.0
-#: ``cardnet list`` prints once every table seen has answered its probe and nothing new arrived for this long.
-LIST_QUIET = 0.6
+#: ``cardnet list`` prints once every table seen has answered its probe and nothing new arrived for this long:
+#: longer than the 1 s between a browser's first two mDNS queries, so a table that missed the first is listed.
+LIST_QUIET = 1.5
 
 
 def add_interface_argument(parser: argparse.ArgumentParser, what: str) -> None:

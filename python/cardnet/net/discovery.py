@@ -541,6 +541,8 @@ class TableBrowser:
         self.version = 0
         #: Tables seen on mDNS whose first probe has not ended yet, and a pulse at anything seen or probed.
         self._unprobed: set[str] = set()
+        #: Whether any table has announced itself yet (an empty LAN is only known once the whole look is over).
+        self._seen_any = False
         self._activity = trio.Event()
 
     def listings(self) -> list[Listing]:
@@ -562,12 +564,14 @@ class TableBrowser:
         await self._changed.wait()
 
     async def settled(self, quiet: float) -> None:
-        """Return once every table seen has answered (or failed) its first probe and nothing new has been seen
-        for ``quiet`` seconds: the list is as complete as waiting longer would likely make it."""
+        """Return once a table was seen, every table seen has answered (or failed) its first probe and nothing
+        new has been seen for ``quiet`` seconds: the list is as complete as waiting longer would likely make it.
+        While nothing at all was seen it never returns (the caller's timeout ends the look): the first answers
+        on a LAN can take longer than ``quiet`` (query and response delays, a fresh interface)."""
         while True:
             with trio.move_on_after(quiet) as timer:
                 await self._activity.wait()
-            if timer.cancelled_caught and not self._unprobed:
+            if timer.cancelled_caught and self._seen_any and not self._unprobed:
                 return
 
     def _pulse(self) -> None:
@@ -592,6 +596,7 @@ class TableBrowser:
             self._unprobed.discard(name)
             self._set(name, None)
         elif watch is None:
+            self._seen_any = True
             self._unprobed.add(name)
             self._nursery.start_soon(self._watch, name)
         else:

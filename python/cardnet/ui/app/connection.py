@@ -115,6 +115,12 @@ class Link:
     #: Closes a table hosted here on purpose: every peer is told the host is stopping (``shutting_down``), so
     #: their clients say the table was closed instead of reconnecting.
     host: Host | None = None
+    #: How a remote table's title reads at an address: its host may come back on another port after a restart.
+    titled: Callable[[str, int], str] | None = None
+
+    def current_title(self) -> str:
+        """The title naming the address the peer reaches the table at now."""
+        return self.title if self.titled is None else self.titled(self.peer.host, self.peer.port)
 
     async def close_table(self) -> None:
         """Tells the peers of a table hosted here that it closes (for at most a second)."""
@@ -262,8 +268,11 @@ async def join_remote(
     table = peer.state.table_info
     role = "watching" if spectate else "playing"
     back = ", seat taken back" if peer.session.token_from_store else ""
-    title = f"{table.name} at {address}:{port} ({role}{back})"
-    return Link(peer, table.game, table.players, peer.state.seat, title)
+
+    def titled(at: str, on: int) -> str:
+        return f"{table.name} at {at}:{on} ({role}{back})"
+
+    return Link(peer, table.game, table.players, peer.state.seat, titled(address, port), titled=titled)
 
 
 def _locator(interfaces: Sequence[str]) -> Callable[[str], Awaitable[tuple[str, int] | None]]:

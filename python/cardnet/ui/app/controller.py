@@ -404,6 +404,8 @@ class Controller:
                 )
             elif isinstance(event, C.Reconnected):
                 ts.connected, ts.banner = True, ""
+                # Found again by its table id, perhaps at another address: the title says where it is now.
+                ts.title = link.current_title()
                 self.state.error, self.state.message = "", "Reconnected: back at your seat."
             self.redraw()
         ts.connected = False
