@@ -9,9 +9,11 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def private_state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Point the user's state directory (default journals of local play) into the test's tmp_path."""
+    """Point the user's state directory (default journals of local play, seat tokens) and config directory (the
+    remembered name) into the test's tmp_path."""
     state = tmp_path / "state"
     monkeypatch.setenv("XDG_STATE_HOME", str(state))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     return state
 
 

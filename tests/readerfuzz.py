@@ -279,6 +279,35 @@ def token_store_case_in(directory: Path) -> Case:
     return case
 
 
+def config_case_in(directory: Path) -> Case:
+    """A damaged ``config.toml``: the remembered name is a name a host accepts or None, the default name is one,
+    and remembering a new name never raises and is read back (the damaged file kept aside, not lost)."""
+    from cardnet.identity import BadName, check_name, config_path, default_name, save_name, saved_name
+
+    def case(rng: random.Random) -> str | None:
+        path = config_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        valid = 'name = "Ann"\n[window]\nwidth = 80\n'
+        deep = rng.random() < 0.05
+        data = b"a = " + b"[" * 100_000 if deep else corrupt_bytes(valid.encode(), rng)
+        path.write_bytes(data)
+        try:
+            name = saved_name()
+            for candidate in (name, default_name()):
+                if candidate is not None:
+                    check_name(candidate)
+            save_name("Bea")
+            if saved_name() != "Bea":
+                return f"the name saved over {data[:60]!r} reads back as {saved_name()!r}"
+        except BadName as exc:
+            return f"a name a host refuses came out of the config file: {exc}"
+        except Exception:  # noqa: BLE001
+            return _unexpected("the config file")
+        return None
+
+    return case
+
+
 # -- discovery ------------------------------------------------------------------------------------------------
 
 
@@ -382,6 +411,7 @@ def readers(directory: Path) -> dict[str, Case]:
         "view": view_case,
         "journal": journal_case_in(directory),
         "token_store": token_store_case_in(directory),
+        "config": config_case_in(directory),
         "txt": txt_case,
         "table_line": table_line_case,
         "host_lines": host_lines_case,

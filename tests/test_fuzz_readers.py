@@ -1,6 +1,6 @@
 """Everything that reads outside data, fed mutations of its own valid input (tests/readerfuzz.py): saved games
 and RL saves, views given to ``game_from_view``, journals (damaged, reordered, another table's records spliced
-in), the seat-token store, TXT records and a hostile host's ``table`` lines and what it sends a player. About 6 s in CI; bench/fuzz_readers.py
+in), the seat-token store, the config file, TXT records and a hostile host's ``table`` lines and what it sends a player. About 6 s in CI; bench/fuzz_readers.py
 runs many more cases."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 
 from readerfuzz import readers, run_reader
 
-CASES = {"saved_game": 300, "rl_save": 300, "view": 400, "journal": 150, "token_store": 200, "txt": 600,
+CASES = {"saved_game": 300, "rl_save": 300, "view": 400, "journal": 150, "token_store": 200, "config": 200, "txt": 600,
          "table_line": 600, "host_lines": 200}
 
 

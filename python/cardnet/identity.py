@@ -45,8 +45,17 @@ def _read_config() -> dict[str, object]:
     try:
         with config_path().open("rb") as handle:
             return tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+    # RecursionError: arrays nested deeper than the parser's stack (a hostile or garbled file).
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError):
         return {}
+
+
+def _parses(text: str) -> bool:
+    try:
+        tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return False
+    return True
 
 
 def saved_name() -> str | None:
@@ -71,9 +80,17 @@ def save_name(name: str) -> None:
     name = check_name(name)
     path = config_path()
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        old = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        lines = []
+        old = ""
+    except UnicodeDecodeError:
+        old = None
+    if old is None or not _parses(old):
+        # Lines kept from a file TOML cannot read would hide the new name too: the file is kept aside whole
+        # (config.toml.damaged, for a person to read) and a fresh one holds the name.
+        path.replace(path.with_name(path.name + ".damaged"))
+        old = ""
+    lines = old.splitlines()
     kept = [line for line in lines if not line.replace(" ", "").startswith("name=")]
     # Top-level keys must come before any [table]: the name goes first.
     text = "\n".join([f"name = {_toml_string(name)}", *kept]) + "\n"
