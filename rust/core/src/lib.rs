@@ -182,12 +182,17 @@
 //!   own version ([`session::SAVE_FORMAT`]) and the RL layouts theirs ([`rl::LAYOUT_VERSION`]). The minimum
 //!   supported Rust version (`rust-version`, 1.87) is raised only in a minor release. See `CHANGELOG.md`.
 
+#![warn(missing_docs)]
+
 /// The crate README's example, run as a doctest so that it cannot go stale.
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
 pub mod ai;
+/// The conformance harness of the crate's own tests (it reads `CARDNET_BLESS` and writes golden files);
+/// public for the integration tests only, no part of the stable API.
+#[doc(hidden)]
 pub mod conformance;
 pub mod error;
 pub mod game;

@@ -1,4 +1,4 @@
-//! One module per game, each split the same way by concern, and the one list of games: [`with_games`].
+//! One module per game, each split the same way by concern, and the one list of games: `with_games!` (crate-internal: every per-game dispatch expands it).
 //!
 //! A game's files, the same in all four (a game may add its own helpers, such as Cherki's discard log or
 //! TEN's card data and scoring):

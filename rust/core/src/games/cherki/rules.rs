@@ -16,7 +16,12 @@ pub enum CherkiMove {
     /// Take the card the previous player just discarded.
     TakeDiscard,
     /// Discard a card, calling Cherki with it when `call` is set.
-    Discard { card: u8, call: bool },
+    Discard {
+        /// The card discarded.
+        card: u8,
+        /// Whether Cherki is called with this discard.
+        call: bool,
+    },
     /// Call Cherki before drawing, with an already ready hand.
     Call,
 }

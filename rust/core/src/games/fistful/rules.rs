@@ -27,7 +27,9 @@ pub(super) const UNIFORM_TRIES: usize = 8;
 /// The two deck colours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Colour {
+    /// The pink deck.
     Pink,
+    /// The green deck, with the special Green 7 and Green 8.
     Green,
 }
 

@@ -2,7 +2,7 @@
 //! seven-segment cards that can be turned and completed with matchsticks.
 //!
 //! # Cards and hands
-//! Card ids are `type * 4 + copy` for the 16 printed types of [`CardType`] (`0 1 2 3E 4 5 69 7 8 A b C d F`
+//! Card ids are `type * 4 + copy` for the 16 printed types of [`CardType`](crate::segments::CardType) (`0 1 2 3E 4 5 69 7 8 A b C d F`
 //! are ids 0..=55; the expansion's G is 56.., H is 60..). Every card fits one `u64`, so a hand is a bitmask
 //! and the cards of type `t` in a hand are the nibble `(hand >> 4t) & 0xF`.
 //!
