@@ -31,6 +31,8 @@ pub const MAX_SEATS: usize = 8;
 /// A set of seats as a bitmask (bit i = seat i). Seats 16 and above cannot be members: adding one
 /// changes nothing and asking for one answers no, so that an out-of-range seat never panics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub struct SeatSet(pub u16);
 
 impl SeatSet {
@@ -233,6 +235,7 @@ fn check_option(spec: &OptionSpec, value: &Value) -> Result<(), GameError> {
 
 /// Everything that fixes a game's start: the player count, the seed of its shuffles, resolved options.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Setup {
     /// How many seats play.
     pub players: usize,
@@ -261,6 +264,8 @@ impl Setup {
 
 /// The shape of a finished game's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 #[non_exhaustive]
 pub enum OutcomeKind {
     /// A finishing order (Matchstick Tycoon): `order[0]` won.
@@ -290,6 +295,7 @@ impl OutcomeKind {
 
 /// The result of a finished game.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Outcome {
     /// The shape of the result.
     pub kind: OutcomeKind,

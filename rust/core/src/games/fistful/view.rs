@@ -399,6 +399,7 @@ impl Fistful {
 /// holds the seat's own hand, discards and pick, and the public table; nothing of the other seat's hidden
 /// cards.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct FistfulSight {
     /// Position of the phase in `setup_discard, pick, green8_retrieve, round_end_discard, match_over`.
     pub phase: usize,

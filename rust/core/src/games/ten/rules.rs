@@ -79,6 +79,7 @@ pub enum TenMove {
 
 /// Where the game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum Phase {
     /// The active player draws or stops.
     Draw,
@@ -177,6 +178,7 @@ pub(super) struct Auction {
 
 /// One seat's belongings.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SeatState {
     /// Currency tokens.
     pub tokens: u8,

@@ -306,6 +306,7 @@ impl Ten {
 
 /// The public table of [`Ten::public_table`]: what every seat's view shows, as plain data.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct PublicTable<'a> {
     /// The phase of the turn.
     pub phase: Phase,
@@ -341,6 +342,7 @@ pub struct PublicTable<'a> {
 
 /// A payment in progress, as the view's `payment` shows it.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct PublicPayment {
     /// The seat paying.
     pub payer: Seat,
