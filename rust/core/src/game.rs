@@ -185,6 +185,12 @@ impl GameInfo {
         Ok(n)
     }
 
+    /// The resolved [`Setup`] of a game of this kind: `players` checked (`None`: the usual count) and
+    /// `options` (a JSON object, or null for the defaults) checked and completed, as [`Game::new`] wants it.
+    pub fn setup(&self, players: Option<usize>, seed: u64, options: &Value) -> Result<Setup, GameError> {
+        Ok(Setup { players: self.resolve_players(players)?, seed, options: self.resolve_options(options)? })
+    }
+
     /// The info as JSON (for help screens, the protocol's table description and Python).
     pub fn to_json(&self) -> Value {
         let options: Vec<Value> = self
@@ -374,6 +380,26 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A new game. `setup.options` were already resolved against [`Game::info`]; the game still refuses
     /// combinations that depend on the player count (`BadOptions`).
     fn new(setup: &Setup) -> Result<Self, GameError>;
+
+    /// A new game from a player count (`None`: the game's usual one), a seed and options as a host gives
+    /// them (a JSON object, or null for the defaults): [`GameInfo::setup`], then [`Game::new`]. By name,
+    /// with the game's type unknown until run time, [`crate::new_game`] does the same.
+    ///
+    /// ```
+    /// use cardnet_core::games::matchstick::Matchstick;
+    /// use cardnet_core::Game;
+    ///
+    /// # fn main() -> Result<(), cardnet_core::GameError> {
+    /// let game = Matchstick::start(Some(5), 11, &serde_json::json!({"expansion": 4}))?;
+    /// assert_eq!((game.setup().players, game.setup().seed), (5, 11));
+    /// assert_eq!(game.setup().int_option("expansion"), 4);
+    /// assert_eq!(Matchstick::start(Some(1), 11, &serde_json::Value::Null).unwrap_err().code(), "bad_options");
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn start(players: Option<usize>, seed: u64, options: &Value) -> Result<Self, GameError> {
+        Self::new(&Self::info().setup(players, seed, options)?)
+    }
 
     /// The setup this game started from.
     fn setup(&self) -> &Setup;

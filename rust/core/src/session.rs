@@ -29,11 +29,7 @@ pub struct Session<G: Game> {
 impl<G: Game> Session<G> {
     /// Starts a game from player count, seed and options (a JSON object or null; defaults filled in).
     pub fn start(players: Option<usize>, seed: u64, options: &Value) -> Result<Self, GameError> {
-        let info = G::info();
-        let players = info.resolve_players(players)?;
-        let options = info.resolve_options(options)?;
-        let game = G::new(&Setup { players, seed, options })?;
-        Ok(Session { game, history: Vec::new(), determinized: false })
+        Ok(Session { game: G::start(players, seed, options)?, history: Vec::new(), determinized: false })
     }
 
     /// A determinized session around a state built elsewhere (from a view): no history, never saved.

@@ -17,12 +17,7 @@ where
 {
     let info = G::info();
     for seed in 0..games {
-        let setup = Setup {
-            players: info.resolve_players(None).expect("the usual player count"),
-            seed,
-            options: info.resolve_options(&serde_json::Value::Null).expect("the default options"),
-        };
-        let mut game = G::new(&setup).expect("a game from its defaults");
+        let mut game = fresh::<G>(seed);
         let mut rng = Rng::new(seed);
         let mut moves = 0;
         while let Some(seat) = game.to_act().first() {
@@ -75,13 +70,7 @@ fn a_malformed_move_is_refused_with_the_core_s_reason() {
 
 /// A game of `G` from its defaults.
 fn fresh<G: Game>(seed: u64) -> G {
-    let info = G::info();
-    let setup = Setup {
-        players: info.resolve_players(None).expect("the usual player count"),
-        seed,
-        options: info.resolve_options(&serde_json::Value::Null).expect("the default options"),
-    };
-    G::new(&setup).expect("a game from its defaults")
+    G::start(None, seed, &serde_json::Value::Null).expect("a game from its defaults")
 }
 
 #[test]

@@ -403,7 +403,7 @@ impl Cherki {
 
 impl Cherki {
     /// [`Game::new`] of this game.
-    pub(super) fn start(setup: &Setup) -> Result<Self, GameError> {
+    pub(super) fn deal_from(setup: &Setup) -> Result<Self, GameError> {
         let players = setup.players;
         if !(2..=MAX_PLAYERS).contains(&players) {
             return Err(GameError::BadOptions(format!("Cherki takes 2–6 players, not {players}")));

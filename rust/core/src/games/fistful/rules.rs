@@ -461,7 +461,7 @@ impl Fistful {
 
 impl Fistful {
     /// [`Game::new`] of this game.
-    pub(super) fn start(setup: &Setup) -> Result<Self, GameError> {
+    pub(super) fn deal_from(setup: &Setup) -> Result<Self, GameError> {
         if setup.players != 2 {
             return Err(GameError::BadOptions(format!("A Fistful of Gold takes 2 players, not {}", setup.players)));
         }

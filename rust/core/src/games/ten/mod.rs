@@ -90,7 +90,7 @@ impl Game for Ten {
     }
 
     fn new(setup: &Setup) -> Result<Self, GameError> {
-        Self::start(setup)
+        Self::deal_from(setup)
     }
 
     fn setup(&self) -> &Setup {
