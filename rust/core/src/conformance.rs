@@ -1,10 +1,12 @@
 //! The conformance harness every game's property tests run: random games checked at every step.
 //!
-//! It is public so that a game written outside this crate can be held to the same contract. At every
-//! decision it checks that the legal-move engine agrees with itself (unrank/rank round trips, moves
-//! survive JSON), that clones and saves reproduce the state, that `public` is the same for every observer,
-//! and that `determinize` leaves each observer's view and events unchanged — which also proves that a view
-//! holds no hidden fact of another seat, since `determinize` re-deals exactly those facts.
+//! It is public for the crate's integration tests (and a game written outside the crate may run it), but
+//! hidden from the documentation and outside the semver promise: it reads `CARDNET_BLESS` and writes
+//! golden files. At every decision it checks that the legal-move engine agrees with itself (unrank/rank
+//! round trips, moves survive JSON), that clones and saves reproduce the state, that `public` is the same
+//! for every observer, and that `determinize` leaves each observer's view and events unchanged — which also
+//! proves that a view holds no hidden fact of another seat, since `determinize` re-deals exactly those
+//! facts.
 
 use crate::game::{Game, Seat};
 use crate::json::canonical;

@@ -31,6 +31,8 @@ pub const MAX_SEATS: usize = 8;
 /// A set of seats as a bitmask (bit i = seat i). Seats 16 and above cannot be members: adding one
 /// changes nothing and asking for one answers no, so that an out-of-range seat never panics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub struct SeatSet(pub u16);
 
 impl SeatSet {
@@ -183,6 +185,12 @@ impl GameInfo {
         Ok(n)
     }
 
+    /// The resolved [`Setup`] of a game of this kind: `players` checked (`None`: the usual count) and
+    /// `options` (a JSON object, or null for the defaults) checked and completed, as [`Game::new`] wants it.
+    pub fn setup(&self, players: Option<usize>, seed: u64, options: &Value) -> Result<Setup, GameError> {
+        Ok(Setup { players: self.resolve_players(players)?, seed, options: self.resolve_options(options)? })
+    }
+
     /// The info as JSON (for help screens, the protocol's table description and Python).
     pub fn to_json(&self) -> Value {
         let options: Vec<Value> = self
@@ -233,6 +241,7 @@ fn check_option(spec: &OptionSpec, value: &Value) -> Result<(), GameError> {
 
 /// Everything that fixes a game's start: the player count, the seed of its shuffles, resolved options.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Setup {
     /// How many seats play.
     pub players: usize,
@@ -261,6 +270,8 @@ impl Setup {
 
 /// The shape of a finished game's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 #[non_exhaustive]
 pub enum OutcomeKind {
     /// A finishing order (Matchstick Tycoon): `order[0]` won.
@@ -290,6 +301,7 @@ impl OutcomeKind {
 
 /// The result of a finished game.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Outcome {
     /// The shape of the result.
     pub kind: OutcomeKind,
@@ -368,6 +380,26 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A new game. `setup.options` were already resolved against [`Game::info`]; the game still refuses
     /// combinations that depend on the player count (`BadOptions`).
     fn new(setup: &Setup) -> Result<Self, GameError>;
+
+    /// A new game from a player count (`None`: the game's usual one), a seed and options as a host gives
+    /// them (a JSON object, or null for the defaults): [`GameInfo::setup`], then [`Game::new`]. By name,
+    /// with the game's type unknown until run time, [`crate::new_game`] does the same.
+    ///
+    /// ```
+    /// use cardnet_core::games::matchstick::Matchstick;
+    /// use cardnet_core::Game;
+    ///
+    /// # fn main() -> Result<(), cardnet_core::GameError> {
+    /// let game = Matchstick::start(Some(5), 11, &serde_json::json!({"expansion": 4}))?;
+    /// assert_eq!((game.setup().players, game.setup().seed), (5, 11));
+    /// assert_eq!(game.setup().int_option("expansion"), 4);
+    /// assert_eq!(Matchstick::start(Some(1), 11, &serde_json::Value::Null).unwrap_err().code(), "bad_options");
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn start(players: Option<usize>, seed: u64, options: &Value) -> Result<Self, GameError> {
+        Self::new(&Self::info().setup(players, seed, options)?)
+    }
 
     /// The setup this game started from.
     fn setup(&self) -> &Setup;

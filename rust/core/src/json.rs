@@ -3,6 +3,10 @@
 //! Keys sorted (serde_json's default map is ordered), `,` and `:` without spaces, integers only, and
 //! pure ASCII (anything else is written as `\uXXXX`, surrogate pairs beyond the BMP). Two peers that hold
 //! the same value therefore produce the same bytes, which is what `state_hash` relies on.
+//!
+//! For embedders: [`canonical`] (and [`write_canonical`]) and [`parse`]. The streaming writers the games
+//! and the Python host use are public for those crates only and hidden from the documentation: they are
+//! no part of the stable API.
 
 use serde_json::Value;
 use std::fmt::Write;
@@ -60,6 +64,7 @@ pub fn write_canonical(out: &mut String, value: &Value) {
 }
 
 /// Appends the decimal digits of `n`.
+#[doc(hidden)]
 pub fn write_u64(out: &mut String, mut n: u64) {
     // Most numbers in a view or a legal list (cards, seats, counts) have one or two digits.
     if n < 10 {
@@ -86,6 +91,7 @@ pub fn write_u64(out: &mut String, mut n: u64) {
 }
 
 /// Appends a signed integer.
+#[doc(hidden)]
 pub fn write_i64(out: &mut String, n: i64) {
     if n < 0 {
         out.push('-');
@@ -94,6 +100,7 @@ pub fn write_i64(out: &mut String, n: i64) {
 }
 
 /// `true` or `false`.
+#[doc(hidden)]
 pub fn bool_str(b: bool) -> &'static str {
     if b {
         "true"
@@ -103,6 +110,7 @@ pub fn bool_str(b: bool) -> &'static str {
 }
 
 /// Appends an optional unsigned integer (`null` for none).
+#[doc(hidden)]
 pub fn write_opt(out: &mut String, n: Option<u64>) {
     match n {
         Some(n) => write_u64(out, n),
@@ -111,6 +119,7 @@ pub fn write_opt(out: &mut String, n: Option<u64>) {
 }
 
 /// Appends a JSON array, each item written by `write`.
+#[doc(hidden)]
 pub fn write_array<T>(out: &mut String, items: impl IntoIterator<Item = T>, mut write: impl FnMut(&mut String, T)) {
     out.push('[');
     for (i, item) in items.into_iter().enumerate() {
@@ -123,11 +132,13 @@ pub fn write_array<T>(out: &mut String, items: impl IntoIterator<Item = T>, mut 
 }
 
 /// Appends a JSON array of unsigned integers.
+#[doc(hidden)]
 pub fn write_list(out: &mut String, items: impl Iterator<Item = u64>) {
     write_array(out, items, write_u64);
 }
 
 /// Appends `s` as a canonical JSON string (quoted, escaped, pure ASCII).
+#[doc(hidden)]
 pub fn write_string(out: &mut String, s: &str) {
     out.push('"');
     if s.bytes().all(|b| (0x20..=0x7e).contains(&b) && b != b'"' && b != b'\\') {
@@ -170,6 +181,7 @@ pub fn parse(text: &str) -> Result<Value, String> {
 ///
 /// # Panics
 /// When `write` produces text that is not JSON: a bug in that writer, never a consequence of input.
+#[doc(hidden)]
 pub fn written(write: impl FnOnce(&mut String)) -> Value {
     let mut text = String::with_capacity(256);
     write(&mut text);

@@ -165,6 +165,9 @@
 //! - `rl` (default): the reinforcement-learning layer, [`rl`].
 //! - `clock` (default): the per-decision think times of [`simulate::play_games`] are the thread's CPU
 //!   time (through `libc` on Unix); without it they are wall-clock time.
+//! - `serde` (default): `Serialize`/`Deserialize` on the typed moves (their serde form is the move's
+//!   JSON), [`Outcome`], [`Setup`] and [`SeatSet`], and `Serialize` on the typed views
+//!   ([`games::fistful::FistfulSight`], [`games::ten::PublicTable`]).
 //!
 //! With `default-features = false` the crate is the rules, views, saves, built-in players and batch
 //! play, on `serde`, `serde_json`, `sha2` and `toml` alone.
@@ -182,12 +185,17 @@
 //!   own version ([`session::SAVE_FORMAT`]) and the RL layouts theirs ([`rl::LAYOUT_VERSION`]). The minimum
 //!   supported Rust version (`rust-version`, 1.87) is raised only in a minor release. See `CHANGELOG.md`.
 
+#![warn(missing_docs)]
+
 /// The crate README's example, run as a doctest so that it cannot go stale.
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
 pub mod ai;
+/// The conformance harness of the crate's own tests (it reads `CARDNET_BLESS` and writes golden files);
+/// public for the integration tests only, no part of the stable API.
+#[doc(hidden)]
 pub mod conformance;
 pub mod error;
 pub mod game;
@@ -204,4 +212,7 @@ pub mod simulate;
 pub use error::GameError;
 pub use game::{Game, GameInfo, Outcome, OutcomeKind, Search, Seat, SeatSet, Setup};
 pub use registry::{from_view as game_from_view, infos, load_game, new_game};
+/// The JSON value of every dynamic call (options, moves, views, outcomes), re-exported so that embedders
+/// name the same `serde_json` version as the crate; `segments::Value` is a seven-segment value, not JSON.
+pub use serde_json::Value as JsonValue;
 pub use session::AnyGame;

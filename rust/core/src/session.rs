@@ -29,11 +29,7 @@ pub struct Session<G: Game> {
 impl<G: Game> Session<G> {
     /// Starts a game from player count, seed and options (a JSON object or null; defaults filled in).
     pub fn start(players: Option<usize>, seed: u64, options: &Value) -> Result<Self, GameError> {
-        let info = G::info();
-        let players = info.resolve_players(players)?;
-        let options = info.resolve_options(options)?;
-        let game = G::new(&Setup { players, seed, options })?;
-        Ok(Session { game, history: Vec::new(), determinized: false })
+        Ok(Session { game: G::start(players, seed, options)?, history: Vec::new(), determinized: false })
     }
 
     /// A determinized session around a state built elsewhere (from a view): no history, never saved.
@@ -200,9 +196,11 @@ pub trait AnyGame: Send + Sync {
     /// Everything the host sends after a state change, as canonical bytes: the public hash, whose turn it
     /// is, the outcome, every acting seat's legal list, and each observer's view and events. The public
     /// view is built and encoded once; the hash is taken from those same bytes.
+    #[doc(hidden)]
     fn fan_out(&self, observers: &[Option<Seat>]) -> FanOut;
     /// Validates and applies a move given as JSON or as a legal index; returns the applied move's canonical
     /// JSON for the host's journal (the move as given, or the listed move for an index).
+    #[doc(hidden)]
     fn apply_recorded(&mut self, seat: Seat, mv: MoveInput<'_>) -> Result<String, GameError>;
     /// The moves so far as `(seat, move)` JSON pairs.
     fn history(&self) -> Vec<(Seat, Value)>;
@@ -393,6 +391,7 @@ pub fn hex_sha256(bytes: &[u8]) -> String {
 }
 
 /// A move as the host received it: a JSON object from a peer, or the index of a listed legal move.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub enum MoveInput<'a> {
     /// A move object as a peer sent it.
@@ -402,6 +401,7 @@ pub enum MoveInput<'a> {
 }
 
 /// The host's per-state-change output of [`AnyGame::fan_out`], every fragment canonical JSON.
+#[doc(hidden)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FanOut {
     /// Hex SHA-256 of the canonical public view (the bytes spliced into every view below).

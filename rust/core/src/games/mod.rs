@@ -1,4 +1,5 @@
-//! One module per game, each split the same way by concern, and the one list of games, the `with_games!` macro.
+//! One module per game, each split the same way by concern, and the one list of games: `with_games!`
+//! (crate-internal: every per-game dispatch expands it).
 //!
 //! A game's files, the same in all four (a game may add its own helpers, such as Cherki's discard log or
 //! TEN's card data and scoring):
@@ -31,3 +32,29 @@ macro_rules! with_games {
     };
 }
 pub(crate) use with_games;
+
+/// Implements `Serialize` and `Deserialize` for a game's move type through its wire functions, so that a
+/// move's serde form is exactly the core's written move JSON. Reading a move checks its form (the same
+/// refusal as `Game::move_from_json`), not its legality: that is the game's to judge when it is applied.
+#[cfg(feature = "serde")]
+macro_rules! serde_via_wire {
+    ($move:ty, $write:expr, $parse:expr) => {
+        impl serde::Serialize for $move {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut out = String::new();
+                ($write)(&mut out, self);
+                let value = crate::json::parse(&out).map_err(<S::Error as serde::ser::Error>::custom)?;
+                serde::Serialize::serialize(&value, serializer)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $move {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
+                ($parse)(&value).map_err(<D::Error as serde::de::Error>::custom)
+            }
+        }
+    };
+}
+#[cfg(feature = "serde")]
+pub(crate) use serde_via_wire;

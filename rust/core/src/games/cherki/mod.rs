@@ -79,7 +79,7 @@ impl Game for Cherki {
     }
 
     fn new(setup: &Setup) -> Result<Self, GameError> {
-        Self::start(setup)
+        Self::deal_from(setup)
     }
 
     fn setup(&self) -> &Setup {
@@ -155,7 +155,7 @@ impl Game for Cherki {
     }
 
     fn move_from_json(&self, _seat: Seat, value: &Value) -> Result<CherkiMove, GameError> {
-        self.parse_move(_seat, value)
+        Self::parse_move(value)
     }
 
     fn write_public_view(&self, out: &mut String) {

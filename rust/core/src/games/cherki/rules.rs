@@ -16,7 +16,12 @@ pub enum CherkiMove {
     /// Take the card the previous player just discarded.
     TakeDiscard,
     /// Discard a card, calling Cherki with it when `call` is set.
-    Discard { card: u8, call: bool },
+    Discard {
+        /// The card discarded.
+        card: u8,
+        /// Whether Cherki is called with this discard.
+        call: bool,
+    },
     /// Call Cherki before drawing, with an already ready hand.
     Call,
 }
@@ -398,7 +403,7 @@ impl Cherki {
 
 impl Cherki {
     /// [`Game::new`] of this game.
-    pub(super) fn start(setup: &Setup) -> Result<Self, GameError> {
+    pub(super) fn deal_from(setup: &Setup) -> Result<Self, GameError> {
         let players = setup.players;
         if !(2..=MAX_PLAYERS).contains(&players) {
             return Err(GameError::BadOptions(format!("Cherki takes 2–6 players, not {players}")));

@@ -263,7 +263,7 @@ impl Cherki {
 
 impl Cherki {
     /// [`Game::move_from_json`] of this game.
-    pub(super) fn parse_move(&self, _seat: Seat, value: &Value) -> Result<CherkiMove, GameError> {
+    pub(super) fn parse_move(value: &Value) -> Result<CherkiMove, GameError> {
         let kind = Fields::new(value, &["type", "card", "call"])?.kind()?;
         match kind {
             "draw_stock" | "take_discard" | "call" => {
@@ -324,3 +324,6 @@ impl Cherki {
         })
     }
 }
+
+#[cfg(feature = "serde")]
+crate::games::serde_via_wire!(CherkiMove, write_move, Cherki::parse_move);

@@ -76,7 +76,7 @@ impl Game for Fistful {
     }
 
     fn new(setup: &Setup) -> Result<Self, GameError> {
-        Self::start(setup)
+        Self::deal_from(setup)
     }
 
     fn setup(&self) -> &Setup {
@@ -140,7 +140,7 @@ impl Game for Fistful {
     }
 
     fn move_from_json(&self, _seat: Seat, value: &Value) -> Result<FistfulMove, GameError> {
-        self.parse_move(_seat, value)
+        Self::parse_move(value)
     }
 
     fn write_public_view(&self, out: &mut String) {

@@ -27,7 +27,9 @@ pub(super) const UNIFORM_TRIES: usize = 8;
 /// The two deck colours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Colour {
+    /// The pink deck.
     Pink,
+    /// The green deck, with the special Green 7 and Green 8.
     Green,
 }
 
@@ -459,7 +461,7 @@ impl Fistful {
 
 impl Fistful {
     /// [`Game::new`] of this game.
-    pub(super) fn start(setup: &Setup) -> Result<Self, GameError> {
+    pub(super) fn deal_from(setup: &Setup) -> Result<Self, GameError> {
         if setup.players != 2 {
             return Err(GameError::BadOptions(format!("A Fistful of Gold takes 2 players, not {}", setup.players)));
         }

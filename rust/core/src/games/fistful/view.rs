@@ -399,34 +399,55 @@ impl Fistful {
 /// holds the seat's own hand, discards and pick, and the public table; nothing of the other seat's hidden
 /// cards.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct FistfulSight {
     /// Position of the phase in `setup_discard, pick, green8_retrieve, round_end_discard, match_over`.
     pub phase: usize,
+    /// The seats to act now.
     pub to_act: SeatSet,
+    /// Whether the seat plays the pink deck (else the green one).
     pub own_colour_pink: bool,
+    /// Stars that win the match.
     pub target_stars: u8,
+    /// Stars won so far, per seat.
     pub stars: [u8; 2],
+    /// Gold held, per seat.
     pub gold: [i32; 2],
+    /// Gold in the pot.
     pub pot: i32,
+    /// The current round (1-based).
     pub round: u8,
+    /// The current duel of the round (1-based); during a Green 8 pick, the duel being resolved.
     pub duel: u8,
+    /// How many duels the current round has.
     pub duels_in_round: u8,
-    /// The seat's own hand, discard pile (card bit masks, bits 1..=9) and pending pick.
+    /// The seat's own hand (card bit mask: card `c` is bit `c`, cards 1..=9).
     pub hand: u16,
+    /// The seat's own discard pile (card bit mask).
     pub discard: u16,
+    /// The card the seat has picked for the coming duel, if any.
     pub pick: Option<u8>,
+    /// Cards in hand, per seat.
     pub hand_sizes: [u8; 2],
+    /// Cards in the discard pile, per seat.
     pub discard_sizes: [u8; 2],
+    /// Per seat: whether it has picked its card for the coming duel (the card itself stays hidden).
     pub picked: [bool; 2],
-    /// Per seat: cards played this round, the card the +1 rule bars, the cards played in each earlier round.
+    /// Per seat: the cards played this round (bit mask).
     pub played: [u16; 2],
+    /// Per seat: the card the +1 rule bars it from playing next, if any.
     pub barred: [Option<u8>; 2],
+    /// Per seat and earlier round (index = round): the cards played (bit mask).
     pub earlier: [[u16; LAST_ROUND + 1]; 2],
     /// Rounds before the current one that the history shows (`1..earlier_rounds`).
     pub earlier_rounds: usize,
+    /// The two cards of the last duel resolved (by seat), if any.
     pub last_duel: Option<[u8; 2]>,
+    /// Whether a 6 has been played this round.
     pub six_played: bool,
+    /// The duel of this round in which the Green 7 was played, if it was.
     pub green7_played_at: Option<u8>,
+    /// Whether the Green 8 has been played this round.
     pub green8_played: bool,
     /// The Green 8's retrieval of this round: (seat, card).
     pub retrieved: Option<(Seat, u8)>,

@@ -289,7 +289,7 @@ impl Fistful {
 
 impl Fistful {
     /// [`Game::move_from_json`] of this game.
-    pub(super) fn parse_move(&self, _seat: Seat, value: &Value) -> Result<FistfulMove, GameError> {
+    pub(super) fn parse_move(value: &Value) -> Result<FistfulMove, GameError> {
         let kind = Fields::new(value, &["type", "card", "cards"])?.kind()?;
         let card_id = |id: u64| -> Result<u8, GameError> {
             if (1..=u64::from(DYNAMITE)).contains(&id) {
@@ -346,3 +346,6 @@ impl Fistful {
         })
     }
 }
+
+#[cfg(feature = "serde")]
+crate::games::serde_via_wire!(FistfulMove, write_move, Fistful::parse_move);

@@ -84,7 +84,7 @@ impl Game for Matchstick {
     }
 
     fn new(setup: &Setup) -> Result<Self, GameError> {
-        Self::start(setup)
+        Self::deal_from(setup)
     }
 
     fn setup(&self) -> &Setup {
@@ -149,11 +149,11 @@ impl Game for Matchstick {
     }
 
     fn write_move(&self, mv: &MatchstickMove, out: &mut String) {
-        self.write_move_json(mv, out)
+        Self::write_move_json(mv, out)
     }
 
     fn move_from_json(&self, _seat: Seat, value: &Json) -> Result<MatchstickMove, GameError> {
-        self.parse_move(_seat, value)
+        Self::parse_move(value)
     }
 
     fn write_public_view(&self, out: &mut String) {

@@ -374,7 +374,7 @@ impl Matchstick {
 
 impl Matchstick {
     /// [`Game::new`] of this game.
-    pub(super) fn start(setup: &Setup) -> Result<Self, GameError> {
+    pub(super) fn deal_from(setup: &Setup) -> Result<Self, GameError> {
         let players = setup.players;
         if !(2..=8).contains(&players) {
             return Err(GameError::BadOptions(format!("Matchstick Tycoon takes 2–8 players, not {players}")));

@@ -27,7 +27,7 @@ impl Matchstick {
 
 impl Matchstick {
     /// [`Game::write_move`] of this game.
-    pub(super) fn write_move_json(&self, mv: &MatchstickMove, out: &mut String) {
+    pub(super) fn write_move_json(mv: &MatchstickMove, out: &mut String) {
         match mv {
             MatchstickMove::Pass => out.push_str("{\"type\":\"pass\"}"),
             MatchstickMove::DiscardMatchstick => out.push_str("{\"type\":\"discard_matchstick\"}"),
@@ -53,7 +53,7 @@ impl Matchstick {
     }
 
     /// [`Game::move_from_json`] of this game.
-    pub(super) fn parse_move(&self, _seat: Seat, value: &Json) -> Result<MatchstickMove, GameError> {
+    pub(super) fn parse_move(value: &Json) -> Result<MatchstickMove, GameError> {
         let kind = Fields::new(value, &["type", "value", "cards", "rotated", "add"])?.kind()?;
         match kind {
             "pass" => {
@@ -356,3 +356,10 @@ mod tests {
         }
     }
 }
+
+#[cfg(feature = "serde")]
+crate::games::serde_via_wire!(
+    MatchstickMove,
+    |out: &mut String, mv| Matchstick::write_move_json(mv, out),
+    Matchstick::parse_move
+);

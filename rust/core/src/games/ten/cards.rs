@@ -413,6 +413,7 @@ impl RawFile {
 
 /// A set of card ids (0..192) as a bitmask: collections and the market, iterated in id order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct CardSet([u64; 3]);
 
 impl CardSet {

@@ -4,7 +4,7 @@ use super::rules::*;
 use crate::game::Seat;
 
 impl Ten {
-    /// Calls `visit` with each legal move of `seat` in the order of [`Game::legal_move`](crate::game::Game::legal_move), working out once
+    /// Calls `visit` with each legal move of `seat` in the order of [`Game::legal_move`](crate::Game::legal_move), working out once
     /// what the moves share (listing them by index repeats it per move, and per move before it in a
     /// payment or a purchase).
     pub fn visit_legal(&self, seat: Seat, mut visit: impl FnMut(TenMove)) {

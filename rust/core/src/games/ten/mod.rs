@@ -90,7 +90,7 @@ impl Game for Ten {
     }
 
     fn new(setup: &Setup) -> Result<Self, GameError> {
-        Self::start(setup)
+        Self::deal_from(setup)
     }
 
     fn setup(&self) -> &Setup {
@@ -135,7 +135,7 @@ impl Game for Ten {
     }
 
     fn move_from_json(&self, _seat: Seat, value: &Value) -> Result<TenMove, GameError> {
-        self.parse_move(_seat, value)
+        Self::parse_move(value)
     }
 
     fn write_public_view(&self, out: &mut String) {

@@ -79,6 +79,7 @@ pub enum TenMove {
 
 /// Where the game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum Phase {
     /// The active player draws or stops.
     Draw,
@@ -177,6 +178,7 @@ pub(super) struct Auction {
 
 /// One seat's belongings.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SeatState {
     /// Currency tokens.
     pub tokens: u8,
@@ -639,7 +641,7 @@ pub(super) fn completable(owed: u16, units_used: bool, units: u16, busts: u16, b
 
 impl Ten {
     /// [`Game::new`] of this game.
-    pub(super) fn start(setup: &Setup) -> Result<Self, GameError> {
+    pub(super) fn deal_from(setup: &Setup) -> Result<Self, GameError> {
         let data = TenData::embedded().map_err(|e| internal(&e))?;
         if !(1..=MAX_PLAYERS).contains(&setup.players) {
             return Err(GameError::BadOptions(format!("TEN takes 1–5 players, not {}", setup.players)));

@@ -306,38 +306,59 @@ impl Ten {
 
 /// The public table of [`Ten::public_table`]: what every seat's view shows, as plain data.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct PublicTable<'a> {
+    /// The phase of the turn.
     pub phase: Phase,
+    /// The seat whose turn it is.
     pub active: Seat,
+    /// Cards left in the draw pile.
     pub draw_pile: usize,
+    /// The turn's number and currency cards, in draw order.
     pub tableau: &'a [u8],
+    /// The summed value of the tableau's number cards.
     pub numbers: u16,
+    /// The summed value of the tableau's currency cards.
     pub currency: u16,
+    /// The cards in the market.
     pub market: CardSet,
+    /// The discard pile; the top card is the last.
     pub discard: &'a [u8],
     /// Per seat: tokens, bust tokens, collection.
     pub seats: &'a [SeatState],
+    /// Currency tokens left in the supply.
     pub token_supply: u32,
     /// The wild on auction, the next bidder, the high bid and its seat.
     pub auction: Option<(u8, Seat, u32, Option<Seat>)>,
+    /// Solo: the wild on offer.
     pub offer: Option<u8>,
+    /// The payment in progress, if any.
     pub payment: Option<PublicPayment>,
     /// The next seat of the final buy round.
     pub final_next: Option<Seat>,
+    /// Solo: the score to reach; `None` with two or more players.
     pub solo_target: Option<u16>,
 }
 
 /// A payment in progress, as the view's `payment` shows it.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct PublicPayment {
+    /// The seat paying.
     pub payer: Seat,
     /// `buy`, `final_buy`, `auction` or `solo_wild`.
     pub purpose: &'static str,
+    /// The card being paid for.
     pub card: u8,
+    /// Its price.
     pub price: u16,
+    /// What remains to pay after what is already put down.
     pub owed: u16,
+    /// Currency tokens put down so far.
     pub tokens: u16,
+    /// Bust tokens put down so far.
     pub bust_tokens: u16,
+    /// Cards put down so far (each worth 1).
     pub cards: CardSet,
 }
 

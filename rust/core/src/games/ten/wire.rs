@@ -389,7 +389,7 @@ pub(super) fn parse_card(f: &Fields) -> Result<u8, GameError> {
 
 impl Ten {
     /// [`Game::move_from_json`] of this game.
-    pub(super) fn parse_move(&self, _seat: Seat, value: &Value) -> Result<TenMove, GameError> {
+    pub(super) fn parse_move(value: &Value) -> Result<TenMove, GameError> {
         let kind = Fields::new(value, &["type", "kind", "card", "amount"])?.kind()?;
         let only = |keys: &[&str]| Fields::new(value, keys);
         Ok(match kind {
@@ -433,3 +433,6 @@ impl Ten {
         v
     }
 }
+
+#[cfg(feature = "serde")]
+crate::games::serde_via_wire!(TenMove, write_move, Ten::parse_move);
