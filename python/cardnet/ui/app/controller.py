@@ -42,7 +42,7 @@ CHAT_ERRORS = {
 
 #: How the status line begins when the client played a seat's only legal move for it.
 FORCED_NOTE = "Your only move: "
-#: What ``e`` (settle a TEN payment) says when it cannot pay on its own.
+#: What ``e`` (settle a payment) says when it cannot pay on its own.
 SETTLE_TEXT = {
     "cards": "The rest is paid with cards: pick each with the arrows and Enter.",
     "nothing": "You owe nothing now.",
@@ -451,8 +451,8 @@ class Controller:
             ts.selected.clear()
             ts.choices = []
             count = len(hand_cards(ts))
-            # TEN's cursor row is a new list each decision (the market, then payment pieces): start at its head.
-            ts.cursor = 0 if ts.game == "ten" else min(ts.cursor, max(0, count - 1))
+            # A cursor row that is a new list each decision (a market, then payment pieces) starts at its head.
+            ts.cursor = 0 if ts.screen.cursor_restarts else min(ts.cursor, max(0, count - 1))
             bids = bid_range(ts)
             if bids is not None:
                 ts.bid = bids[0]
@@ -580,9 +580,22 @@ class Controller:
                 return
         self.offer([Choice(ts.renderer.move_text(move), move=move)], "")
 
+    def game_key(self, name: str) -> None:
+        """The table's game's own key ``name`` (a :class:`GameKey` of its screen): its one-key move, settling a
+        debt or changing the bid; says so when this game has no such key."""
+        ts = self.state.table
+        key = next((k for k in ts.screen.keys if k.name == name), None) if ts is not None else None
+        if key is None:
+            self.state.error = f"No '{name}' in this game."
+        elif key.action == "settle":
+            self.settle()
+        elif key.action == "bid":
+            self.change_bid(key.step)
+        elif key.move is not None:
+            self.quick(dict(key.move), key.what)
+
     def quick(self, move: dict[str, Any], what: str) -> None:
-        """A one-key move (TEN: ``d`` draw, ``s`` stop, ``n``/``c`` prizes, ``a`` accept); says when it is not
-        one of the open decision's moves."""
+        """A one-key move of the game's own; says when it is not one of the open decision's moves."""
         ts = self.state.table
         if ts is None:
             return
@@ -590,15 +603,13 @@ class Controller:
         self.offer([choice] if choice else [], f"You cannot {what} now.")
 
     def settle(self) -> None:
-        """``e`` in a TEN payment: pays the least that settles the debt, one piece per decision."""
+        """``e`` in a payment: pays the least that settles the debt, one piece per decision."""
         ts = self.state.table
         if ts is None:
             return
         choice = settle_choice(ts)
         if choice is None:
-            pub = ts.view.get("public", {})
-            paying = (pub.get("payment") or {}).get("payer") == ts.seat
-            self.state.error = SETTLE_TEXT["cards"] if paying else SETTLE_TEXT["nothing"]
+            self.state.error = SETTLE_TEXT["cards"] if ts.screen.owes(ts) else SETTLE_TEXT["nothing"]
             return
         ts.settling = True
         self.offer([choice], "")
@@ -612,13 +623,13 @@ class Controller:
             return
         if choice is None:
             ts.settling = False
-            if (ts.view.get("public", {}).get("payment") or {}).get("payer") == ts.seat:
+            if ts.screen.owes(ts):
                 self.state.message = SETTLE_TEXT["cards"]
             return
         self.choose(choice)
 
     def change_bid(self, step: int) -> None:
-        """``+``/``-``: the TEN bid form's amount, kept within the legal range."""
+        """``+``/``-``: the bid form's amount, kept within the legal range."""
         ts = self.state.table
         bids = bid_range(ts) if ts is not None else None
         if ts is None or bids is None:
