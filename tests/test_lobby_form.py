@@ -53,8 +53,8 @@ def test_the_form_remembers_the_last_choices_per_game(tmp_path: Path) -> None:
 
     def controller() -> Controller:
         c = Controller(AppState(entries=[LobbyEntry("new", "New table")]), lambda: None)
-        c.form_memory = memory
-        c.lobby_enter()
+        c.lobby.form_memory = memory
+        c.lobby.enter()
         assert c.state.form is not None
         return c
 
@@ -72,7 +72,7 @@ def test_the_form_remembers_the_last_choices_per_game(tmp_path: Path) -> None:
     form_change(form, 1)
     chosen = form_fields(form)
     # Enter hosts the table (no trio here, so the table itself does not open) and keeps the choices.
-    c.lobby_enter()
+    c.lobby.enter()
     assert load(memory).game == "matchstick"
 
     again = controller().state.form

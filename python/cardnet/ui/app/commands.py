@@ -91,24 +91,24 @@ def _choice_move(step: int) -> Callable[[Controller, str], None]:
 def _choice_enter(c: Controller, _: str) -> None:
     ts = c.state.table
     if ts is not None and ts.choices:
-        c.choose(ts.choices[ts.choice_cursor])
+        c.table.choose(ts.choices[ts.choice_cursor])
 
 
 def _connect(c: Controller, arg: str) -> None:
     try:
-        c.add_address(arg)
+        c.lobby.add_address(arg)
     except ValueError as exc:
         c.state.error = str(exc)
 
 
 def _refresh(c: Controller, _: str) -> None:
-    c.refresh_lobby()
+    c.lobby.refresh()
     c.state.message = "Lobby refreshed."
 
 
 def _game_key(name: str) -> Callable[[Controller, str], None]:
     def run(c: Controller, _: str) -> None:
-        c.game_key(name)
+        c.table.game_key(name)
 
     return run
 
@@ -134,27 +134,27 @@ COMMANDS: list[Command] = [
     Command("lobby-quit", "lobby", ("q",), "", "Leave cardnet.", _quit),
     Command("up", "lobby", ("up", "k"), "", "Previous entry.", _lobby_move(-1)),
     Command("down", "lobby", ("down", "j"), "", "Next entry.", _lobby_move(1)),
-    Command("open", "lobby", ("enter",), "Enter open", "Open the entry: new table, join, resume.", lambda c, _: c.lobby_enter()),
-    Command("spectate", "lobby", ("s",), "s watch", "Watch the table under the cursor.", lambda c, _: c.join_entry(spectate=True)),
+    Command("open", "lobby", ("enter",), "Enter open", "Open the entry: new table, join, resume.", lambda c, _: c.lobby.enter()),
+    Command("spectate", "lobby", ("s",), "s watch", "Watch the table under the cursor.", lambda c, _: c.lobby.join_entry(spectate=True)),
     Command("refresh", "lobby", ("f5",), "", "Look for unfinished games again.", _refresh),
     Command("connect", "lobby", (), "", "':connect HOST:PORT' adds a table by address.", _connect),
-    Command("name", "lobby", (), "", "':name NAME' changes the name you play under (remembered).", lambda c, arg: c.set_name(arg) if arg.strip() else c.ask_name()),
+    Command("name", "lobby", (), "", "':name NAME' changes the name you play under (remembered).", lambda c, arg: c.lobby.set_name(arg) if arg.strip() else c.lobby.ask_name()),
     Command("field-up", "form", ("up",), "", "Previous field.", _form_field(-1)),
     Command("field-down", "form", ("down", "tab"), "", "Next field.", _form_field(1)),
     Command("less", "form", ("left",), "<> change", "Previous value of the field.", _form_value(-1)),
     Command("more", "form", ("right", "space"), "", "Next value of the field.", _form_value(1)),
-    Command("start", "form", ("enter",), "Enter start", "Host the table here and sit at seat 0.", lambda c, _: c.lobby_enter()),
-    Command("left", "table", ("left",), "<> card", "Cursor to the previous card.", lambda c, _: c.move_cursor(-1), "cards"),
-    Command("right", "table", ("right",), "", "Cursor to the next card.", lambda c, _: c.move_cursor(1)),
-    Command("select", "table", ("space",), "Space select", "Select or unselect the card.", lambda c, _: c.toggle_selected(), "cards"),
-    Command("play", "table", ("enter",), "Enter play", "Play the selected cards (or the card at the cursor).", lambda c, _: c.play_selection()),
-    Command("pass", "table", ("p",), "p pass", "Pass (in some games passing costs something: the rules say what).", lambda c, _: c.pass_turn()),
-    Command("moves", "table", ("l",), "l moves", "List every legal move to pick from.", lambda c, _: c.list_moves()),
-    Command("rematch", "table", ("r",), "", "Ask for a rematch once the game is over (seated players only).", lambda c, _: c.rematch()),
-    Command("chat", "table", ("/", "tab"), "/ chat", "Say something to the table (/ or Tab).", lambda c, _: c.chat_prompt()),
-    Command("pane", "table", ("t",), "", "Seats, how many watch, and chat instead of the log (again: back).", lambda c, _: c.toggle_pane()),
-    Command("say", "table", (), "", "':say TEXT' sends TEXT to the table's chat.", lambda c, arg: c.say(arg)),
-    Command("leave", "table", ("b",), "", "Back to the lobby (a local game can be resumed there; a LAN table hosted here asks first while others sit).", lambda c, _: c.leave()),
+    Command("start", "form", ("enter",), "Enter start", "Host the table here and sit at seat 0.", lambda c, _: c.lobby.enter()),
+    Command("left", "table", ("left",), "<> card", "Cursor to the previous card.", lambda c, _: c.table.move_cursor(-1), "cards"),
+    Command("right", "table", ("right",), "", "Cursor to the next card.", lambda c, _: c.table.move_cursor(1)),
+    Command("select", "table", ("space",), "Space select", "Select or unselect the card.", lambda c, _: c.table.toggle_selected(), "cards"),
+    Command("play", "table", ("enter",), "Enter play", "Play the selected cards (or the card at the cursor).", lambda c, _: c.table.play_selection()),
+    Command("pass", "table", ("p",), "p pass", "Pass (in some games passing costs something: the rules say what).", lambda c, _: c.table.pass_turn()),
+    Command("moves", "table", ("l",), "l moves", "List every legal move to pick from.", lambda c, _: c.table.list_moves()),
+    Command("rematch", "table", ("r",), "", "Ask for a rematch once the game is over (seated players only).", lambda c, _: c.table.rematch()),
+    Command("chat", "table", ("/", "tab"), "/ chat", "Say something to the table (/ or Tab).", lambda c, _: c.table.chat_prompt()),
+    Command("pane", "table", ("t",), "", "Seats, how many watch, and chat instead of the log (again: back).", lambda c, _: c.table.toggle_pane()),
+    Command("say", "table", (), "", "':say TEXT' sends TEXT to the table's chat.", lambda c, arg: c.table.say(arg)),
+    Command("leave", "table", ("b",), "", "Back to the lobby (a local game can be resumed there; a LAN table hosted here asks first while others sit).", lambda c, _: c.table.leave()),
     Command("choice-up", "choices", ("up",), "", "Previous move.", _choice_move(-1)),
     Command("choice-down", "choices", ("down",), "", "Next move.", _choice_move(1)),
     Command("choose", "choices", ("enter",), "Enter play", "Play the highlighted move.", _choice_enter),
@@ -190,4 +190,4 @@ def run_line(c: Controller, line: str) -> None:
     if command is not None and command.name not in ("play", "pass") and command.context in ("always", "lobby", "table"):
         command.run(c, words[1] if len(words) > 1 else "")
         return
-    c.typed_move(line.strip())
+    c.table.typed_move(line.strip())
