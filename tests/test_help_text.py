@@ -18,9 +18,10 @@ import cardnet
 from cardnet.rulebook import rules_text
 from cardnet.ui.app.commands import COMMANDS
 from cardnet.ui.app.filters import build_filters
-from cardnet.ui.app.layout import CARD_NOTES, CONTEXT_NAMES, HELP_ROWS_LOST, HELP_TEXT, build_layout
+from cardnet.ui.app.layout import CONTEXT_NAMES, HELP_ROWS_LOST, HELP_TEXT, build_layout
 from cardnet.ui.app.state import AppState, TableState
 from cardnet.ui.markdown import as_overstrike, as_plain, line_width, markdown_lines, text_width, wrap_runs
+from cardnet.ui.render.screen import screen_for
 
 SIZES = [(60, 20), (80, 24), (200, 50)]
 #: What only Markdown source shows: heading hashes, emphasis stars, code ticks, a table's delimiter row.
@@ -66,7 +67,7 @@ def source_words(game: str) -> set[str]:
     """Every word the help is written from: the rules source without its markers, and the help's own texts."""
     st = TableState.open(game, cardnet.GAMES[game].default_players, 0, "t")
     texts = [rules_text(game), cardnet.GAMES[game].title, cardnet.GAMES[game].summary, *st.renderer.help()]
-    texts += [*HELP_TEXT.values(), *CONTEXT_NAMES.values(), CARD_NOTES[game]]
+    texts += [*HELP_TEXT.values(), *CONTEXT_NAMES.values(), screen_for(game).help_note]
     texts += [f"{c.doc} {' '.join(c.keys)} {c.name} :{c.name}" for c in COMMANDS]
     texts.append("Ctrl-Q Ctrl-C Esc Enter Space Tab , 1. 2. 3. 4. 5. 6. 7. 8. 9.")
     words: set[str] = set()

@@ -15,7 +15,6 @@ import cardnet
 from cardnet.ui.app.controller import Controller
 from cardnet.ui.app.draw import lobby_screen, text_of
 from cardnet.ui.app.lobby import (
-    OPTION_LABELS,
     focused_key,
     form_change,
     form_fields,
@@ -25,6 +24,7 @@ from cardnet.ui.app.lobby import (
 )
 from cardnet.ui.app.remembered import load
 from cardnet.ui.app.state import AppState, LobbyEntry
+from cardnet.ui.render.screen import screen_for
 
 
 def focus(form_key: str, c: Controller) -> None:
@@ -41,7 +41,7 @@ def test_options_show_their_label_and_description_not_their_key(game: str) -> No
     lines = text_of(lobby_screen(st, 80, 30)).split("\n")
     text = " ".join(" ".join(lines).split())
     for spec in cardnet.GAMES[game].options:
-        label = OPTION_LABELS[(game, spec.name)]
+        label = screen_for(game).option_labels[spec.name]
         assert any(line.startswith(f"  {label}") for line in lines), lines
         assert " ".join(spec.doc.split()) in text
         # The key itself is never a field's name.
@@ -53,8 +53,8 @@ def test_the_form_remembers_the_last_choices_per_game(tmp_path: Path) -> None:
 
     def controller() -> Controller:
         c = Controller(AppState(entries=[LobbyEntry("new", "New table")]), lambda: None)
-        c.form_memory = memory
-        c.lobby_enter()
+        c.lobby.form_memory = memory
+        c.lobby.enter()
         assert c.state.form is not None
         return c
 
@@ -72,7 +72,7 @@ def test_the_form_remembers_the_last_choices_per_game(tmp_path: Path) -> None:
     form_change(form, 1)
     chosen = form_fields(form)
     # Enter hosts the table (no trio here, so the table itself does not open) and keeps the choices.
-    c.lobby_enter()
+    c.lobby.enter()
     assert load(memory).game == "matchstick"
 
     again = controller().state.form

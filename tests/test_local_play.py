@@ -15,7 +15,7 @@ import pytest
 import cardnet
 from cardnet.journal import read_journal
 from cardnet.table import Table, core_engine
-from cardnet.ui.local import LocalError
+from cardnet.net.local import LocalError
 from cardnet.ui.plain import play_plain
 from cardnet.ui.render import renderer_for
 

@@ -11,7 +11,8 @@ import pytest
 
 import cardnet
 from cardnet.protocol import JSONValue, StateMessage
-from cardnet.ui.app.controller import Controller
+from cardnet.ui.app.runner import Runner
+from cardnet.ui.app.table_controller import TableController
 from cardnet.ui.app.draw import table_screen, text_of
 from cardnet.ui.app.state import AppState, Choice, TableState
 from cardnet.ui.plain import play_plain
@@ -65,12 +66,12 @@ def _ten_payment(seed: int) -> tuple[cardnet.Game, int]:
         g.apply(seat, rng.choice(g.legal_moves(seat)))
 
 
-class PayingController(Controller):
-    """The client's controller with the host replaced by the core itself: a chosen move is applied at once and
+class PayingController(TableController):
+    """The client's table controller with the host replaced by the core itself: a chosen move is applied at once and
     the next state comes straight back, as the host would send it."""
 
     def __init__(self, game: cardnet.Game, seat: int) -> None:
-        super().__init__(AppState(screen="table"), lambda: None)
+        super().__init__(Runner(AppState(screen="table"), lambda: None), lambda: None, lambda: None)
         self.game, self.seat, self.sent = game, seat, 0
         self.state.table = TableState.open("ten", 3, seat, "t")
         self.deliver()

@@ -14,7 +14,7 @@ from cardnet.bot import RandomBot, run_bot
 from cardnet.identity import saved_name
 from cardnet.net.peer import Peer
 from cardnet.ui.app import StartRequest
-from cardnet.ui.local import player_name
+from cardnet.net.local import player_name
 from nethelpers import free_port
 from test_tui_headless import ENTER, point_at_listed_table, run
 from test_tui_tmux_lan import _host

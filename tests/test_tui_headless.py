@@ -339,10 +339,10 @@ def test_a_crash_on_the_trio_side_leaves_the_screen_and_is_raised() -> None:
         with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
             client = Client(StartRequest())
             task = asyncio.ensure_future(client.run_async())
-            while client.controller.token is None or client.controller.nursery is None:
+            while client.controller.runner.token is None or client.controller.runner.nursery is None:
                 await asyncio.sleep(0.01)
-            nursery = client.controller.nursery
-            client.controller.token.run_sync_soon(nursery.start_soon, broken)
+            nursery = client.controller.runner.nursery
+            client.controller.runner.token.run_sync_soon(nursery.start_soon, broken)
             with pytest.raises(RuntimeError, match="boom in a table task"):
                 await asyncio.wait_for(task, 10)
             assert not client.app.is_running

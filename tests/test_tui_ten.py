@@ -14,8 +14,9 @@ from tuihelpers import Driver, running
 
 import cardnet
 from cardnet.ui.app import StartRequest
-from cardnet.ui.app.draw import table_screen, text_of, ten_chip
-from cardnet.ui.app.moves import BUST_TOKEN, TOKEN, bid_range, hand_cards
+from cardnet.ui.app.draw import table_screen, text_of
+from cardnet.ui.app.moves import bid_range, hand_cards
+from cardnet.ui.render.screen.ten import BUST_TOKEN, TOKEN, ten_chip
 from cardnet.ui.app.state import TableState
 from cardnet.games import ten_deck
 from cardnet.ui.render.ten import bust_risk, unseen_cards

@@ -78,7 +78,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         return _play_full_screen(args, game)
     if game is None and args.resume is None:
         game = DEFAULT_GAME
-    from .ui.local import LocalError
+    from .net.local import LocalError
 
     options = _parse_options(args.option, game) if game is not None else {}
     # The line-mode game is the only local game this module provides; a full-screen client can take over

@@ -1,7 +1,9 @@
 """The host's append-only journal: one record per write, each with its length and CRC.
 
 File layout: the 16-byte magic ``b"cardnet-journal1"``, then records. A record is a 4-byte big-endian payload
-length, a 4-byte big-endian CRC-32 of the payload, and the payload: one canonical JSON object (UTF-8).
+length, a 4-byte big-endian CRC-32 of the payload, and the payload: one canonical JSON object (UTF-8). The
+framing has one definition, in the core's host module (:func:`cardnet.native.frame_record` and
+:func:`cardnet.native.record_span`), which the native lane appends with too.
 A record is written with a single ``write(2)`` on an ``O_APPEND`` descriptor before the host acknowledges what it
 records, so a SIGKILLed host loses nothing it acknowledged. A torn or corrupt tail (power loss, a full disk)
 is reported by :func:`read_journal` and cut off by :meth:`Journal.open_resume` before appending again.
@@ -20,19 +22,18 @@ import errno
 import fcntl
 import json
 import os
-import struct
-import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from . import native
 from .protocol import Encodable, Raw, canonical
 
 MAGIC: Final = b"cardnet-journal1"
-_HEADER: Final = struct.Struct(">II")
+_HEADER_SIZE: Final = native.RECORD_HEADER
 #: Largest payload a record may have; a larger length field means the tail is corrupt.
-MAX_RECORD: Final = 64 * 1024 * 1024
+MAX_RECORD: Final = native.MAX_RECORD
 
 
 class JournalError(Exception):
@@ -180,31 +181,22 @@ def encode_record(record: Mapping[str, Encodable]) -> bytes:
 
 def encode_payload(payload: bytes) -> bytes:
     """The bytes of one record whose canonical JSON payload is already encoded: the header, then the payload."""
-    if len(payload) > MAX_RECORD:
-        raise ValueError(f"journal record of {len(payload)} bytes is too large")
-    return _HEADER.pack(len(payload), zlib.crc32(payload)) + payload
+    return native.frame_record(payload)
 
 
 def _record_at(data: bytes, pos: int) -> tuple[dict[str, object] | None, str, int]:
     """The record starting at ``pos`` (or None and why not), and the offset after it."""
-    if len(data) - pos < _HEADER.size:
-        return None, "incomplete record header", pos
-    length, crc = _HEADER.unpack_from(data, pos)
-    start = pos + _HEADER.size
-    if length > MAX_RECORD:
-        return None, f"implausible record length {length}", pos
-    if len(data) - start < length:
-        return None, f"record needs {length} bytes, {len(data) - start} present", pos
-    payload = data[start : start + length]
-    if zlib.crc32(payload) != crc:
-        return None, "CRC mismatch", pos
+    start, end, damage = native.record_span(data, pos)
+    if damage:
+        return None, damage, pos
+    payload = data[start:end]
     try:
         record = json.loads(payload.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         return None, "payload is not JSON", pos
     if not isinstance(record, dict):
         return None, "payload is not an object", pos
-    return record, "", start + length
+    return record, "", end
 
 
 def _next_intact_record(data: bytes, after: int) -> int | None:
@@ -213,11 +205,11 @@ def _next_intact_record(data: bytes, after: int) -> int | None:
     Every payload is a JSON object, so only offsets 8 bytes before a ``{`` can start one: the scan jumps
     between those, and the CRC makes a false find in damaged bytes a one-in-four-billion event.
     """
-    brace = data.find(b"{", after + _HEADER.size + 1)
+    brace = data.find(b"{", after + _HEADER_SIZE + 1)
     while brace >= 0:
-        record, _, _ = _record_at(data, brace - _HEADER.size)
+        record, _, _ = _record_at(data, brace - _HEADER_SIZE)
         if record is not None:
-            return brace - _HEADER.size
+            return brace - _HEADER_SIZE
         brace = data.find(b"{", brace + 1)
     return None
 

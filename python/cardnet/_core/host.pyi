@@ -6,14 +6,21 @@ from typing import Any, final
 from cardnet._core import Game
 
 __all__ = [
+    "MAX_RECORD",
+    "RECORD_HEADER",
     "FanOut",
     "LaneRun",
+    "bucket_refill",
     "derive_seed",
     "fan_out",
+    "frame_record",
     "parse_move_line",
     "play",
     "play_line",
+    "record_span",
     "serve_lane",
+    "state_line",
+    "state_shared",
     "write_lines",
 ]
 
@@ -37,6 +44,25 @@ def serve_lane(game: Game, table: dict[str, Any], limits: dict[str, Any]) -> Lan
 def write_lines(fds: list[int], lines: list[bytes]) -> list[tuple[int, int]]: ...
 def parse_move_line(line: bytes) -> tuple[int, int, int | str | None] | None: ...
 def derive_seed(seed: int, game_no: int) -> int: ...
+def frame_record(payload: bytes) -> bytes: ...
+def state_shared(
+    kind: str, game_no: int, state_id: int, state_hash: str, to_act: list[int], over: bool, outcome: str | None
+) -> str: ...
+def state_line(
+    shared: str,
+    update: bool,
+    ack: str | None,
+    decision: tuple[int, int, int | None, str | None] | None,
+    events: str,
+    view: str,
+) -> bytes: ...
+def bucket_refill(tokens: float, stamp: float, now: float, rate: float, burst: float) -> float: ...
+def record_span(data: bytes, pos: int) -> tuple[int, int, str]: ...
+
+#: Bytes of a journal record's header (length, CRC-32).
+RECORD_HEADER: int
+#: The largest payload a journal record holds.
+MAX_RECORD: int
 
 @final
 class FanOut:

@@ -443,7 +443,7 @@ async def play_at_own_table(
     import trio
 
     from ..ui.line import PlainGame
-    from ..ui.local import local_peer, player_name, rekey_own_seat
+    from ..net.local import local_peer, player_name, rekey_own_seat
 
     table = server.table
     if table.seats[0].kind == "bot":

@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Union
 
+from .. import native
 from ..table import DecisionParts, FanOutLike, OpenDecision, Table
 from ..codec import (
     CHAT_HISTORY_BYTES,
@@ -124,7 +125,7 @@ class Bucket:
     def has_token(self, now: float) -> bool:
         """Refill, and tell whether a token is there, spending none: :meth:`take` then :meth:`refund` (an accepted
         move) leave the bucket exactly so, and a :meth:`take` at the same ``now`` finds the same tokens."""
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.tokens = native.bucket_refill(self.tokens, self.stamp, now, self.rate, self.burst)
         self.stamp = now
         return self.tokens >= 1.0
 

@@ -33,6 +33,7 @@ from ..codec import (
     canonical,
     state_hash_of,
 )
+from .. import native
 from ..native import parse_move_line as native_parse_move_line
 
 Ref = Union[int, str, None]
@@ -455,13 +456,6 @@ def ack_json(ack: Mapping[str, Encodable]) -> str:
     return canonical(ack)
 
 
-def _plain_string(text: str) -> str:
-    """A JSON string for ``text``; a plain one (a hex hash, a message type) needs no escaping."""
-    if text.isascii() and text.isalnum():
-        return f'"{text}"'
-    return canonical(text)
-
-
 @dataclass
 class Decision:
     """An open decision for one seat as the host sends it."""
@@ -577,16 +571,7 @@ class StateMessage:
     ) -> str:
         """The part of a state line that every seat's line of one state shares (``game_no`` through ``type``),
         built once per state and handed to :meth:`splice` for each seat."""
-        return "".join([
-            ',"game_no":', str(int(game_no)),
-            ',"hash":', _plain_string(state_hash),
-            ',"outcome":', "null" if outcome is None else outcome,
-            ',"over":', "true" if over else "false",
-            ',"state_id":', str(int(state_id)),
-            ',"to_act":[', ",".join(str(int(s)) for s in to_act),
-            '],"type":', _plain_string(kind),
-            ',"view":',
-        ])
+        return native.state_shared(kind, int(game_no), int(state_id), state_hash, [int(s) for s in to_act], over, outcome)
 
     @staticmethod
     def splice(
@@ -599,21 +584,16 @@ class StateMessage:
         ack: Mapping[str, Encodable] | None = None,
         limit: int = MAX_HOST_LINE,
     ) -> bytes:
-        """One seat's line of :meth:`line`, around the :meth:`shared_part` of its state (built for ``kind``)."""
-        parts: list[str] = ["{"]
-        if ack is not None:
-            parts += ['"ack":', ack_json(ack), ","]
-        if decision is None:
-            parts.append('"decision":null')
-        else:
-            deadline = "null" if decision.deadline_ms is None else str(int(decision.deadline_ms))
-            legal = "null" if decision.legal is None else decision.legal.text
-            parts += ['"decision":{"count":', str(int(decision.count)), ',"deadline_ms":', deadline,
-                      ',"id":', str(int(decision.id)), ',"legal":', legal, "}"]
-        if kind == "update":
-            parts += [',"events":', "[]" if events is None else events]
-        parts += [shared, view, "}\n"]
-        data = "".join(parts).encode("ascii")
+        """One seat's line of :meth:`line`, around the :meth:`shared_part` of its state (built for ``kind``);
+        the bytes are the core's (:func:`cardnet.native.state_line`), as every path's."""
+        wire_decision = None
+        if decision is not None:
+            legal = None if decision.legal is None else decision.legal.text
+            deadline = None if decision.deadline_ms is None else int(decision.deadline_ms)
+            wire_decision = (int(decision.id), int(decision.count), deadline, legal)
+        ack_text = None if ack is None else ack_json(ack)
+        update = kind == "update"
+        data = native.state_line(shared, update, ack_text, wire_decision, "[]" if events is None else events, view)
         if len(data) > limit + 1:
             raise ValueError(f"message of {len(data) - 1} bytes exceeds the {limit}-byte line limit")
         return data

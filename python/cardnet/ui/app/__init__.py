@@ -84,7 +84,7 @@ class Client:
         self.state.command_open = False
         self.command_line.reset()
         self.app.layout.focus(self.main_window)
-        self.controller.answer_none()
+        self.controller.runner.answer_none()
 
     def _after_key(self, event: KeyPressEvent, command: Command) -> None:
         if self.state.quitting:
@@ -97,7 +97,7 @@ class Client:
         self.state.command_open = False
         self.app.layout.focus(self.main_window)
         self.state.error = ""
-        if not self.controller.answer(line):
+        if not self.controller.runner.answer(line):
             run_line(self.controller, line)
         if self.state.quitting:
             self.quit()
@@ -141,12 +141,12 @@ class Client:
         finally:
             for signum in handled:
                 loop.remove_signal_handler(signum)
-            token = self.controller.token
+            token = self.controller.runner.token
             if token is None:
                 self.scope.cancel()
             else:
                 try:
-                    token.run_sync_soon(self.controller.farewell, self.scope)
+                    token.run_sync_soon(self.controller.table.farewell, self.scope)
                 except trio.RunFinishedError:
                     pass
             result = await done
@@ -171,7 +171,7 @@ def run_app(start: StartRequest) -> int:
         print("cardnet: the client stopped on an error:", file=sys.stderr)
         print("".join(traceback.format_exception(exc)).rstrip(), file=sys.stderr)
         return 1
-    words = client.controller.closing_words()
+    words = client.controller.table.closing_words()
     if words:
         print(words)
     return code

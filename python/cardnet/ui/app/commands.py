@@ -9,15 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..render.screen import GameKey, all_screens
 from .controller import Controller
 from .lobby import form_change
 
 __all__ = ["COMMANDS", "MOVE_COMMANDS", "Command", "by_name", "for_context"]
 
-#: Commands that make a move or point at cards: a spectator's status line leaves them out.
-MOVE_COMMANDS = frozenset(
-    {"left", "right", "select", "play", "pass", "moves", "draw", "stop", "numbers", "currency", "accept", "bid-up", "bid-down"}
-)
 
 #: The contexts a command can work in; the filters module says which one is active.
 CONTEXTS = ("always", "help", "lobby", "form", "table", "choices")
@@ -33,8 +30,10 @@ class Command:
     shown: str
     doc: str
     run: Callable[[Controller, str], None]
-    #: The games whose status line shows this command (empty: every game).
-    games: tuple[str, ...] = ()
+    #: What the table's game must have for its status line to show this command: ``cards`` (a card row the
+    #: arrows walk), ``own`` (the command is one of the game's own keys, shown only in games that have it), or
+    #: nothing (every game).
+    needs: str = ""
 
 
 def _quit(c: Controller, _: str) -> None:
@@ -92,24 +91,38 @@ def _choice_move(step: int) -> Callable[[Controller, str], None]:
 def _choice_enter(c: Controller, _: str) -> None:
     ts = c.state.table
     if ts is not None and ts.choices:
-        c.choose(ts.choices[ts.choice_cursor])
+        c.table.choose(ts.choices[ts.choice_cursor])
 
 
 def _connect(c: Controller, arg: str) -> None:
     try:
-        c.add_address(arg)
+        c.lobby.add_address(arg)
     except ValueError as exc:
         c.state.error = str(exc)
 
 
 def _refresh(c: Controller, _: str) -> None:
-    c.refresh_lobby()
+    c.lobby.refresh()
     c.state.message = "Lobby refreshed."
 
 
-#: Games whose table has one-key moves of its own, and those whose cards are selected with Space.
-TEN = ("ten",)
-CARD_GAMES = ("matchstick", "fistful", "cherki")
+def _game_key(name: str) -> Callable[[Controller, str], None]:
+    def run(c: Controller, _: str) -> None:
+        c.table.game_key(name)
+
+    return run
+
+
+def _game_keys() -> list[Command]:
+    """Every game's own keys (one command per name; its screen says what the key does in that game)."""
+    seen: dict[str, GameKey] = {}
+    for screen in all_screens():
+        for key in screen.keys:
+            seen.setdefault(key.name, key)
+    return [
+        Command(k.name, "table", k.keys, k.shown, k.doc, _game_key(k.name), "own")
+        for k in seen.values()
+    ]
 
 COMMANDS: list[Command] = [
     Command("quit", "always", ("c-q", "c-c"), "^Q quit", "Leave cardnet (a local game stays in its journal).", _quit),
@@ -121,40 +134,38 @@ COMMANDS: list[Command] = [
     Command("lobby-quit", "lobby", ("q",), "", "Leave cardnet.", _quit),
     Command("up", "lobby", ("up", "k"), "", "Previous entry.", _lobby_move(-1)),
     Command("down", "lobby", ("down", "j"), "", "Next entry.", _lobby_move(1)),
-    Command("open", "lobby", ("enter",), "Enter open", "Open the entry: new table, join, resume.", lambda c, _: c.lobby_enter()),
-    Command("spectate", "lobby", ("s",), "s watch", "Watch the table under the cursor.", lambda c, _: c.join_entry(spectate=True)),
+    Command("open", "lobby", ("enter",), "Enter open", "Open the entry: new table, join, resume.", lambda c, _: c.lobby.enter()),
+    Command("spectate", "lobby", ("s",), "s watch", "Watch the table under the cursor.", lambda c, _: c.lobby.join_entry(spectate=True)),
     Command("refresh", "lobby", ("f5",), "", "Look for unfinished games again.", _refresh),
     Command("connect", "lobby", (), "", "':connect HOST:PORT' adds a table by address.", _connect),
-    Command("name", "lobby", (), "", "':name NAME' changes the name you play under (remembered).", lambda c, arg: c.set_name(arg) if arg.strip() else c.ask_name()),
+    Command("name", "lobby", (), "", "':name NAME' changes the name you play under (remembered).", lambda c, arg: c.lobby.set_name(arg) if arg.strip() else c.lobby.ask_name()),
     Command("field-up", "form", ("up",), "", "Previous field.", _form_field(-1)),
     Command("field-down", "form", ("down", "tab"), "", "Next field.", _form_field(1)),
     Command("less", "form", ("left",), "<> change", "Previous value of the field.", _form_value(-1)),
     Command("more", "form", ("right", "space"), "", "Next value of the field.", _form_value(1)),
-    Command("start", "form", ("enter",), "Enter start", "Host the table here and sit at seat 0.", lambda c, _: c.lobby_enter()),
-    Command("left", "table", ("left",), "<> card", "Cursor to the previous card.", lambda c, _: c.move_cursor(-1), CARD_GAMES),
-    Command("right", "table", ("right",), "", "Cursor to the next card.", lambda c, _: c.move_cursor(1)),
-    Command("select", "table", ("space",), "Space select", "Select or unselect the card.", lambda c, _: c.toggle_selected(), CARD_GAMES),
-    Command("play", "table", ("enter",), "Enter play", "Play the selected cards (or the card at the cursor).", lambda c, _: c.play_selection()),
-    Command("pass", "table", ("p",), "p pass", "Pass (Matchstick Tycoon: take a matchstick).", lambda c, _: c.pass_turn()),
-    Command("moves", "table", ("l",), "l moves", "List every legal move to pick from.", lambda c, _: c.list_moves()),
-    Command("draw", "table", ("d",), "d draw", "TEN: draw a card.", lambda c, _: c.quick({"type": "draw"}, "draw"), TEN),
-    Command("stop", "table", ("s",), "s stop", "TEN: stop drawing.", lambda c, _: c.quick({"type": "stop"}, "stop"), TEN),
-    Command("numbers", "table", ("n",), "", "TEN: take the numbers as your prize.", lambda c, _: c.quick({"type": "prize", "kind": "numbers"}, "take the numbers"), TEN),
-    Command("currency", "table", ("c",), "", "TEN: take the currency as your prize.", lambda c, _: c.quick({"type": "prize", "kind": "currency"}, "take the currency"), TEN),
-    Command("accept", "table", ("a",), "", "TEN solo: accept the offered wild.", lambda c, _: c.quick({"type": "accept_wild"}, "accept"), TEN),
-    Command("settle", "table", ("e",), "", "TEN: pay the least that settles what you owe, all at once.", lambda c, _: c.settle(), TEN),
-    Command("bid-up", "table", ("+", "="), "", "TEN: raise your bid.", lambda c, _: c.change_bid(1), TEN),
-    Command("bid-down", "table", ("-",), "", "TEN: lower your bid.", lambda c, _: c.change_bid(-1), TEN),
-    Command("rematch", "table", ("r",), "", "Ask for a rematch once the game is over (seated players only).", lambda c, _: c.rematch()),
-    Command("chat", "table", ("/", "tab"), "/ chat", "Say something to the table (/ or Tab).", lambda c, _: c.chat_prompt()),
-    Command("pane", "table", ("t",), "", "Seats, how many watch, and chat instead of the log (again: back).", lambda c, _: c.toggle_pane()),
-    Command("say", "table", (), "", "':say TEXT' sends TEXT to the table's chat.", lambda c, arg: c.say(arg)),
-    Command("leave", "table", ("b",), "", "Back to the lobby (a local game can be resumed there; a LAN table hosted here asks first while others sit).", lambda c, _: c.leave()),
+    Command("start", "form", ("enter",), "Enter start", "Host the table here and sit at seat 0.", lambda c, _: c.lobby.enter()),
+    Command("left", "table", ("left",), "<> card", "Cursor to the previous card.", lambda c, _: c.table.move_cursor(-1), "cards"),
+    Command("right", "table", ("right",), "", "Cursor to the next card.", lambda c, _: c.table.move_cursor(1)),
+    Command("select", "table", ("space",), "Space select", "Select or unselect the card.", lambda c, _: c.table.toggle_selected(), "cards"),
+    Command("play", "table", ("enter",), "Enter play", "Play the selected cards (or the card at the cursor).", lambda c, _: c.table.play_selection()),
+    Command("pass", "table", ("p",), "p pass", "Pass (in some games passing costs something: the rules say what).", lambda c, _: c.table.pass_turn()),
+    Command("moves", "table", ("l",), "l moves", "List every legal move to pick from.", lambda c, _: c.table.list_moves()),
+    Command("rematch", "table", ("r",), "", "Ask for a rematch once the game is over (seated players only).", lambda c, _: c.table.rematch()),
+    Command("chat", "table", ("/", "tab"), "/ chat", "Say something to the table (/ or Tab).", lambda c, _: c.table.chat_prompt()),
+    Command("pane", "table", ("t",), "", "Seats, how many watch, and chat instead of the log (again: back).", lambda c, _: c.table.toggle_pane()),
+    Command("say", "table", (), "", "':say TEXT' sends TEXT to the table's chat.", lambda c, arg: c.table.say(arg)),
+    Command("leave", "table", ("b",), "", "Back to the lobby (a local game can be resumed there; a LAN table hosted here asks first while others sit).", lambda c, _: c.table.leave()),
     Command("choice-up", "choices", ("up",), "", "Previous move.", _choice_move(-1)),
     Command("choice-down", "choices", ("down",), "", "Next move.", _choice_move(1)),
     Command("choose", "choices", ("enter",), "Enter play", "Play the highlighted move.", _choice_enter),
     Command("cancel", "choices", (), "Esc back", "Close the list.", lambda c, _: c.clear()),
+    *_game_keys(),
 ]
+
+#: Commands that make a move or point at cards: a spectator's status line leaves them out.
+MOVE_COMMANDS = frozenset(
+    {"left", "right", "select", "play", "pass", "moves"} | {c.name for c in COMMANDS if c.needs == "own"}
+)
 
 
 def by_name(name: str) -> Command | None:
@@ -179,4 +190,4 @@ def run_line(c: Controller, line: str) -> None:
     if command is not None and command.name not in ("play", "pass") and command.context in ("always", "lobby", "table"):
         command.run(c, words[1] if len(words) > 1 else "")
         return
-    c.typed_move(line.strip())
+    c.table.typed_move(line.strip())

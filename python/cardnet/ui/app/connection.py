@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from ...identity import BadName, check_name, config_path, save_name, saved_name
 from ...journal import JournalError, default_journal_dir, read_journal
 from ...net import discovery
 from ...net.factory import rename_table
-from ...net.host import Host, HostOptions
+from ...net.host import Host
 from ...net.seats import SeatStore
 from ...net.peer import (
     ChatMessage,
@@ -42,8 +41,8 @@ from ...protocol import MAX_CHAT_CHARS, JSONValue, ProtocolError, StateMessage
 from ...table import Table, core_engine
 from .lobby import TableInfo, table_entry
 from .state import LobbyEntry
-from ..local import LocalError, LocalSetup, local_peer, new_local_table, resume_local_table, single_error
-from ..local import player_name as _player_name
+from ...net.local import LocalError, LocalSetup, local_host, local_peer, new_local_table, resume_local_table, single_error
+from ...net.local import player_name as _player_name
 
 __all__ = [
     "BadName",
@@ -184,9 +183,7 @@ async def host_local(
             raise LocalError("name a game to play")
         setup = new_local_table(game, players, seed, options, player, seat, journal, open_seats)
     table = setup.table
-    # The player's own seat is never handed to a built-in player: at a local table, absence means thinking.
-    limits = HostOptions(password=password, seat_timeout=math.inf if not interfaces else HostOptions.seat_timeout)
-    host = Host(table, journal=setup.journal, options=limits)
+    host = local_host(setup, password=password, lan=bool(interfaces))
 
     async def serve(*, task_status: trio.TaskStatus[int | None] = trio.TASK_STATUS_IGNORED) -> None:
         try:

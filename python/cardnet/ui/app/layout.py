@@ -24,7 +24,8 @@ from ...games import GAMES
 from ...i18n import current_language
 from ...rulebook import rules_games, rules_text
 from ..markdown import Line, markdown_lines, text_width, wrap_runs
-from .commands import CONTEXTS, MOVE_COMMANDS, for_context
+from ..render.screen import GameScreen
+from .commands import CONTEXTS, MOVE_COMMANDS, Command, for_context
 from .draw import lobby_screen, table_screen
 from .filters import Filters, active_context
 from .state import AppState
@@ -35,28 +36,6 @@ __all__ = ["build_layout", "help_lines"]
 BARS = 3
 #: Most moves the chooser shows at once (it scrolls with the cursor).
 CHOICES_SHOWN = 12
-#: How each game's screen draws its cards, for the help: one paragraph each, wrapped to the help's width.
-CARD_NOTES = {
-    "matchstick": (
-        "On screen: matchsticks added to a card are drawn in orange (= and ! without colour); a card played turned"
-        " shows ~ before its printed type; under each card of your hand is the value it shows, then its position."
-        " Select several cards with Space: Enter then offers every value they can show together."
-    ),
-    "cherki": (
-        "On screen: your hand is grouped by kind; 3C is the 3 of Coins (yellow), S Strings (green), M Myriads"
-        " (blue); WF, RF and OT are the honours; * (red) marks the red stamp. Under each card: its id."
-    ),
-    "ten": (
-        "On screen: R5 is a red 5 (B blue, O orange, G green), B# a blue wild, *8 an 8 of any colour, *# a card of"
-        " any colour and number, $3 currency 3. 'Next draw: N of M' counts the cards left that would bust you."
-        " Keys: d draw, s stop, n numbers, c currency, arrows + Enter buy or pay, e pays the least that settles a debt,"
-        " +/- and Enter bid, p pass or skip."
-    ),
-    "fistful": (
-        "On screen: cards are drawn in their owner's colour ([D] is the Dynamite); 'bar' under a card marks the one"
-        " the +1 rule bars this duel. Gold, the pot and the stars are at the top."
-    ),
-}
 #: The help's words (kept together for translation).
 HELP_TEXT = {
     "type_moves": "Type ':' and a move in those words to play it directly.",
@@ -150,6 +129,15 @@ def _message(st: AppState) -> StyleAndTextTuples:
     return [("class:message", st.message)]
 
 
+def _shown_for(command: Command, screen: GameScreen) -> bool:
+    """Whether the status line of a table of ``screen``'s game shows ``command``."""
+    if command.needs == "cards":
+        return screen.card_row
+    if command.needs == "own":
+        return any(key.name == command.name for key in screen.keys)
+    return True
+
+
 def _status(st: AppState) -> StyleAndTextTuples:
     context = active_context(st)
     if context == "help":
@@ -161,7 +149,7 @@ def _status(st: AppState) -> StyleAndTextTuples:
     for command in for_context(context):
         if watching and command.name in MOVE_COMMANDS:
             continue
-        if command.games and context == "table" and st.table is not None and st.table.game not in command.games:
+        if context == "table" and st.table is not None and not _shown_for(command, st.table.screen):
             continue
         if command.shown:
             key, _, label = command.shown.partition(" ")
@@ -208,7 +196,7 @@ def help_lines(st: AppState, width: int) -> list[Line]:
             paragraph(info.title, "class:heading")
             paragraph(info.summary)
             out.append([])
-        for text in [*ts.renderer.help(), HELP_TEXT["type_moves"], CARD_NOTES.get(ts.game, "")]:
+        for text in [*ts.renderer.help(), HELP_TEXT["type_moves"], ts.screen.help_note]:
             if text:
                 paragraph(text)
                 out.append([])

@@ -16,6 +16,7 @@ import trio
 
 from ...games import GAMES, OptionSpec
 from ..render import renderer_for
+from ..render.screen import screen_for
 from .remembered import GameChoices, Remembered
 from .state import LobbyEntry, NewTableForm
 
@@ -39,17 +40,6 @@ __all__ = [
 
 #: Built-in player levels offered by the form (the first is the default for a new table).
 LEVELS = ("normal", "easy", "hard", "random")
-
-#: How the form names each game option (the specs' own names are keys for the command line and the wire).
-OPTION_LABELS = {
-    ("matchstick", "expansion"): "Expansion cards",
-    ("matchstick", "deal_all"): "Deal whole deck",
-    ("fistful", "length"): "Match length",
-    ("fistful", "colours"): "Pink deck",
-    ("cherki", "deals"): "Deals",
-    ("ten", "solo_target"): "Solo target",
-}
-
 
 #: When an unfinished game was last played, as the lobby says it ({time}: hours and minutes, {day}: weekday,
 #: {date}: the day of the month and month).
@@ -273,7 +263,7 @@ def form_fields(form: NewTableForm) -> list[tuple[str, str]]:
         else:
             spec = info.option(key.split(":", 1)[1])
             house = " (house rules)" if spec.house_rules else ""
-            label = OPTION_LABELS.get((info.name, spec.name), spec.name.replace("_", " ").capitalize())
+            label = screen_for(info.name).option_labels.get(spec.name, spec.name.replace("_", " ").capitalize())
             fields.append((label, _show(_option_values(spec)[form.options[spec.name]]) + house))
     return fields
 

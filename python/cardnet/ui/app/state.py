@@ -14,6 +14,7 @@ from typing import Any
 
 from .remembered import Remembered
 from ..render import GenericRenderer, renderer_for, seat_labels
+from ..render.screen import Choice, GameScreen, screen_for
 
 __all__ = ["AppState", "Choice", "LobbyEntry", "NewTableForm", "TableState"]
 
@@ -21,16 +22,6 @@ __all__ = ["AppState", "Choice", "LobbyEntry", "NewTableForm", "TableState"]
 SENDING = -1
 #: Lines of the event log kept in memory (the screen shows the newest that fit).
 LOG_LIMIT = 400
-
-
-@dataclass
-class Choice:
-    """One entry of a pick-one list: a label, and either an index into the open decision's legal list or a
-    move object to send (a typed or keyboard move the client could not find in the list)."""
-
-    label: str
-    index: int | None = None
-    move: dict[str, Any] | None = None
 
 
 @dataclass
@@ -66,9 +57,9 @@ class TableState:
     pending_text: str = ""
     #: The ref of the last move the host acknowledged (an ack can come before the sender has its ref).
     acked: Any = None
-    #: The amount of the TEN bid form (kept inside the legal range of the open auction decision).
+    #: The amount of the bid form (kept inside the legal range of the open auction decision).
     bid: int = 0
-    #: TEN: paying the least that settles the debt, one piece per decision, until it is settled (``e``).
+    #: Paying the least that settles the debt, one piece per decision, until it is settled (``e``).
     settling: bool = False
     connected: bool = True
     #: The banner over the table while the connection is down (empty when connected).
@@ -96,6 +87,11 @@ class TableState:
         """A table screen before the first state arrives; seats are named until the host sends names."""
         names = [("You" if s == seat else f"Seat {s}") for s in range(players)]
         return cls(game, players, seat, title, renderer_for(game, names), journal)
+
+    @property
+    def screen(self) -> GameScreen:
+        """How this table's game is drawn and played from the keys (its renderer's full-screen half)."""
+        return screen_for(self.game)
 
     @property
     def my_turn(self) -> bool:

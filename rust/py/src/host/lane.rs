@@ -22,7 +22,9 @@
 //! Each readable socket is read once. Bytes the lane read and did not play come back in `LaneRun.unread`:
 //! the host puts them in that connection's line buffer, as if its reader had read them.
 
+use super::bucket;
 use super::fanout::{next_game, FanOut};
+use super::journal;
 use super::lines::{state_line, DecisionLine};
 use super::move_line::{parse_move_line, Held};
 use super::quick::{quick_move, ref_to_py, QuickMove};
@@ -54,10 +56,10 @@ struct Conn {
 }
 
 impl Conn {
-    /// `Bucket.has_token`: refill to `now`, then whether a token is there (none spent: an accepted move
-    /// gives it back at once).
+    /// `Bucket.has_token`: refill to `now` (`bucket::refill`), then whether a token is there (none spent: an
+    /// accepted move gives it back at once).
     fn has_token(&mut self, now: f64, rate: f64, burst: f64) -> bool {
-        self.tokens = burst.min(self.tokens + (now - self.stamp) * rate);
+        self.tokens = bucket::refill(self.tokens, self.stamp, now, rate, burst);
         self.stamp = now;
         self.tokens >= 1.0
     }
@@ -234,35 +236,12 @@ fn receive(fd: i32, buf: &mut [u8]) -> io::Result<usize> {
     }
 }
 
-/// Appends a whole journal record (the header of `cardnet.journal.encode_payload`, then the payload), built in
-/// `record` (whose earlier content goes: the buffer is kept to build the next record without allocating).
+/// Appends a whole journal record (`journal::frame`: the header, then the payload), built in `record` (whose
+/// earlier content goes: the buffer is kept to build the next record without allocating).
 fn journal_append(fd: i32, payload: &[u8], record: &mut Vec<u8>) -> io::Result<()> {
-    let length = u32::try_from(payload.len()).map_err(|_| io::Error::other("journal record too large"))?;
     record.clear();
-    record.extend_from_slice(&length.to_be_bytes());
-    record.extend_from_slice(&crc32(payload).to_be_bytes());
-    record.extend_from_slice(payload);
+    journal::frame(payload, record).map_err(io::Error::other)?;
     write_whole(fd, record)
-}
-
-/// CRC-32 (IEEE 802.3, reflected), the checksum of `zlib.crc32`.
-pub fn crc32(data: &[u8]) -> u32 {
-    const TABLE: [u32; 256] = {
-        let mut table = [0u32; 256];
-        let mut i = 0;
-        while i < 256 {
-            let mut c = i as u32;
-            let mut k = 0;
-            while k < 8 {
-                c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
-                k += 1;
-            }
-            table[i] = c;
-            i += 1;
-        }
-        table
-    };
-    !data.iter().fold(!0u32, |c, &b| TABLE[((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8))
 }
 
 /// How serving one readable connection went.
@@ -731,13 +710,6 @@ pub fn serve(game: &mut Game, py: Python<'_>, table: LaneTable, limits: LaneLimi
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn crc32_is_zlibs() {
-        assert_eq!(crc32(b""), 0);
-        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
-        assert_eq!(crc32(b"The quick brown fox jumps over the lazy dog"), 0x414F_A339);
-    }
 
     #[test]
     fn buckets_refill_like_the_sessions() {

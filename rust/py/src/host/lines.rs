@@ -1,6 +1,7 @@
-//! The host's `update`/`snapshot` lines spliced from a fan-out's canonical fragments, newline included: the
-//! same bytes as `StateMessage.splice` in `cardnet.protocol.messages` (tests/test_fanout.py compares them),
-//! built in one native call for every seat of a move instead of one Python splice per seat.
+//! The host's `update`/`snapshot` lines spliced from a fan-out's canonical fragments, newline included: the one
+//! definition of a state line's bytes. The fan-out, the fast path and the native lane build every seat's line
+//! here; `StateMessage.splice` in `cardnet.protocol.messages` calls it (`state_line`, `state_shared`) for a
+//! single snapshot.
 
 use cardnet_core::json::{write_string, write_u64};
 

@@ -2,7 +2,9 @@
 //! every seat's lines in one call (the general and the fast path) and the native lane that serves a table's
 //! sockets (see ARCHITECTURE.md, "The move paths"). This file converts and registers; each job is a module.
 
+mod bucket;
 mod fanout;
+mod journal;
 mod lane;
 mod lines;
 mod move_line;
@@ -161,6 +163,71 @@ fn derive_seed(seed: u64, game_no: u64) -> u64 {
     rematch::derive_seed(seed, game_no)
 }
 
+/// The bytes of one journal record: the header (length, CRC-32), then `payload`. Raises `ValueError` for a
+/// payload over `MAX_RECORD`. The one definition of the framing: the native lane appends with it too.
+#[pyfunction]
+fn frame_record<'py>(py: Python<'py>, payload: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    let mut out = Vec::new();
+    journal::frame(payload, &mut out).map_err(pyo3::exceptions::PyValueError::new_err)?;
+    Ok(PyBytes::new(py, &out))
+}
+
+/// The payload of the journal record at `pos` of `data`: `(start, end, "")`, or `(0, 0, why)` when no intact
+/// record starts there.
+#[pyfunction]
+fn record_span(data: &[u8], pos: usize) -> (usize, usize, String) {
+    match journal::payload_at(data, pos) {
+        Ok((start, end)) => (start, end, String::new()),
+        Err(why) => (0, 0, why),
+    }
+}
+
+/// The tokens of a message-rate bucket that held `tokens` at `stamp`, at `now` (`rate` a second, at most
+/// `burst`): the one definition of the refill, which the native lane uses too.
+#[pyfunction]
+fn bucket_refill(tokens: f64, stamp: f64, now: f64, rate: f64, burst: f64) -> f64 {
+    bucket::refill(tokens, stamp, now, rate, burst)
+}
+
+/// What every seat's `kind` line of one state shares (`,"game_no":` through `,"view":`), for `state_line`.
+#[pyfunction]
+fn state_shared(
+    kind: &str,
+    game_no: u64,
+    state_id: u64,
+    state_hash: &str,
+    to_act: Vec<u64>,
+    over: bool,
+    outcome: Option<&str>,
+) -> String {
+    let mut out = String::new();
+    lines::Shared { kind, game_no, state_id, state_hash, to_act: &to_act, over, outcome }.write(&mut out);
+    out
+}
+
+/// One seat's `update` (`update` true) or `snapshot` line around `shared` (`state_shared`), newline included;
+/// `decision` is `(id, count, deadline_ms, legal)`, `legal` None when the list is paged. The one definition of
+/// the state line's bytes: the fan-out, the fast path and the native lane build theirs with it too.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn state_line<'py>(
+    py: Python<'py>,
+    shared: &str,
+    update: bool,
+    ack: Option<&str>,
+    decision: Option<(u64, u64, Option<u64>, Option<String>)>,
+    events: &str,
+    view: &str,
+) -> Bound<'py, PyBytes> {
+    let decision = decision.as_ref().map(|(id, count, deadline_ms, legal)| lines::DecisionLine {
+        id: *id,
+        count: *count,
+        deadline_ms: *deadline_ms,
+        legal: legal.as_deref(),
+    });
+    PyBytes::new(py, lines::state_line(shared, update, ack, decision.as_ref(), events, view).as_bytes())
+}
+
 /// Adds the `host` submodule to `parent` (`cardnet._core`).
 pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = parent.py();
@@ -174,6 +241,13 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(writes::write_lines, &m)?)?;
     m.add_function(wrap_pyfunction!(parse_move_line, &m)?)?;
     m.add_function(wrap_pyfunction!(derive_seed, &m)?)?;
+    m.add_function(wrap_pyfunction!(frame_record, &m)?)?;
+    m.add_function(wrap_pyfunction!(bucket_refill, &m)?)?;
+    m.add_function(wrap_pyfunction!(state_shared, &m)?)?;
+    m.add_function(wrap_pyfunction!(state_line, &m)?)?;
+    m.add_function(wrap_pyfunction!(record_span, &m)?)?;
+    m.add("RECORD_HEADER", journal::HEADER)?;
+    m.add("MAX_RECORD", journal::MAX_RECORD)?;
     parent.add_submodule(&m)?;
     // `import cardnet._core.host` looks the name up in sys.modules: an extension's submodule is not found on
     // any path.

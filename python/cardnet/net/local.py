@@ -1,0 +1,169 @@
+"""A table run in this process for its own user: built from a new game or a resumed journal, with the user's
+seat, its host and the user's in-process peer.
+
+``cardnet play`` (line mode and full screen) and ``cardnet host`` without ``--headless`` seat their user
+through here, so local play goes through the code a LAN table uses: a :class:`~cardnet.table.Table` with its
+journal, the trio :class:`~cardnet.net.host.Host`, and a :class:`~cardnet.net.peer.Peer` connected over an
+in-memory stream instead of TCP.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from pathlib import Path
+
+import trio
+
+from ..errors import IllegalMove
+from ..games import GAMES
+from ..identity import default_name
+from ..journal import Journal, JournalError
+from ..protocol import token_hash
+from ..table import Table
+from .factory import create_table, resume_table, table_config
+from .host import Host, HostOptions
+from .peer import Peer
+
+__all__ = [
+    "LocalError",
+    "LocalSetup",
+    "local_host",
+    "local_peer",
+    "new_local_table",
+    "player_name",
+    "rekey_own_seat",
+    "resume_local_table",
+    "single_error",
+]
+
+
+class LocalError(Exception):
+    """The local table cannot be set up or resumed (bad journal, unusable path); exit code 1."""
+
+
+@dataclass
+class LocalSetup:
+    """A table ready to run locally: which seat is the player's, and the token that resumes it."""
+
+    table: Table
+    journal: Journal
+    seat: int
+    token: str | None
+    header: str
+
+
+def _players(count: int) -> str:
+    return f"{count} player" + ("" if count == 1 else "s")
+
+
+def player_name() -> str:
+    """The local player's name at a table (:func:`cardnet.identity.default_name`)."""
+    return default_name()
+
+
+def new_local_table(
+    game: str,
+    players: int | None,
+    seed: int | None,
+    options: Mapping[str, Any] | None,
+    player: str,
+    seat: int,
+    journal_path: Path | None,
+    open_seats: int = 0,
+) -> LocalSetup:
+    """A new table with the player at ``seat``; the last ``open_seats`` other seats wait for people, built-in
+    players (``player``) take the rest."""
+    info = GAMES[game]
+    count = players if players is not None else int(info.default_players)
+    if not 0 <= seat < count:
+        raise IllegalMove("no_such_seat", f"seat {seat} does not exist in a {count}-player game")
+    config = table_config(
+        game,
+        players=count,
+        seed=seed,
+        options=options,
+        bots={s: player for s in [s for s in range(count) if s != seat][: count - 1 - open_seats]},
+        name=f"{player_name()}'s {game}",
+    )
+    # The core checks the player count and options here, before a journal file exists.
+    try:
+        table, journal = create_table(config, journal=journal_path)
+    except JournalError as exc:
+        raise LocalError(str(exc)) from None
+    title = info.title
+    # Only a seed the player chose is shown: a random deal's seed would reveal every hidden card.
+    deal = f"seed {seed}" if config.seeded else "random deal"
+    header = f"{title}: {_players(count)}, you are seat {seat}, {deal}."
+    return LocalSetup(table, journal, seat, None, header)
+
+
+def resume_local_table(path: Path) -> LocalSetup:
+    """The one-person table journalled at ``path``, its player's seat re-keyed; raises :class:`LocalError` for a
+    journal that cannot be resumed here (unreadable, in use, or with more than one seat for people)."""
+    try:
+        resumed = resume_table(path)
+    except (JournalError, ValueError) as exc:
+        raise LocalError(str(exc)) from None
+    table, journal = resumed.table, resumed.journal
+    people = [s for s in table.seats if s.kind != "bot"]
+    if len(people) != 1:
+        journal.close()
+        raise LocalError(
+            f"{path} has {len(people)} seats for people, not one; continue it with: cardnet host --resume {path}"
+        )
+    mine = people[0]
+    token = rekey_own_seat(table, journal, mine.index)
+    info = GAMES.get(table.config.game)
+    title = info.title if info else table.config.game
+    torn = "" if resumed.torn is None else f" ({resumed.torn.describe()})"
+    header = (
+        f"{title}: {_players(table.config.players)}, you are seat {mine.index}; "
+        f"resumed at state {table.state_id}{torn}."
+    )
+    return LocalSetup(table, journal, mine.index, token, header)
+
+
+def rekey_own_seat(table: Table, journal: Journal, index: int) -> str | None:
+    """A fresh token for the host's own resumed seat (None when nobody sat there yet, so it is simply taken).
+
+    The host may re-key its own seat because the journal keeps only token hashes; the new hash is journalled.
+    """
+    seat = table.seats[index]
+    if seat.kind != "human":
+        return None
+    token = secrets.token_urlsafe(32)
+    journal.append(table.apply_seat_record(index, seat.name or player_name(), token_hash(token)))
+    return token
+
+
+def local_peer(
+    host: Host, name: str, *, seat: int | None, token: str | None, password: str | None = None
+) -> Peer:
+    """A peer of ``host`` over an in-process memory stream (no reconnecting: the host lives in this process);
+    ``password`` answers the table's challenge when it has one."""
+
+    async def connect() -> trio.abc.Stream:
+        return host.open_local_stream()
+
+    return Peer(
+        "in-process", 0, name=name, seat=seat, token=token, password=password, connect=connect, reconnect=False
+    )
+
+
+def single_error(exc: BaseException) -> BaseException:
+    """The one error inside nested exception groups (trio wraps a task's error in its nursery's group)."""
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def local_host(setup: LocalSetup, *, password: str | None = None, lan: bool = False) -> Host:
+    """The host of a table its own user sits at. The user's seat is never handed to a built-in player while
+    the table is theirs alone (absence means thinking); a LAN table (``lan``) keeps the usual seat timeout for
+    the others."""
+    timeout = HostOptions.seat_timeout if lan else math.inf
+    return Host(setup.table, journal=setup.journal, options=HostOptions(password=password, seat_timeout=timeout))

@@ -1,0 +1,146 @@
+"""Cherki on the full screen: the table as line mode says it, the hand as cards grouped by kind, the progress
+towards a call."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...markdown import wrap_runs
+from ..cherki import Renderer as CherkiRenderer
+from ..cherki import card_kind, card_name, kind_name
+from . import (
+    Choice,
+    Fragments,
+    GameScreen,
+    TableView,
+    all_choices,
+    chosen,
+    choice_at,
+    fit,
+    focus_style,
+    legal_of,
+    wrap_fragments,
+)
+
+__all__ = ["Screen", "cherki_face"]
+
+_SUIT_STYLE = {"Coins": "class:coins", "Strings": "class:strings", "Myriads": "class:myriads"}
+
+
+class Screen(GameScreen):
+    """Cherki's table: the line-mode table, then the hand as cards grouped by kind."""
+
+    card_row = True
+    help_note = (
+        "On screen: your hand is grouped by kind; 3C is the 3 of Coins (yellow), S Strings (green), M Myriads"
+        " (blue); WF, RF and OT are the honours; * (red) marks the red stamp. Under each card: its id."
+    )
+    styles = {
+        "coins": "bold #ffd700",
+        "strings": "bold #5fd75f",
+        "myriads": "bold #5f87ff",
+        "honour": "bold",
+        "stamp": "bold #ff5555",
+    }
+    option_labels = {"deals": "Deals"}
+
+    def draw(self, ts: TableView, width: int, height: int, no_color: bool) -> list[Fragments]:
+        return _draw(ts, width, self.cursor_cards(ts))
+
+    def turn_hint(self, ts: TableView) -> str:
+        if ts.view.get("public", {}).get("phase") == "drawn":
+            return "Pick the card to discard and press Enter (l lists every move)."
+        return "Enter: draw, take or call; l lists your moves."
+
+    def cursor_cards(self, ts: TableView) -> list[int]:
+        private = ts.view.get("private")
+        if not isinstance(private, dict):
+            return []
+        # Grouped by kind as the screen draws them: numbers first, then the honours.
+        return sorted(private.get("hand", []), key=lambda c: (not card_kind(c).isdigit(), card_kind(c), c))
+
+    def selection_choices(self, ts: TableView) -> list[Choice]:
+        # Discarding the card under the cursor (and calling with it, when that is legal); a decision that
+        # takes no card (draw, take, call) lists its moves.
+        cards = chosen(ts, self.cursor_cards(ts))
+        found = [choice_at(ts, i) for i, m in legal_of(ts, "discard") if cards and m.get("card") == cards[0]]
+        return found or all_choices(ts)
+
+
+def cherki_face(card: int) -> tuple[str, str]:
+    """A money card's style and short face: ``3C``, ``9S*`` (``*`` = red stamp), ``WF``, ``RF*``, ``OT*``."""
+    name = card_name(card)
+    stamp = name.endswith("*")
+    words = name.rstrip("*").split()
+    if words[0].isdigit():
+        face, style = words[0] + words[1][0], _SUIT_STYLE[words[1]]
+    else:
+        face, style = "".join(w[0] for w in words), "class:honour"
+    return ("class:stamp" if stamp else style), face + ("*" if stamp else "")
+
+
+def _draw(ts: TableView, width: int, cards: list[int]) -> list[Fragments]:
+    pub: Mapping[str, Any] = ts.view["public"]
+    priv: Mapping[str, Any] | None = ts.view.get("private")
+    r = ts.renderer
+    assert isinstance(r, CherkiRenderer)
+    me = ts.seat if ts.seat is not None else 0
+    # The table as line mode says it; the hand is drawn below as cards, grouped by kind.
+    rows: list[Fragments] = [
+        row for line in r.table({"public": pub, "private": None}, me) for row in fit(line, "", width)
+    ]
+    if priv is None:
+        return rows
+    rows += wrap_runs(
+        [("class:heading", f"Your hand ({len(cards)} cards, by kind; number = card id):")], width, "", "  "
+    )
+    top: Fragments = [("", "  ")]
+    mid: Fragments = [("", "  ")]
+    ids: Fragments = [("", "  ")]
+    kind = None
+    for pos, card in enumerate(cards):
+        gap = "  " if kind is not None and card_kind(card) != kind else " "
+        kind = card_kind(card)
+        style, face = cherki_face(card)
+        extra = focus_style(ts, pos, card, cards)
+        full = f"{style} {extra}".strip()
+        top += [("", gap), (full, "+---+")]
+        mid += [("", gap), (full, "|"), (f"{full} class:face", f"{face:^3}"), (full, "|")]
+        ids += [("", gap), ("class:label", f"{card:^5}")]
+    per_row = max(1, (width - 4) // 6)
+    if len(cards) > per_row:
+        # Too many for one row at this width: the faces alone, still grouped.
+        chips = [f for card in cards for f in (_cherki_chip(ts, card, cards), ("", " "))]
+        rows += [[("", "  "), *row] for row in wrap_fragments(chips, width - 2)]
+    else:
+        rows += [top, mid, list(top), ids]
+    if priv.get("pair_kind") is None:
+        rows += wrap_runs(_cherki_progress(cards), width, "", "  ")
+    for line in r.hand_lines(priv, pub, me)[-2:]:
+        if not line.startswith("Your hand") and not line.startswith("  "):
+            rows += fit(line, "class:dim", width)
+    return rows
+
+
+def _cherki_progress(cards: Sequence[int]) -> Fragments:
+    """The sets the hand holds towards a call (two triples and a pair), as the player builds them."""
+    counts: dict[str, int] = {}
+    for card in cards:
+        counts[card_kind(card)] = counts.get(card_kind(card), 0) + 1
+    triples = [k for k, n in counts.items() for _ in range(n // 3)]
+    pairs = [k for k, n in counts.items() if n % 3 == 2]
+    have: Fragments = [("class:heading", "Towards a call: ")]
+    have.append(("class:green" if len(triples) >= 2 else "", f"triples {len(triples)} of 2"))
+    if triples:
+        have.append(("class:dim", " (" + ", ".join(kind_name(k) for k in triples) + ")"))
+    have.append(("class:green" if pairs else "", f", pairs {len(pairs)} of 1"))
+    if pairs:
+        have.append(("class:dim", " (" + ", ".join(kind_name(k) for k in pairs) + ")"))
+    return have
+
+
+def _cherki_chip(ts: TableView, card: int, cards: Sequence[int]) -> tuple[str, str]:
+    style, face = cherki_face(card)
+    extra = focus_style(ts, cards.index(card), card, cards)
+    return (f"{style} {extra}".strip(), f"[{face} {card}]")
