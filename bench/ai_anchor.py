@@ -74,11 +74,14 @@ def winners_share(returns: list[float], seat: int) -> float:
 
 def anchor_bot(game: Any, sims: int, seed: int) -> Any:
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed))
-    return ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=max(2, sims),
-                            random_state=np.random.RandomState(seed + 1))
+    return ismcts.ISMCTSBot(
+        game, evaluator, uct_c=2.0, max_simulations=max(2, sims), random_state=np.random.RandomState(seed + 1)
+    )
 
 
-def play(game: Any, deal: int, hero_seat: int, level: str, sims: int, seed: int, hero: Side, anchor: Side) -> list[float]:
+def play(
+    game: Any, deal: int, hero_seat: int, level: str, sims: int, seed: int, hero: Side, anchor: Side
+) -> list[float]:
     """One game from deal ``deal`` (its chance digits), the hero at ``hero_seat``; returns the returns."""
     state = game.new_initial_state()
     digits = deal
@@ -201,7 +204,9 @@ def main() -> int:
     args = parser.parse_args()
     if args.rotations < 1 or args.sims < 1 or args.calibration < 4:
         parser.error("--rotations and --sims must be at least 1, --calibration at least 4")
-    print("| game | players | hero | anchor budget | games | hero share | even | hero think mean / p95 ms | anchor think mean / p95 ms |")
+    print(
+        "| game | players | hero | anchor budget | games | hero share | even | hero think mean / p95 ms | anchor think mean / p95 ms |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     rows = []
     for name in args.game or list(GAMES):

@@ -59,7 +59,9 @@ def row(match: Match, hero: str, opponent: str) -> dict[str, Any]:
         "win_share": [round(share.value, 3), round(share.low, 3), round(share.high, 3)],
         "mean_reward": [round(reward.value, 3), round(reward.low, 3), round(reward.high, 3)],
         # JSON has no infinity: an unbounded Elo (a clean sweep) is written as the string "+inf" or "-inf".
-        "elo": [round(x) if math.isfinite(x) else ("+inf" if x > 0 else "-inf") for x in (elo.value, elo.low, elo.high)],
+        "elo": [
+            round(x) if math.isfinite(x) else ("+inf" if x > 0 else "-inf") for x in (elo.value, elo.low, elo.high)
+        ],
         "think_ms_p50": float(f"{think.quantile(0.5) * 1000:.3g}"),
         "think_ms_p95": float(f"{p95 * 1000:.3g}"),
         "goals": goals,

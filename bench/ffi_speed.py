@@ -48,8 +48,12 @@ def python_loop(seconds: float, seed: int) -> dict[str, int]:
             decisions += 1
         games += 1
     elapsed = time.perf_counter() - start
-    return {"games": games, "decisions": decisions, "games_per_s": round(games / elapsed),
-            "decisions_per_s": round(decisions / elapsed)}
+    return {
+        "games": games,
+        "decisions": decisions,
+        "games_per_s": round(games / elapsed),
+        "decisions_per_s": round(decisions / elapsed),
+    }
 
 
 def main() -> int:
@@ -58,8 +62,22 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    rust = run_json(["cargo", "run", "--quiet", "--release", "--locked", "-p", "cardnet-ffi", "--example",
-                     "hot_loop", "--", str(args.seconds), str(args.seed)])
+    rust = run_json(
+        [
+            "cargo",
+            "run",
+            "--quiet",
+            "--release",
+            "--locked",
+            "-p",
+            "cardnet-ffi",
+            "--example",
+            "hot_loop",
+            "--",
+            str(args.seconds),
+            str(args.seed),
+        ]
+    )
     rows: dict[str, dict[str, Any]] = {str(r["api"]): r for r in rust["results"]}
     with tempfile.TemporaryDirectory() as out:
         subprocess.run(["bash", "scripts/build-c-example", out, "release"], cwd=ROOT, check=True)
@@ -71,8 +89,19 @@ def main() -> int:
     base = float(rows["rust_typed"]["games_per_s"])
     for row in rows.values():
         row["vs_rust_typed"] = round(float(row["games_per_s"]) / base, 3)
-    print(json.dumps({"benchmark": "ffi_speed", "game": "matchstick", "players": 4, "seconds": args.seconds,
-                      "cpus": os.cpu_count(), "results": list(rows.values())}, indent=1))
+    print(
+        json.dumps(
+            {
+                "benchmark": "ffi_speed",
+                "game": "matchstick",
+                "players": 4,
+                "seconds": args.seconds,
+                "cpus": os.cpu_count(),
+                "results": list(rows.values()),
+            },
+            indent=1,
+        )
+    )
     return 0
 
 

@@ -186,9 +186,7 @@ def main() -> int:
     parser.add_argument(
         "--client-work-us", type=float, default=0.0, help="CPU each client spends on a reply line (default 0)"
     )
-    parser.add_argument(
-        "--placement", choices=PLACEMENTS, default="free", help="host and clients on CPUs"
-    )
+    parser.add_argument("--placement", choices=PLACEMENTS, default="free", help="host and clients on CPUs")
     args = parser.parse_args()
     host_cpus, client_cpus = placement_cpus(args.placement)
     setup = Setup(args.clients, args.moves, args.line_bytes, args.client_work_us, host_cpus, client_cpus)
@@ -209,8 +207,11 @@ def main() -> int:
         "client_work_us": args.client_work_us,
         "placement": args.placement,
         "cpu_us_per_move": {
-            name: {"user": round(f["user_us"], 1), "system": round(f["system_us"], 1),
-                   "total": round(f["user_us"] + f["system_us"], 1)}
+            name: {
+                "user": round(f["user_us"], 1),
+                "system": round(f["system_us"], 1),
+                "total": round(f["user_us"] + f["system_us"], 1),
+            }
             for name, f in best.items()
         },  # fmt: skip
     }

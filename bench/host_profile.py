@@ -45,11 +45,30 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         profile = Path(tmp) / "host.prof"
         host = subprocess.Popen(
-            [sys.executable, *([] if args.no_profile else ["-m", "cProfile", "-o", str(profile)]),
-             "-m", "cardnet", "host", game, "--headless",
-             "--players", players, "--port", str(port), "--interface", "127.0.0.1", "--no-probe",
-             "--journal", str(Path(tmp) / "t.journal"), "--seed", "1"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(os.environ, CARDNET_TEST="1"), text=True,
+            [
+                sys.executable,
+                *([] if args.no_profile else ["-m", "cProfile", "-o", str(profile)]),
+                "-m",
+                "cardnet",
+                "host",
+                game,
+                "--headless",
+                "--players",
+                players,
+                "--port",
+                str(port),
+                "--interface",
+                "127.0.0.1",
+                "--no-probe",
+                "--journal",
+                str(Path(tmp) / "t.journal"),
+                "--seed",
+                "1",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=dict(os.environ, CARDNET_TEST="1"),
+            text=True,
         )
         assert host.stdout is not None
         for line in host.stdout:
@@ -63,12 +82,19 @@ def main() -> int:
         host.send_signal(signal.SIGINT)
         host.wait(timeout=30)
         moves = max(1, int(figures["moves"]))
-        print(json.dumps({
-            "bench": "host_profile", "game": args.game, "moves": figures["moves"],
-            "host_user_ms_per_move": round((user1 - user0) * 1000 / moves, 3),
-            "host_system_ms_per_move": round((sys1 - sys0) * 1000 / moves, 3),
-            "mover_rtt_ms": figures["mover_rtt_ms"],
-        }, indent=2))
+        print(
+            json.dumps(
+                {
+                    "bench": "host_profile",
+                    "game": args.game,
+                    "moves": figures["moves"],
+                    "host_user_ms_per_move": round((user1 - user0) * 1000 / moves, 3),
+                    "host_system_ms_per_move": round((sys1 - sys0) * 1000 / moves, 3),
+                    "mover_rtt_ms": figures["mover_rtt_ms"],
+                },
+                indent=2,
+            )
+        )
         if not args.no_profile:
             pstats.Stats(str(profile), stream=sys.stdout).sort_stats("tottime").print_stats(args.top)
     return 0

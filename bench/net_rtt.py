@@ -140,8 +140,9 @@ def connect(port: int, name: str, role: str = "player", encoding: str = "canonic
     sock = socket.create_connection(("127.0.0.1", port), timeout=30)
     client = Client(sock, encoding=encoding)
     read_line(client)  # the table line
-    client.send({"capabilities": ["index_moves", "rematch"], "name": name, "protocol": 1, "role": role,
-                 "type": "hello"})
+    client.send(
+        {"capabilities": ["index_moves", "rematch"], "name": name, "protocol": 1, "role": role, "type": "hello"}
+    )
     welcome = read_line(client)
     if welcome.get("type") != "welcome":
         raise RuntimeError(f"refused: {welcome}")
@@ -186,9 +187,29 @@ def start_host(game: str, players: int, port: int, journal: Path, seed: int, *ex
     """Starts a headless ``cardnet host`` on 127.0.0.1:``port`` and returns once it serves."""
     env = dict(os.environ, CARDNET_TEST="1")
     host = subprocess.Popen(
-        [sys.executable, "-m", "cardnet", "host", game, "--headless", "--players", str(players),
-         "--port", str(port), "--interface", "127.0.0.1", "--journal", str(journal), "--seed", str(seed), *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True,
+        [
+            sys.executable,
+            "-m",
+            "cardnet",
+            "host",
+            game,
+            "--headless",
+            "--players",
+            str(players),
+            "--port",
+            str(port),
+            "--interface",
+            "127.0.0.1",
+            "--journal",
+            str(journal),
+            "--seed",
+            str(seed),
+            *extra,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        text=True,
     )
     assert host.stdout is not None
     for line in host.stdout:

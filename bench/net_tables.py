@@ -75,8 +75,9 @@ class Figures:
     last_spectator_lag: list[float] = field(default_factory=list)
 
 
-def handle(table: Table, client: Client, msg: dict[str, Any], now: float, playing: bool, rng: random.Random,
-           figures: Figures) -> None:
+def handle(
+    table: Table, client: Client, msg: dict[str, Any], now: float, playing: bool, rng: random.Random, figures: Figures
+) -> None:
     """One line from the host: time acks and spectators, answer decisions, vote rematches while playing."""
     state = state_of(client, msg)
     if state is None:
@@ -119,8 +120,9 @@ def handle(table: Table, client: Client, msg: dict[str, Any], now: float, playin
     client.send({"decision_id": decision["id"], "index": rng.randrange(decision["count"]), "type": "move"})
 
 
-def drive(tables: list[Table], seconds: float, grace: float, seed: int,
-          tick: Callable[[float, Figures], float] | None = None) -> tuple[Figures, float]:
+def drive(
+    tables: list[Table], seconds: float, grace: float, seed: int, tick: Callable[[float, Figures], float] | None = None
+) -> tuple[Figures, float]:
     """Serves every connection until time is up and each table's game has ended; (figures, elapsed).
 
     ``tick(now, figures)``, when given, runs once per pass and returns when it wants to run next (bench/soak.py
@@ -232,8 +234,11 @@ def many_tables(args: argparse.Namespace, game: str, players: int) -> dict[str, 
         "moves": moves,
         "moves_per_s": round(moves / elapsed, 1),
         "mover_rtt_ms": ms(figures.mover_rtt),
-        "host_rss_kib": {"start": spread(rss_start), "end": spread(rss_end),
-                         "largest_growth": max(e - s for s, e in zip(rss_start, rss_end))},
+        "host_rss_kib": {
+            "start": spread(rss_start),
+            "end": spread(rss_end),
+            "largest_growth": max(e - s for s, e in zip(rss_start, rss_end)),
+        },
     }
 
 
@@ -275,7 +280,10 @@ def main() -> int:
         return 1
     game, _, players = args.game.partition(":")
     report: dict[str, Any] = {
-        "bench": "net_tables", "game": args.game, "seconds": args.seconds, "native_lane": not args.no_native_lane,
+        "bench": "net_tables",
+        "game": args.game,
+        "seconds": args.seconds,
+        "native_lane": not args.no_native_lane,
     }
     if args.tables:
         report["many_tables"] = many_tables(args, game, int(players))

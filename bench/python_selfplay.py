@@ -111,8 +111,10 @@ def main() -> int:
         return fail(f"refusing to benchmark a {build['profile']} build; install with `pip install .`")
     if GAME not in cardnet.GAMES:
         return fail(f"game {GAME!r} is not in this build")
-    counts = {name: max(1, int(n * args.scale)) for name, n in
-              {"dict_api": 300, "fast_path": 3000, "simulate": 30000, "openspiel": 3000}.items()}
+    counts = {
+        name: max(1, int(n * args.scale))
+        for name, n in {"dict_api": 300, "fast_path": 3000, "simulate": 30000, "openspiel": 3000}.items()
+    }
     report: dict[str, Any] = {
         "build": build,
         "python": sys.version.split()[0],
@@ -131,8 +133,10 @@ def main() -> int:
         base = figures(counts["openspiel"], *spiel)
         report["openspiel_dou_dizhu"] = base
         ours = report["cardnet_matchstick_4p"]
-        ratios = {f"{name}_vs_openspiel": round(ours[name]["games_per_s"] / base["games_per_s"], 2)
-                  for name in ("dict_api", "fast_path", "simulate")}
+        ratios = {
+            f"{name}_vs_openspiel": round(ours[name]["games_per_s"] / base["games_per_s"], 2)
+            for name in ("dict_api", "fast_path", "simulate")
+        }
         report["ratios_games_per_s"] = ratios
         report["targets"] = {
             "fast_path_at_least_1x": ratios["fast_path_vs_openspiel"] >= 1.0,

@@ -332,7 +332,10 @@ def rlcard_doudizhu(overhead: float) -> Loop | str:
 
 def floors(overhead: float) -> dict[str, Loop | str]:
     """The frameworks' own floors (``bench/rl_floors.py``), or why one is missing."""
-    return {"pettingzoo_floor": aec_loop(FloorAEC(), overhead), "openspiel_floor": spiel_loop(load_floor_game, overhead)}
+    return {
+        "pettingzoo_floor": aec_loop(FloorAEC(), overhead),
+        "openspiel_floor": spiel_loop(load_floor_game, overhead),
+    }
 
 
 #: Each adapter with its same-work reference loop and its framework's floor.
@@ -356,7 +359,10 @@ def adapter_figures(rates: dict[str, float], beside: dict[str, float]) -> dict[s
         if floor in beside:
             row[f"{floor}_ratio"] = round(rates["native"] / beside[floor], 1)
             ns = {"floor": 1e9 / beside[floor], "game_work": 1e9 / rates[work]}
-            split[name] = {**{k: round(v) for k, v in ns.items()}, "adapter": round(1e9 / rates[name] - sum(ns.values()))}
+            split[name] = {
+                **{k: round(v) for k, v in ns.items()},
+                "adapter": round(1e9 / rates[name] - sum(ns.values())),
+            }
     row["ns_per_decision"] = {"native": round(1e9 / rates["native"]), **split}
     return row
 

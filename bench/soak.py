@@ -38,7 +38,9 @@ def open_fds(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
-def window(tables: list[Table], journals: list[Path], rtt: list[float], moves: int, games: int, t: float) -> dict[str, Any]:
+def window(
+    tables: list[Table], journals: list[Path], rtt: list[float], moves: int, games: int, t: float
+) -> dict[str, Any]:
     """One report: this window's moves, games and round trips; every host's size now."""
     total_moves = sum(tb.moves for tb in tables)
     journal_bytes = [p.stat().st_size for p in journals]
@@ -57,8 +59,9 @@ def window(tables: list[Table], journals: list[Path], rtt: list[float], moves: i
     }
 
 
-def soak(tables: list[Table], journals: list[Path], seconds: float, grace: float, every: float, seed: int,
-         quiet: bool) -> tuple[list[dict[str, Any]], float]:
+def soak(
+    tables: list[Table], journals: list[Path], seconds: float, grace: float, every: float, seed: int, quiet: bool
+) -> tuple[list[dict[str, Any]], float]:
     """Serve every connection (bench/net_tables.py's loop) until time is up and each table's game has ended,
     reporting a window every ``every`` seconds."""
     windows: list[dict[str, Any]] = []
@@ -68,9 +71,10 @@ def soak(tables: list[Table], journals: list[Path], seconds: float, grace: float
     def report(now: float, figures: Figures) -> float:
         if now >= marks["next"]:
             moves, games = sum(t.moves for t in tables), sum(t.games for t in tables)
-            rtt = figures.mover_rtt[int(marks["rtt"]):]
-            windows.append(window(tables, journals, rtt, moves - int(marks["moves"]), games - int(marks["games"]),
-                                  now - start))
+            rtt = figures.mover_rtt[int(marks["rtt"]) :]
+            windows.append(
+                window(tables, journals, rtt, moves - int(marks["moves"]), games - int(marks["games"]), now - start)
+            )
             if not quiet:
                 print(json.dumps(windows[-1], separators=(",", ":"))[:400], file=sys.stderr)
             marks.update(next=marks["next"] + every, rtt=len(figures.mover_rtt), moves=moves, games=games)
@@ -96,31 +100,40 @@ def main() -> int:
         journals = [Path(tmp) / f"t{i}.journal" for i in range(args.tables)]
         try:
             first = window(tables, journals, [], 0, 0, 0.0)
-            windows, elapsed = soak(tables, journals, args.seconds, args.grace, args.report_every, args.seed,
-                                    args.quiet)
+            windows, elapsed = soak(
+                tables, journals, args.seconds, args.grace, args.report_every, args.seed, args.quiet
+            )
             last = window(tables, journals, [], 0, 0, elapsed)
         finally:
             close_tables(tables)
     moves = sum(t.moves for t in tables)
     p99s = [w["mover_rtt_ms"]["p99"] for w in windows if w["mover_rtt_ms"]["p99"] is not None]
-    print(json.dumps({
-        "tables": args.tables,
-        "connections": args.tables * args.players,
-        "game": args.game,
-        "seconds": round(elapsed, 1),
-        "moves": moves,
-        "moves_per_s": round(moves / elapsed, 1),
-        "games_finished": sum(t.games for t in tables),
-        "tables_unfinished": [t.index for t in tables if not t.over],
-        "mover_rtt_p99_ms_per_window": p99s,
-        "host_rss_kib_growth_max": max(e - s for s, e in zip(first["rss_kib"], last["rss_kib"])),
-        "host_rss_kib_growth_after_first_window_max": max(
-            e - s for s, e in zip(windows[0]["rss_kib"], last["rss_kib"])) if windows else None,
-        "host_fds_first_last": [first["fds"], last["fds"]],
-        "journal_bytes_per_move_per_window": [w["journal_bytes_per_move"] for w in windows],
-        "journal_bytes": last["journal_bytes"],
-        "windows": windows,
-    }, indent=1))
+    print(
+        json.dumps(
+            {
+                "tables": args.tables,
+                "connections": args.tables * args.players,
+                "game": args.game,
+                "seconds": round(elapsed, 1),
+                "moves": moves,
+                "moves_per_s": round(moves / elapsed, 1),
+                "games_finished": sum(t.games for t in tables),
+                "tables_unfinished": [t.index for t in tables if not t.over],
+                "mover_rtt_p99_ms_per_window": p99s,
+                "host_rss_kib_growth_max": max(e - s for s, e in zip(first["rss_kib"], last["rss_kib"])),
+                "host_rss_kib_growth_after_first_window_max": max(
+                    e - s for s, e in zip(windows[0]["rss_kib"], last["rss_kib"])
+                )
+                if windows
+                else None,
+                "host_fds_first_last": [first["fds"], last["fds"]],
+                "journal_bytes_per_move_per_window": [w["journal_bytes_per_move"] for w in windows],
+                "journal_bytes": last["journal_bytes"],
+                "windows": windows,
+            },
+            indent=1,
+        )
+    )
     return 0
 
 

@@ -40,9 +40,10 @@ def idle_cpu(seconds: float) -> dict[str, Any]:
     subprocess.run([*tmux, "new-session", "-d", "-s", name, "-x", "80", "-y", "24", f"{env} {command}"], check=True)
     try:
         deadline = time.monotonic() + 30
-        while "Your turn." not in subprocess.run(
-            [*tmux, "capture-pane", "-p", "-t", name], capture_output=True, text=True
-        ).stdout:
+        while (
+            "Your turn."
+            not in subprocess.run([*tmux, "capture-pane", "-p", "-t", name], capture_output=True, text=True).stdout
+        ):
             if time.monotonic() > deadline:
                 raise SystemExit("the client did not start")
             time.sleep(0.1)

@@ -1,6 +1,6 @@
 """Embedding cardnet's core from Python: rules, views, search and saves without any networking.
 
-    python examples/embed_python.py
+python examples/embed_python.py
 """
 
 from __future__ import annotations

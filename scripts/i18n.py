@@ -78,6 +78,7 @@ def extracted() -> Catalog:
     if TEMPLATE.exists():
         # Keep the old creation date when nothing changed, so an unchanged template is byte for byte the same.
         old = load(TEMPLATE)
+
         def places(catalog: Catalog) -> list[tuple[object, list[str]]]:
             return [(m.id, sorted({file for file, _ in m.locations})) for m in catalog if m.id]
 

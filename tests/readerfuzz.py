@@ -331,9 +331,20 @@ def table_line_case(rng: random.Random) -> str | None:
     """A hostile host's first line, read as ``probe_table`` reads it: a checked summary, or ProtocolError /
     ValueError."""
     good = {
-        "type": "table", "versions": [1], "capabilities": ["chat"], "table_id": "abcd", "name": "t", "game": "ten",
-        "players": 2, "options": {"rounds": 2}, "seeded": False, "password": False, "challenge": "c",
-        "started": False, "game_no": 0, "seats": [{"kind": "human"}],
+        "type": "table",
+        "versions": [1],
+        "capabilities": ["chat"],
+        "table_id": "abcd",
+        "name": "t",
+        "game": "ten",
+        "players": 2,
+        "options": {"rounds": 2},
+        "seeded": False,
+        "password": False,
+        "challenge": "c",
+        "started": False,
+        "game_no": 0,
+        "seats": [{"kind": "human"}],
     }
     line = hostile_text(good, rng)
     try:
@@ -354,7 +365,9 @@ def _host_lines(rng: random.Random) -> list[bytes]:
     from cardnet.table import Table, TableConfig, core_engine
 
     game = rng.choice(("fistful", "matchstick"))
-    table = Table(TableConfig(game, 2, rng.randrange(1000), seeded=True, table_id="hl"), core_engine(), clock=lambda: 0.0)
+    table = Table(
+        TableConfig(game, 2, rng.randrange(1000), seeded=True, table_id="hl"), core_engine(), clock=lambda: 0.0
+    )
     session = HostSession(table, HostOptions(msg_rate=1e9, msg_burst=1e9))
     out: list[bytes] = []
     links = []

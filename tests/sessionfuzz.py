@@ -412,8 +412,8 @@ class SessionFuzz:
             elif op == 1 and keys:
                 del msg[rng.choice(keys)]
             elif op == 2:
-                msg[rng.choice(("seat", "index", "move", "token", "x", "decision_id", "type", "ref"))] = (
-                    hostile_value(self.rng)
+                msg[rng.choice(("seat", "index", "move", "token", "x", "decision_id", "type", "ref"))] = hostile_value(
+                    self.rng
                 )
             elif op == 3 and "decision_id" in msg and isinstance(msg["decision_id"], int):
                 # Wrong seat, stale, future: ids of other seats' decisions and of decisions long closed or not

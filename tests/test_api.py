@@ -216,7 +216,13 @@ def test_simulate(name: str) -> None:
     players = cardnet.GAMES[name].default_players
     a = cardnet.simulate(name, ["random"] * players, games=20, seed=1)
     b = cardnet.simulate(name, ["random"] * players, games=20, seed=1)
-    assert (a.games, a.decisions, a.wins, a.no_winner, a.rewards) == (b.games, b.decisions, b.wins, b.no_winner, b.rewards)
+    assert (a.games, a.decisions, a.wins, a.no_winner, a.rewards) == (
+        b.games,
+        b.decisions,
+        b.wins,
+        b.no_winner,
+        b.rewards,
+    )
     assert a.games == 20 and a.decisions > 0 and len(a.wins) == players
     assert a.games_per_second > 0
     assert cardnet.simulate(name, ["random"] * players, games=0, seed=1).decisions == 0

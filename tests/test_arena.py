@@ -237,7 +237,11 @@ def test_json_is_one_document_and_nothing_else() -> None:
     doc = json.loads(out.stdout)
     assert out.stdout.count("\n") == 1
     assert doc["elo"]["method"] == "head-to-head"
-    assert doc["sprt"]["model"].startswith("pentanomial GSPRT") and doc["sprt"]["result"] in ("H0", "H1", "inconclusive")
+    assert doc["sprt"]["model"].startswith("pentanomial GSPRT") and doc["sprt"]["result"] in (
+        "H0",
+        "H1",
+        "inconclusive",
+    )
     assert set(doc["per_player"][0]) == {"player", "wins", "win_share", "mean_reward", "think_ms"}
 
 

@@ -170,9 +170,20 @@ async def test_a_probe_of_a_host_whose_table_line_no_host_sends_finds_no_table(f
     import json
 
     line: dict[str, object] = {
-        "type": "table", "versions": [1], "capabilities": [], "table_id": "abcd", "name": "t", "game": "ten",
-        "players": 2, "options": {}, "seeded": False, "password": False, "challenge": "c", "started": False,
-        "game_no": 0, "seats": [],
+        "type": "table",
+        "versions": [1],
+        "capabilities": [],
+        "table_id": "abcd",
+        "name": "t",
+        "game": "ten",
+        "players": 2,
+        "options": {},
+        "seeded": False,
+        "password": False,
+        "challenge": "c",
+        "started": False,
+        "game_no": 0,
+        "seats": [],
     }
 
     async def serve(stream: trio.SocketStream) -> None:

@@ -15,7 +15,9 @@ LO = ["--interface", "127.0.0.1"]
 
 def host(name: str, *extra: str) -> Lines:
     """A headless Fistful host with one built-in player, started once it has announced itself."""
-    argv = cardnet("host", "fistful", "--bots", "1", "--bot", "random", "--headless", "--name", name, "--no-probe", *LO, *extra)
+    argv = cardnet(
+        "host", "fistful", "--bots", "1", "--bot", "random", "--headless", "--name", name, "--no-probe", *LO, *extra
+    )
     proc = Lines(argv)
     proc.wait_line(lambda line: line.startswith("announced on the LAN"), 20)
     return proc

@@ -77,6 +77,7 @@ def test_a_table_is_found_and_played_across_the_lan_then_leaves_when_killed_or_u
         assert bot.returncode == 0, bot.stderr
         assert json.loads(bot.stdout.splitlines()[-1])["outcome"] is not None
         player.wait_line(lambda line: "Game over" in line, 60)
+
         def full(tables: list[dict[str, Any]]) -> bool:
             return any(t["name"] == name and t["seats_taken"] == 2 and t["started"] for t in tables)
 

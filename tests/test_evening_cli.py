@@ -39,8 +39,17 @@ def test_a_seated_host_plays_at_its_own_password_table(tmp_path: Path) -> None:
 def _headless_password_host(tmp_path: Path) -> tuple[Lines, int]:
     port = free_port()
     argv = cardnet(
-        "host", "fistful", "--bots", "1", "--headless", "--no-advertise", "--port", str(port),
-        "--password-file", str(_password_file(tmp_path)), *LO,
+        "host",
+        "fistful",
+        "--bots",
+        "1",
+        "--headless",
+        "--no-advertise",
+        "--port",
+        str(port),
+        "--password-file",
+        str(_password_file(tmp_path)),
+        *LO,
     )
     host = Lines(argv, extra_env={"XDG_STATE_HOME": str(tmp_path / "host")})
     host.wait_line(lambda line: line.startswith("listening on"), 30)
@@ -152,7 +161,9 @@ def test_without_a_terminal_join_says_how_to_give_the_password(tmp_path: Path) -
 def test_a_full_table_says_how_to_rejoin_or_watch(tmp_path: Path) -> None:
     port = free_port()
     host = Lines(
-        cardnet("host", "fistful", "--players", "2", "--bots", "2", "--headless", "--no-advertise", "--port", str(port), *LO),
+        cardnet(
+            "host", "fistful", "--players", "2", "--bots", "2", "--headless", "--no-advertise", "--port", str(port), *LO
+        ),
         extra_env={"XDG_STATE_HOME": str(tmp_path)},
     )
     try:

@@ -33,4 +33,3 @@ def test_the_readme_snippet_is_mypy_strict_clean(tmp_path: Path) -> None:
     script.write_text(readme_snippet(), encoding="utf-8")
     out, err, status = api.run(["--strict", "--cache-dir", str(ROOT / ".mypy_cache"), str(script)])
     assert status == 0, out + err
-

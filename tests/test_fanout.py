@@ -88,16 +88,27 @@ def test_native_state_lines_are_the_spliced_lines(name: str, players: int) -> No
         for kind in ("update", "snapshot"):
             lines = fan.lines(kind, turn // 7, turn + 1, to_act, wanted, decisions, mover, P.MAX_HOST_LINE)
             shared = P.StateMessage.shared_part(
-                kind, game_no=turn // 7, state_id=turn + 1, state_hash=fan.state_hash, to_act=to_act,
-                over=fan.over, outcome=fan.outcome_json,
+                kind,
+                game_no=turn // 7,
+                state_id=turn + 1,
+                state_hash=fan.state_hash,
+                to_act=to_act,
+                over=fan.over,
+                outcome=fan.outcome_json,
             )
             for i, (at, line) in enumerate(zip(wanted, lines)):
                 parts = decisions[i]
-                decision_msg = None if parts is None else P.Decision(
-                    parts[0], None if parts[3] is None else P.Raw(parts[3]), parts[1], parts[2]
+                decision_msg = (
+                    None
+                    if parts is None
+                    else P.Decision(parts[0], None if parts[3] is None else P.Raw(parts[3]), parts[1], parts[2])
                 )
                 expected = P.StateMessage.splice(
-                    kind, shared, view=fan.seats[at][1], decision=decision_msg, events=fan.seats[at][2],
+                    kind,
+                    shared,
+                    view=fan.seats[at][1],
+                    decision=decision_msg,
+                    events=fan.seats[at][2],
                     ack=ack if mover is not None and mover[0] == i else None,
                 )
                 assert line == expected, (name, turn, kind, at)

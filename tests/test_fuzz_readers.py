@@ -12,8 +12,17 @@ import pytest
 
 from readerfuzz import readers, run_reader
 
-CASES = {"saved_game": 300, "rl_save": 300, "view": 400, "journal": 150, "token_store": 200, "config": 200, "txt": 600,
-         "table_line": 600, "host_lines": 200}
+CASES = {
+    "saved_game": 300,
+    "rl_save": 300,
+    "view": 400,
+    "journal": 150,
+    "token_store": 200,
+    "config": 200,
+    "txt": 600,
+    "table_line": 600,
+    "host_lines": 200,
+}
 
 
 @pytest.mark.parametrize("reader", sorted(CASES))

@@ -116,9 +116,7 @@ def test_the_close_hint_is_a_whole_command(tmp_path: Path) -> None:
     finally:
         host.stop()
     command = hint.partition("continue it with: ")[2]
-    assert command == (
-        f"cardnet host --resume {journal} --interface 127.0.0.1 --password-file {secret} --headless"
-    )
+    assert command == (f"cardnet host --resume {journal} --interface 127.0.0.1 --password-file {secret} --headless")
 
 
 def test_an_unknown_record_kind_is_still_refused(tmp_path: Path) -> None:

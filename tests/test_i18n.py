@@ -31,8 +31,16 @@ def test_the_first_locale_variable_set_decides_even_for_a_language_cardnet_lacks
 
 @pytest.mark.parametrize(
     ("typed", "code"),
-    [("fi", "fi"), ("FI", "fi"), ("es_ES", "es"), ("es-419", "es"), ("id_ID.UTF-8", "id"), ("in_ID", "id"),
-     ("fi_FI.UTF-8@euro", "fi"), ("en_GB", "en")],
+    [
+        ("fi", "fi"),
+        ("FI", "fi"),
+        ("es_ES", "es"),
+        ("es-419", "es"),
+        ("id_ID.UTF-8", "id"),
+        ("in_ID", "id"),
+        ("fi_FI.UTF-8@euro", "fi"),
+        ("en_GB", "en"),
+    ],
 )
 def test_language_tags_and_locale_names_are_understood(typed: str, code: str) -> None:
     assert parse_language(typed) == code
@@ -89,7 +97,9 @@ def test_every_command_lists_lang_in_its_help() -> None:
         (["bot", "--", "--lang", "fi"], None, ["bot", "--", "--lang", "fi"]),
     ],
 )
-def test_lang_is_taken_from_anywhere_before_the_other_options(argv: list[str], lang: str | None, rest: list[str]) -> None:
+def test_lang_is_taken_from_anywhere_before_the_other_options(
+    argv: list[str], lang: str | None, rest: list[str]
+) -> None:
     from cardnet.cli import _take_lang_option
 
     assert _take_lang_option(argv) == (lang, rest)

@@ -307,6 +307,9 @@ def test_a_table_record_giving_a_bot_a_seat_that_does_not_exist_is_refused(seat:
     from netfake import fake_engine
 
     record = TableConfig("callpick", 3, 8, table_id="tb").record()
-    assert Table.from_records([{**record, "bots": {"2": "random"}}], fake_engine(), clock=lambda: 0.0).seats[2].kind == "bot"
+    assert (
+        Table.from_records([{**record, "bots": {"2": "random"}}], fake_engine(), clock=lambda: 0.0).seats[2].kind
+        == "bot"
+    )
     with pytest.raises(ValueError, match="built-in player to seat"):
         Table.from_records([{**record, "bots": {seat: "random"}}], fake_engine(), clock=lambda: 0.0)

@@ -156,6 +156,9 @@ def test_reconnect_attempts_update_one_line_and_a_rejoined_player_sees_the_table
     trio.run(main)
     shown = [row for row in out.screen() if row]
     # The cause, then one line the attempts rewrote in place, which says the connection is back.
-    assert shown[:2] == ["Lost the connection to the host (connection reset); reconnecting...", "Reconnected to the host."]
+    assert shown[:2] == [
+        "Lost the connection to the host (connection reset); reconnecting...",
+        "Reconnected to the host.",
+    ]
     assert not any("attempt" in row for row in shown)
     assert len(shown) > 1, "the table follows the reconnect at once"

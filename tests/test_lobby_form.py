@@ -86,9 +86,13 @@ def test_the_form_remembers_the_last_choices_per_game(tmp_path: Path) -> None:
 
 def test_a_broken_memory_file_means_defaults(tmp_path: Path) -> None:
     memory = tmp_path / "new-table.json"
-    for text in ("not json", "[1, 2]", '{"game": 3, "games": {"matchstick": {"players": "many", "options": []}}}',
-                 '{"game": "matchstick", "games": {"matchstick": {"players": 99, "level": "godlike",'
-                 ' "options": {"deal_all": 7, "expansion": true}}}}'):
+    for text in (
+        "not json",
+        "[1, 2]",
+        '{"game": 3, "games": {"matchstick": {"players": "many", "options": []}}}',
+        '{"game": "matchstick", "games": {"matchstick": {"players": 99, "level": "godlike",'
+        ' "options": {"deal_all": 7, "expansion": true}}}}',
+    ):
         memory.write_text(text)
         form = new_form(remembered=load(memory))
         assert form_fields(form) == form_fields(new_form(game=form.games[form.game]))

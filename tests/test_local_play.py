@@ -19,6 +19,7 @@ from cardnet.net.local import LocalError
 from cardnet.ui.plain import play_plain
 from cardnet.ui.render import renderer_for
 
+
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "cardnet", *args], input=stdin, capture_output=True, text=True, timeout=300

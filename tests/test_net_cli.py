@@ -171,8 +171,23 @@ def test_max_spectators_admits_more_watchers_than_the_default_connection_limit(t
 
     port = free_port()
     host = subprocess.Popen(
-        [sys.executable, "-c", NET_COMMAND, "host", "fistful", "--interface", "127.0.0.1", "--port", str(port),
-         "--headless", "--journal", str(tmp_path / "t.journal"), "--max-spectators", "70", "--no-probe"],
+        [
+            sys.executable,
+            "-c",
+            NET_COMMAND,
+            "host",
+            "fistful",
+            "--interface",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--headless",
+            "--journal",
+            str(tmp_path / "t.journal"),
+            "--max-spectators",
+            "70",
+            "--no-probe",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -251,7 +266,9 @@ def test_join_tells_a_stopped_host_by_its_silence_and_rejoins_when_it_continues(
 
     port = free_port()
     host = Lines(
-        cardnet("host", "fistful", "--bots", "1", "--bot", "random", "--headless", "--no-advertise", "--port", str(port))
+        cardnet(
+            "host", "fistful", "--bots", "1", "--bot", "random", "--headless", "--no-advertise", "--port", str(port)
+        )
         + ["--interface", "127.0.0.1", "--keepalive", "0.2", "--journal", str(tmp_path / "t.journal")]
     )
     player = None

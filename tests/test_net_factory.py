@@ -41,7 +41,9 @@ def test_create_journals_the_config_and_a_bad_setup_leaves_no_file(tmp_path: Pat
 
 def test_resume_rebuilds_the_table_and_refuses_a_journal_that_does_not_replay(tmp_path: Path) -> None:
     path = tmp_path / "t.journal"
-    table, journal = create_table(table_config("fistful", seed=4, bots={0: "random", 1: "random"}), journal=path, clock=stopped_clock)
+    table, journal = create_table(
+        table_config("fistful", seed=4, bots={0: "random", 1: "random"}), journal=path, clock=stopped_clock
+    )
     seat, decision = next(iter(table.decisions.items()))
     applied = table.apply_move(seat, decision, index=0)
     journal.append(applied.record)

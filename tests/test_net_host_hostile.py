@@ -245,7 +245,6 @@ async def test_idle_peer_is_dropped() -> None:
         assert await a.closed()
 
 
-
 async def test_a_talking_peer_outlives_many_idle_timeouts() -> None:
     """The host moves a connection's armed read timeout lazily: when it fires early, a peer heard from within the
     idle timeout stays, and one that then falls silent is still dropped."""
@@ -257,6 +256,7 @@ async def test_a_talking_peer_outlives_many_idle_timeouts() -> None:
             assert (await a.recv_type("pong"))["id"] == ping
         assert (await a.recv_type("error"))["code"] == "idle_timeout"
         assert await a.closed()
+
 
 async def test_peer_that_never_reads_is_cut_off_and_cannot_stall_the_table() -> None:
     engine = fake_engine()
@@ -511,7 +511,6 @@ async def test_a_failing_builtin_move_costs_that_move_not_the_table() -> None:
             kind.apply = real_apply  # type: ignore[method-assign]
         assert failures == [1] and host.table.game.is_over()
         await still_alive(a)
-
 
 
 async def test_a_peer_whose_control_backlog_overflows_is_dropped_at_once() -> None:

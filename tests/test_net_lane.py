@@ -30,7 +30,6 @@ from nethelpers import running_host
 pytestmark = pytest.mark.trio
 
 
-
 def _options(**more: Any) -> HostOptions:
     """Host options for quick play: no keepalive or idle timeout during a test, no rate limit."""
     return HostOptions(keepalive_interval=3600.0, idle_timeout=3600.0, msg_rate=1e6, msg_burst=1e6, **more)
@@ -90,7 +89,9 @@ class Peer:
 
 def _started(peers: list[Peer]) -> int:
     """Waits until every peer has the started table; its state id."""
-    return max(int(p.until(lambda m: m["type"] in ("update", "snapshot") and bool(m["to_act"]))["state_id"]) for p in peers)
+    return max(
+        int(p.until(lambda m: m["type"] in ("update", "snapshot") and bool(m["to_act"]))["state_id"]) for p in peers
+    )
 
 
 def _move(decision_id: int, index: int = 0, ref: str = "") -> bytes:
@@ -207,7 +208,9 @@ async def test_a_spectators_line_ends_the_lane_at_once() -> None:
 
 async def test_a_built_in_players_turn_ends_the_lane() -> None:
     options = _options()
-    async with running_host(core_engine(), game="matchstick", players=3, bots={2: "random"}, host_options=options) as host:
+    async with running_host(
+        core_engine(), game="matchstick", players=3, bots={2: "random"}, host_options=options
+    ) as host:
         assert host.port is not None
         port = host.port
 

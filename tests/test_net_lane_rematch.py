@@ -252,4 +252,3 @@ async def test_a_vote_that_cannot_be_journalled_stops_the_host_before_anyone_hea
     host = await _until_the_journal_fails("fistful", journal, scene)
     assert host.lane is not None and host.lane.stops.get("journal", 0) == 1
     assert not [r for r in read_journal(tmp_path / "t.journal").records if r["kind"] == "vote"]
-

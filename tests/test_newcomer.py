@@ -176,7 +176,9 @@ def rendered_texts(game: str, seed: int, players: int | None = None) -> Iterator
     """Every line a renderer writes over one random game, seen from each seat in turn as "You"."""
     g = cardnet.new_game(game, players=players, seed=seed)
     rng = random.Random(seed)
-    renderers = [renderer_for(game, ["You" if s == me else f"Seat {s}" for s in range(g.players)]) for me in range(g.players)]
+    renderers = [
+        renderer_for(game, ["You" if s == me else f"Seat {s}" for s in range(g.players)]) for me in range(g.players)
+    ]
     while (d := g.decision()) is not None:
         seat, count = d
         view = g.view(seat)

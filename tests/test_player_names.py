@@ -76,8 +76,17 @@ def test_join_refuses_a_bad_name_as_a_usage_error() -> None:
 def test_names_reach_the_seats_from_the_host_join_and_bot(tmp_path: Path) -> None:
     port = free_port()
     argv = cardnet(
-        "host", "cherki", "--players", "3", "--player-name", "Hostess", "--port", str(port),
-        "--interface", "127.0.0.1", "--no-advertise",
+        "host",
+        "cherki",
+        "--players",
+        "3",
+        "--player-name",
+        "Hostess",
+        "--port",
+        str(port),
+        "--interface",
+        "127.0.0.1",
+        "--no-advertise",
     )
     host = Lines(argv, hold_stdin=True, extra_env={"XDG_STATE_HOME": str(tmp_path / "h"), "CARDNET_NAME": "ignored"})
     try:

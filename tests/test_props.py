@@ -88,11 +88,13 @@ def _option_values(spec: cardnet.OptionSpec) -> st.SearchStrategy[object]:
     return st.just(spec.default)
 
 
-@given(value=st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text(),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(), children, max_size=4),
-    max_leaves=20,
-))
+@given(
+    value=st.recursive(
+        st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text(),
+        lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(), children, max_size=4),
+        max_leaves=20,
+    )
+)
 @settings(max_examples=200, deadline=None)
 def test_json_round_trip(value: object) -> None:
     text = cardnet.json_dumps(value)

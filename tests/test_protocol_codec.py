@@ -1,6 +1,5 @@
 """codec.py (re-exported by cardnet.protocol): canonical encoding, strict decoding with limits, line framing, auth (no I/O)."""
 
-
 import itertools
 import json
 

@@ -166,7 +166,7 @@ async def test_the_worked_session_is_what_the_host_sends_today(autojump_clock: t
 
 
 #: Text that every canonical-JSON recipe must get right: DEL, C0 controls, short escapes, Latin-1, BMP, astral.
-AWKWARD = {"z": "del\x7f nul\x00 us\x1f \\ \" \n\r\t\b\f é ☃ \U0001f600", "a": [1, -2, None, True, {"y": "\x7f"}]}
+AWKWARD = {"z": 'del\x7f nul\x00 us\x1f \\ " \n\r\t\b\f é ☃ \U0001f600', "a": [1, -2, None, True, {"y": "\x7f"}]}
 
 #: Section 1's JavaScript recipe, run by node on a JSON document given as its argument.
 JS_CANONICAL = r"""

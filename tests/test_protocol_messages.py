@@ -1,6 +1,5 @@
 """protocol/messages.py: every message typed, parsed strictly and built in one place (no I/O)."""
 
-
 import json
 from typing import Any
 
@@ -135,7 +134,8 @@ def test_state_message_round_trip_and_hash() -> None:
     decided=st.booleans(),
     over=st.booleans(),
     to_act=st.lists(st.integers(0, 7), max_size=3, unique=True),
-    ack=st.none() | st.fixed_dictionaries({"decision_id": st.integers(0, 2**40), "ref": st.none() | st.integers() | st.text()}),
+    ack=st.none()
+    | st.fixed_dictionaries({"decision_id": st.integers(0, 2**40), "ref": st.none() | st.integers() | st.text()}),
     events=st.none() | st.just('[{"seat":1,"type":"pass"}]'),
     state_hash=st.sampled_from(["ab" * 32, 'not "hex" \u00e9']),
 )
@@ -174,8 +174,16 @@ def test_the_spliced_state_line_is_the_encoded_message(
 def test_the_spliced_state_line_keeps_the_line_limit() -> None:
     with pytest.raises(ValueError, match="line limit"):
         P.StateMessage.line(
-            "update", game_no=0, state_id=1, state_hash="0" * 64, view="[" + "1," * 40 + "1]", to_act=[],
-            decision=None, over=False, outcome=None, limit=50,
+            "update",
+            game_no=0,
+            state_id=1,
+            state_hash="0" * 64,
+            view="[" + "1," * 40 + "1]",
+            to_act=[],
+            decision=None,
+            over=False,
+            outcome=None,
+            limit=50,
         )
 
 
@@ -241,7 +249,17 @@ def test_messages_with_arbitrary_fields_are_typed_or_refused(kind: str, fields: 
     "message",
     [
         P.TableInfo(
-            ("chat",), "t1", "ann's table", "fistful", 2, {"length": "short"}, False, True, "c" * 32, True, 1,
+            ("chat",),
+            "t1",
+            "ann's table",
+            "fistful",
+            2,
+            {"length": "short"},
+            False,
+            True,
+            "c" * 32,
+            True,
+            1,
             [P.seat_entry(0, "human", "ann", True, False)],
         ),
         P.Welcome(1, ("chat", "rematch"), 0, "T" * 43, 10_000, 30_000, 60_000),
@@ -345,8 +363,10 @@ def test_every_other_line_takes_the_full_path(line: bytes) -> None:
 @settings(max_examples=300, deadline=None)
 def test_the_fast_path_never_disagrees(decision_id: int, index: int, ref: int | str | None) -> None:
     """Whatever the fast path accepts, the full path makes the same move of; what it passes on is not its call."""
-    for wire in ({"type": "move", "decision_id": decision_id, "index": index},
-                 {"type": "move", "decision_id": decision_id, "index": index, "ref": ref}):
+    for wire in (
+        {"type": "move", "decision_id": decision_id, "index": index},
+        {"type": "move", "decision_id": decision_id, "index": index, "ref": ref},
+    ):
         line = json.dumps(wire, sort_keys=True, separators=(",", ":")).encode()
         fast = P.parse_move_line(line)
         if fast is not None:

@@ -231,5 +231,3 @@ def test_peer_asks_for_a_snapshot_on_a_gap_or_a_bad_hash() -> None:
     assert asked == [1] and session.state.gaps == 1 and session.state.last.state_id == 4
     on_state(state(5, good=False))
     assert asked == [1, 1] and session.state.hash_mismatches == 1 and session.state.last.state_id == 4
-
-

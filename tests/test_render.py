@@ -302,7 +302,13 @@ def test_ten_events_and_cards() -> None:
     assert ten.card_text({"type": "any_wild"}) == "wild #"
     won = {"amount": 6, "card": {"id": 99, "type": "number_wild", "value": 8}, "seat": 2, "type": "auction_won"}
     assert r.event_text(won) == "You win wild 8 for 6."
-    pay = {"card": {"colour": "green", "id": 73, "type": "number", "value": 4}, "owed": 5, "piece": "card", "seat": 2, "type": "pay"}
+    pay = {
+        "card": {"colour": "green", "id": 73, "type": "number", "value": 4},
+        "owed": 5,
+        "piece": "card",
+        "seat": 2,
+        "type": "pay",
+    }
     assert r.event_text(pay) == "You pay green 4, 5 still owed."
     bust = r.event_text({"bust_token": True, "kind": "numbers", "seat": 1, "type": "bust"}) or ""
     assert bust.startswith("BUST! Seat 1") and "bust token" in bust

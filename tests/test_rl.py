@@ -12,7 +12,15 @@ import pytest
 
 from cardnet import IllegalMove, new_game
 from cardnet.errors import BadOptions, CorruptState
-from cardnet.rl import LAYOUT_VERSION, VectorEnv, infostate_tensor, legal_mask, load_state, new_state, observation_tensor
+from cardnet.rl import (
+    LAYOUT_VERSION,
+    VectorEnv,
+    infostate_tensor,
+    legal_mask,
+    load_state,
+    new_state,
+    observation_tensor,
+)
 
 GAMES = ["matchstick", "fistful", "cherki", "ten"]
 

@@ -90,7 +90,9 @@ def test_openspiel_observations(game: str) -> None:
             assert len(state.information_state_tensor(seat)) == spiel_game.information_state_tensor_size()
             assert state.information_state_string(seat).startswith("{")
         if player == pyspiel.PlayerId.SIMULTANEOUS:
-            state.apply_actions([int(rng.choice(state.legal_actions(p))) if state.legal_actions(p) else 0 for p in seats])
+            state.apply_actions(
+                [int(rng.choice(state.legal_actions(p))) if state.legal_actions(p) else 0 for p in seats]
+            )
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
     assert all(0.0 <= r <= 1.0 for r in state.returns())

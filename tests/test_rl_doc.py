@@ -12,7 +12,9 @@ DOC = (Path(__file__).resolve().parents[1] / "docs" / "RL.md").read_text()
 
 
 def test_documented_layouts_match_the_engine() -> None:
-    sections = re.findall(r"Observation of `(\w+)` at (\d+) players \((\d+) floats; information state (\d+)\):\n\n((?:\|.*\n)+)", DOC)
+    sections = re.findall(
+        r"Observation of `(\w+)` at (\d+) players \((\d+) floats; information state (\d+)\):\n\n((?:\|.*\n)+)", DOC
+    )
     assert {name for name, *_ in sections} == {"matchstick", "fistful", "cherki", "ten"}
     for name, players, obs_len, info_len, table in sections:
         state = new_state(name, int(players))

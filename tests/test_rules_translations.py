@@ -59,7 +59,9 @@ def test_translation_has_the_english_sections_numbers_and_typed_words(game: str,
     assert translated[1][1].splitlines()[0] == english[1][1].splitlines()[0], "the title is the game's name"
     for index, ((_, ours), (_, theirs)) in enumerate(zip(translated, english)):
         where = f"{lang}/{game}.md section {index} ({ours.splitlines()[0] if ours else 'start'})"
-        assert numbers(ours) == numbers(theirs), f"{where}: numbers differ: {numbers(ours) - numbers(theirs)} extra, {numbers(theirs) - numbers(ours)} missing"
+        assert numbers(ours) == numbers(theirs), (
+            f"{where}: numbers differ: {numbers(ours) - numbers(theirs)} extra, {numbers(theirs) - numbers(ours)} missing"
+        )
         assert typed_words(ours) == typed_words(theirs), f"{where}: backquoted words differ"
     for line in rules_text(game, lang).splitlines():
         assert columns(line) <= 80, line
@@ -73,7 +75,9 @@ def test_a_changed_number_is_caught() -> None:
 
 
 def test_every_language_has_every_game_and_nothing_else() -> None:
-    assert sorted(p.name for p in PACKAGE_RULES.iterdir() if p.is_dir() and p.name != "__pycache__") == sorted(TRANSLATIONS)
+    assert sorted(p.name for p in PACKAGE_RULES.iterdir() if p.is_dir() and p.name != "__pycache__") == sorted(
+        TRANSLATIONS
+    )
     for lang in TRANSLATIONS:
         assert sorted(p.stem for p in (PACKAGE_RULES / lang).iterdir()) == sorted(GAMES), lang
 

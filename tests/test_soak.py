@@ -14,9 +14,23 @@ from nethelpers import ROOT
 
 def test_a_short_soak_finishes_every_game_and_grows_only_with_moves() -> None:
     done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "soak.py"), "--tables", "4", "--seconds", "15", "--report-every", "5",
-         "--grace", "30", "--quiet"],
-        capture_output=True, text=True, timeout=180, check=True,
+        [
+            sys.executable,
+            str(ROOT / "bench" / "soak.py"),
+            "--tables",
+            "4",
+            "--seconds",
+            "15",
+            "--report-every",
+            "5",
+            "--grace",
+            "30",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=True,
     )
     figures = json.loads(done.stdout)
     assert figures["tables_unfinished"] == [] and figures["games_finished"] >= 4 and figures["moves"] > 1000

@@ -212,7 +212,9 @@ def test_ctrl_c_and_ctrl_d_leave_with_one_line(tmp_path: Path) -> None:
 def test_host_plays_at_its_own_table_while_a_bot_joins(tmp_path: Path) -> None:
     port = free_port()
     env = child_env() | {"XDG_STATE_HOME": str(tmp_path)}
-    pane = Pane("seated", cardnet("host", "fistful", "--port", str(port), "--interface", "127.0.0.1", "--no-probe"), env)
+    pane = Pane(
+        "seated", cardnet("host", "fistful", "--port", str(port), "--interface", "127.0.0.1", "--no-probe"), env
+    )
     bot: subprocess.Popen[str] | None = None
     try:
         pane.wait_text("You sit at seat 0")
@@ -290,7 +292,18 @@ def _in_history(pane: Pane, text: str, screen: str) -> bool:
 def test_a_seated_host_and_a_joined_player_vote_a_rematch_then_the_host_closes(tmp_path: Path) -> None:
     port = free_port()
     env = child_env() | {"XDG_STATE_HOME": str(tmp_path / "host")}
-    argv = ["fistful", "--players", "2", "--seed", "4", "--port", str(port), "--interface", "127.0.0.1", "--no-advertise"]
+    argv = [
+        "fistful",
+        "--players",
+        "2",
+        "--seed",
+        "4",
+        "--port",
+        str(port),
+        "--interface",
+        "127.0.0.1",
+        "--no-advertise",
+    ]
     host = Pane("rematch-host", cardnet("host", *argv), env)
     player: Pane | None = None
     try:

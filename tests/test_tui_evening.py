@@ -82,8 +82,12 @@ def test_leaving_a_lan_table_hosted_here_asks_while_a_friend_sits_there() -> Non
                 None, lambda: trio.run(lambda: run_bot(RandomBot(), "127.0.0.1", port, peer=_friend(port)))
             )
             await d.until(
-                lambda: st.table is not None
-                and any(isinstance(s, dict) and s.get("name") == "zoe" and s.get("connected") for s in st.table.seats),
+                lambda: (
+                    st.table is not None
+                    and any(
+                        isinstance(s, dict) and s.get("name") == "zoe" and s.get("connected") for s in st.table.seats
+                    )
+                ),
                 "the friend seated",
             )
             await d.press("b")
@@ -109,7 +113,9 @@ def test_the_lobby_asks_a_name_once_and_remembers_it(tmp_path: Path, monkeypatch
             st = d.state
             await d.until(lambda: st.prompt.startswith("Your name at the tables (Enter: login)"), "the question")
             await d.press("x" * 40 + ENTER)
-            await d.until(lambda: st.error == "Name: a name has at most 32 characters (this one has 40).", "the refusal")
+            await d.until(
+                lambda: st.error == "Name: a name has at most 32 characters (this one has 40).", "the refusal"
+            )
             assert st.prompt.startswith("Your name at the tables")
             await d.press("Zoë" + ENTER)
             await d.until(lambda: st.message.startswith("You play as Zoë"), "the name taken")

@@ -34,7 +34,9 @@ ENTER = "\r"
 
 def test_seats_panel_says_how_each_seat_is_held() -> None:
     ts = TableState.open("fistful", 2, 0, "test")
-    ts.set_seats([{"kind": "human", "name": "me", "connected": True}, {"kind": "human", "name": "bob", "connected": False}])
+    ts.set_seats(
+        [{"kind": "human", "name": "me", "connected": True}, {"kind": "human", "name": "bob", "connected": False}]
+    )
     assert seat_words(ts, 0) == "you" and seat_words(ts, 1) == "gone"
     ts.set_seats([{"kind": "human", "name": "me", "connected": True}, {"kind": "human", "name": "bob", "auto": True}])
     assert seat_words(ts, 1) == "gone; a built-in player plays for them"
@@ -116,7 +118,9 @@ def test_banner_while_the_host_is_down_then_rejoined_after_resume(
             host.kill()
             host.wait(10)
             # The drop is said at once; each failed attempt then says when the next one comes (backoff).
-            await d.until(lambda: "CONNECTION LOST - reconnecting" in d.screen() or "HOST UNREACHABLE" in d.screen(), "the banner")
+            await d.until(
+                lambda: "CONNECTION LOST - reconnecting" in d.screen() or "HOST UNREACHABLE" in d.screen(), "the banner"
+            )
             await d.until(lambda: "HOST UNREACHABLE - reconnect attempt" in d.screen(), "retries")
             await d.press("l")
             assert st.error.startswith("Not connected") and st.table is not None and not st.table.choices

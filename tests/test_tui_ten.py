@@ -160,8 +160,10 @@ def test_a_ten_game_played_from_the_keyboard() -> None:
             while time.monotonic() < deadline:
                 # A decision with one legal move is answered by the client itself.
                 await d.until(
-                    lambda: d.state.table is not None
-                    and ((d.state.table.my_turn and len(d.state.table.legal) > 1) or d.state.table.over),
+                    lambda: (
+                        d.state.table is not None
+                        and ((d.state.table.my_turn and len(d.state.table.legal) > 1) or d.state.table.over)
+                    ),
                     "a decision",
                 )
                 table = d.state.table
@@ -173,7 +175,8 @@ def test_a_ten_game_played_from_the_keyboard() -> None:
                 await _play_turn(d)
                 decisions += 1
                 await d.until(
-                    lambda: (cur.decision_id, cur.view) != before or cur.over or bool(d.state.error), "the host's answer"
+                    lambda: (cur.decision_id, cur.view) != before or cur.over or bool(d.state.error),
+                    "the host's answer",
                 )
                 assert not d.state.error.startswith("Refused"), d.state.error
             ts = d.state.table

@@ -198,9 +198,7 @@ def test_sigterm_restores_the_terminal(tmp_path: Path) -> None:
     pane = Pane(_client("play"), 80, 24, tmp_path)
     try:
         pane.wait("New table")
-        pid = subprocess.run(
-            ["pgrep", "-P", _pane_pid(pane)], capture_output=True, text=True
-        ).stdout.split()
+        pid = subprocess.run(["pgrep", "-P", _pane_pid(pane)], capture_output=True, text=True).stdout.split()
         assert pid, "client process not found"
         os.kill(int(pid[0]), 15)
         final = pane.wait(DONE)
@@ -210,5 +208,7 @@ def test_sigterm_restores_the_terminal(tmp_path: Path) -> None:
 
 
 def _pane_pid(pane: Pane) -> str:
-    out = subprocess.run([*pane.tmux, "display-message", "-p", "-t", pane.name, "#{pane_pid}"], capture_output=True, text=True)
+    out = subprocess.run(
+        [*pane.tmux, "display-message", "-p", "-t", pane.name, "#{pane_pid}"], capture_output=True, text=True
+    )
     return out.stdout.strip()

@@ -72,7 +72,10 @@ def test_killed_client_and_killed_host_are_rejoined(tmp_path: Path) -> None:
         bob_colour = _me(bob)
         _moves([alice, bob], 3)
         # Bob's client dies (no bye): a new client on the same machine takes the seat back with the kept token.
-        os.kill(int(subprocess.run(["pgrep", "-P", _pane_pid(bob)], capture_output=True, text=True).stdout.split()[0]), signal.SIGKILL)
+        os.kill(
+            int(subprocess.run(["pgrep", "-P", _pane_pid(bob)], capture_output=True, text=True).stdout.split()[0]),
+            signal.SIGKILL,
+        )
         bob.wait(f"{DONE} 137")
         bob.close()
         bob = _join(tmp_path / "b", "bob", port)

@@ -79,7 +79,11 @@ async def running(start: StartRequest) -> AsyncIterator[Driver]:
         try:
             # Keys typed before the first frame could reach the app before it reads its input.
             await driver.until(
-                lambda: client.controller.runner.token is not None and client.app.is_running and client.app.render_counter > 0,
+                lambda: (
+                    client.controller.runner.token is not None
+                    and client.app.is_running
+                    and client.app.render_counter > 0
+                ),
                 "trio and the screen to start",
             )
             yield driver

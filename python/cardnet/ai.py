@@ -24,6 +24,7 @@ PLAYERS = ("random", "heuristic", "ismcts")
 #: Difficulty levels, easiest first.
 LEVELS = ("easy", "normal", "hard")
 
+
 def level_player(level: str) -> str:
     """The built-in player a difficulty level stands for, named as ``simulate`` takes it (``easy`` is
     ``heuristic``, ``hard`` is ``ismcts:N``); raises BadOptions for an unknown level."""

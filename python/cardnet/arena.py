@@ -189,9 +189,7 @@ class Match:
 
     def _per_deal(self, value: Callable[[GameRecord], float]) -> list[float]:
         n = len(self.players)
-        return [
-            math.fsum(value(r) for r in self.records[d * n : (d + 1) * n]) / n for d in range(self.deals)
-        ]
+        return [math.fsum(value(r) for r in self.records[d * n : (d + 1) * n]) / n for d in range(self.deals)]
 
     def _share(self, value: Callable[[GameRecord], float]) -> Estimate:
         # Deals are the independent units (Student's t over them), but when every deal came out the same
@@ -228,7 +226,9 @@ class Match:
                 for a in range(n):
                     for b in range(n):
                         if a != b:
-                            wins[a][b] += 1.0 if r.rewards[a] > r.rewards[b] else 0.5 if r.rewards[a] == r.rewards[b] else 0.0
+                            wins[a][b] += (
+                                1.0 if r.rewards[a] > r.rewards[b] else 0.5 if r.rewards[a] == r.rewards[b] else 0.0
+                            )
             groups.append(wins)
         return bootstrap_bradley_terry(groups, _PRIOR_TIES, _RESAMPLES, self.seed)
 

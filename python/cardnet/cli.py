@@ -316,7 +316,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--players", type=_positive, help="number of seats (default: the game's usual count)")
     play.add_argument(
-        "--level", type=_level, help="difficulty of the built-in players: easy, normal or hard (default: none, --bot decides)"
+        "--level",
+        type=_level,
+        help="difficulty of the built-in players: easy, normal or hard (default: none, --bot decides)",
     )
     play.add_argument("--bot", default="random", help="built-in player when no --level is given (default random)")
     play.add_argument("--seed", type=seed_arg, help="deal from this seed (default: random)")
@@ -396,8 +398,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive,
         help="games played at once (default 1 thread; with --ray, one task per CPU of the cluster)",
     )
-    arena.add_argument("--seed", type=seed_arg, default=1, help="the match's seed; deal d is dealt from derive(seed, d) (default 1)")
-    arena.add_argument("--option", action="append", metavar="KEY=VALUE", help="game option (repeatable; default: the game's)")
+    arena.add_argument(
+        "--seed", type=seed_arg, default=1, help="the match's seed; deal d is dealt from derive(seed, d) (default 1)"
+    )
+    arena.add_argument(
+        "--option", action="append", metavar="KEY=VALUE", help="game option (repeatable; default: the game's)"
+    )
     arena.add_argument(
         "--sprt",
         type=_elo_pair,
@@ -413,7 +419,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="run the games as Ray tasks on the cluster at ADDRESS (no ADDRESS: $RAY_ADDRESS, else a new local "
         "one); same results as a local run of the same seed (default: local threads; needs cardnet[cluster])",
     )
-    arena.add_argument("--json", action="store_true", help="print one JSON document and nothing else (default: a table)")
+    arena.add_argument(
+        "--json", action="store_true", help="print one JSON document and nothing else (default: a table)"
+    )
     arena.set_defaults(func=_cmd_arena)
 
     # Another part of the project provides host, join, list, bot and replay; its module must stay cheap to

@@ -262,9 +262,7 @@ class Draw(Outcome):
     kind: ClassVar[str] = "draw"
 
 
-_OUTCOME_KINDS: dict[str, type[Outcome]] = {
-    cls.kind: cls for cls in (Ranking, MatchResult, Settlement, Scores, Draw)
-}
+_OUTCOME_KINDS: dict[str, type[Outcome]] = {cls.kind: cls for cls in (Ranking, MatchResult, Settlement, Scores, Draw)}
 
 
 def outcome_from_dict(d: Mapping[str, Any]) -> Outcome:
@@ -420,9 +418,7 @@ def simulate(
         raise BadOptions("seats must be a list of player names, one per seat")
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise BadOptions(f"games must be a non-negative integer, not {games!r}")
-    raw = _core.simulate(
-        game, list(seats), games, check_seed(seed), dict(options) if options is not None else None
-    )
+    raw = _core.simulate(game, list(seats), games, check_seed(seed), dict(options) if options is not None else None)
     return SimResult(
         games=raw["games"],
         decisions=raw["decisions"],

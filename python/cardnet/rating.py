@@ -262,6 +262,7 @@ def _closest_with_mean(freq: Sequence[float], mean: float) -> list[float]:
     that mean condition is monotone in ``t`` on the range keeping every ``p_i`` positive, so bisection finds
     it.
     """
+
     def excess(t: float) -> float:
         return math.fsum(f * (x - mean) / (1 + t * (x - mean)) for f, x in zip(freq, _PAIR_SCORES))
 

@@ -742,7 +742,10 @@ class Table:
                 table.apply_seat_record(seat, str(rec["name"]), str(rec["token_hash"]))
                 table._maybe_start()
             elif kind == "move":
-                if _record_int(rec, "game_no", n) != table.game_no or _record_int(rec, "state_id", n) != table.state_id + 1:
+                if (
+                    _record_int(rec, "game_no", n) != table.game_no
+                    or _record_int(rec, "state_id", n) != table.state_id + 1
+                ):
                     raise ValueError(f"journal record {n}: move out of sequence")
                 seat = _record_int(rec, "seat", n, len(table.seats) - 1)
                 answered = table.decisions.get(seat)

@@ -88,7 +88,9 @@ def add_parsers(subparsers: Any) -> None:
         "--max-spectators", type=int, default=32, metavar="N", help="spectators the table admits (default 32)"
     )
     host.add_argument("--games", type=int, default=0, help="stop after this many finished games (0: run until stopped)")
-    host.add_argument("--headless", action="store_true", help="do not sit at the table: print the address, log and serve")
+    host.add_argument(
+        "--headless", action="store_true", help="do not sit at the table: print the address, log and serve"
+    )
     host.add_argument(
         "--log-level",
         choices=("debug", "info", "warning", "error"),
@@ -151,8 +153,6 @@ def add_parsers(subparsers: Any) -> None:
 
 class UsageError(Exception):
     """Bad command-line input (exit code 2)."""
-
-
 
 
 def read_password(path: Path | None) -> str | None:

@@ -678,9 +678,7 @@ async def browse(
     zc = await _open_zeroconf(addresses)
     try:
         async with trio.open_nursery() as nursery:
-            browser = TableBrowser(
-                zc, nursery, probe_interval=probe_interval, probe_timeout=probe_timeout, retry=retry
-            )
+            browser = TableBrowser(zc, nursery, probe_interval=probe_interval, probe_timeout=probe_timeout, retry=retry)
 
             def start() -> Any:
                 from zeroconf import DNSQuestionType, ServiceBrowser

@@ -148,9 +148,7 @@ class Lane(trio.abc.Instrument):
         config = host.table.config
         # What the next game needs: the lane deals it only from a seed the core takes (a u64).
         seed = config.seed if config.seeded else None
-        self._rematch = (
-            {"seed": seed, "options": dict(config.options)} if seed is None or 0 <= seed < 1 << 64 else None
-        )
+        self._rematch = {"seed": seed, "options": dict(config.options)} if seed is None or 0 <= seed < 1 << 64 else None
         self._nudged = False
         self._failure: BaseException | None = None
         self._failed = trio.Event()

@@ -140,18 +140,14 @@ def rekey_own_seat(table: Table, journal: Journal, index: int) -> str | None:
     return token
 
 
-def local_peer(
-    host: Host, name: str, *, seat: int | None, token: str | None, password: str | None = None
-) -> Peer:
+def local_peer(host: Host, name: str, *, seat: int | None, token: str | None, password: str | None = None) -> Peer:
     """A peer of ``host`` over an in-process memory stream (no reconnecting: the host lives in this process);
     ``password`` answers the table's challenge when it has one."""
 
     async def connect() -> trio.abc.Stream:
         return host.open_local_stream()
 
-    return Peer(
-        "in-process", 0, name=name, seat=seat, token=token, password=password, connect=connect, reconnect=False
-    )
+    return Peer("in-process", 0, name=name, seat=seat, token=token, password=password, connect=connect, reconnect=False)
 
 
 def single_error(exc: BaseException) -> BaseException:

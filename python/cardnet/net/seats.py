@@ -102,7 +102,9 @@ class SeatStore:
             self.path.replace(aside)
         except OSError:
             aside = self.path
-        self._once(f"{self.path} is not a seat-token store; kept as {aside.name}, starting a fresh one (rejoining needs --token)")
+        self._once(
+            f"{self.path} is not a seat-token store; kept as {aside.name}, starting a fresh one (rejoining needs --token)"
+        )
         return {}
 
     def _write(self, tables: dict[str, Any]) -> None:

@@ -794,4 +794,3 @@ class HostSession:
     def _fail(self, link: Link, exc: ProtocolError) -> list[Effect]:
         """Report ``exc`` and close the connection."""
         return [self._error(link, exc), *self._close(link, exc.code)]
-

@@ -571,7 +571,9 @@ class StateMessage:
     ) -> str:
         """The part of a state line that every seat's line of one state shares (``game_no`` through ``type``),
         built once per state and handed to :meth:`splice` for each seat."""
-        return native.state_shared(kind, int(game_no), int(state_id), state_hash, [int(s) for s in to_act], over, outcome)
+        return native.state_shared(
+            kind, int(game_no), int(state_id), state_hash, [int(s) for s in to_act], over, outcome
+        )
 
     @staticmethod
     def splice(
@@ -708,7 +710,11 @@ class ChatMessage:
     def to_wire(self) -> dict[str, Encodable]:
         """Wire form (``earlier`` only when true, so a live line is what it always was)."""
         wire: dict[str, Encodable] = {
-            "type": "chat", "seat": self.seat, "name": self.name, "spectator": self.spectator, "text": self.text
+            "type": "chat",
+            "seat": self.seat,
+            "name": self.name,
+            "spectator": self.spectator,
+            "text": self.text,
         }
         if self.earlier:
             wire["earlier"] = True

@@ -126,7 +126,12 @@ class VectorEnv:
         if legal not in LEGAL_FORMS:
             raise ValueError(f"legal must be one of {LEGAL_FORMS}, not {legal!r}")
         self._env = VecEnv(game, n, players, seed, dict(options) if options is not None else None)
-        n, obs, actions, seats = self._env.num_envs, self._env.observation_len, self._env.action_space_size, self._env.players
+        n, obs, actions, seats = (
+            self._env.num_envs,
+            self._env.observation_len,
+            self._env.action_space_size,
+            self._env.players,
+        )
         self._obs = np.zeros((n, obs if observations else 0), np.float32)
         self._mask = np.zeros((n, actions), np.uint8) if legal != "ids" else None
         self._ids = legal != "mask"

@@ -224,7 +224,9 @@ class CardnetParallelEnv(_TableFaces, ParallelEnv):  # type: ignore[misc]
         self.agents = self.possible_agents[:]
         return self._observations(), {a: {} for a in self.agents}
 
-    def step(self, actions: dict[str, int]) -> tuple[
+    def step(
+        self, actions: dict[str, int]
+    ) -> tuple[
         dict[str, Observation],
         dict[str, float],
         dict[str, bool],

@@ -359,9 +359,7 @@ class PlainGame:
             self.connected = False
             self.say(LINE_TEXT["silent" if event.silent else "lost"].format(reason=event.reason))
         elif isinstance(event, Reconnecting):
-            self.status(
-                LINE_TEXT["reconnecting"].format(attempt=event.attempt, reason=event.reason, delay=event.delay)
-            )
+            self.status(LINE_TEXT["reconnecting"].format(attempt=event.attempt, reason=event.reason, delay=event.delay))
         elif isinstance(event, Reconnected):
             self.connected = True
             self.status(LINE_TEXT["reconnected"])

@@ -41,7 +41,15 @@ from ...protocol import MAX_CHAT_CHARS, JSONValue, ProtocolError, StateMessage
 from ...table import Table, core_engine
 from .lobby import TableInfo, table_entry
 from .state import LobbyEntry
-from ...net.local import LocalError, LocalSetup, local_host, local_peer, new_local_table, resume_local_table, single_error
+from ...net.local import (
+    LocalError,
+    LocalSetup,
+    local_host,
+    local_peer,
+    new_local_table,
+    resume_local_table,
+    single_error,
+)
 from ...net.local import player_name as _player_name
 
 __all__ = [

@@ -77,7 +77,11 @@ def table_screen(ts: TableState, width: int, height: int, no_color: bool = False
             left = rows[n] if n < len(rows) else []
             used = sum(len(text) for _, text in left)
             right = log[n] if n < len(log) else []
-            out.append(left + [("", " " * (TABLE_WIDTH + 1 - used)), ("class:rule", "| ")] + _clip(right, width - TABLE_WIDTH - 3))
+            out.append(
+                left
+                + [("", " " * (TABLE_WIDTH + 1 - used)), ("class:rule", "| ")]
+                + _clip(right, width - TABLE_WIDTH - 3)
+            )
         return _lines(out[:height])
     room = height - len(rows) - 1
     if room > 0:
@@ -155,7 +159,10 @@ def rematch_words(ts: TableState) -> str:
     waiting = [
         ts.renderer.name(s)
         for s, info in enumerate(ts.seats)
-        if isinstance(info, Mapping) and info.get("kind") == "human" and info.get("connected") and not info.get("auto")
+        if isinstance(info, Mapping)
+        and info.get("kind") == "human"
+        and info.get("connected")
+        and not info.get("auto")
         and s not in ts.rematch_votes
     ]
     asked = "Rematch asked by " + _and(voters)
@@ -196,7 +203,9 @@ def lobby_screen(state: AppState, width: int, height: int) -> Fragments:
         if pos == state.lobby_cursor:
             focus = len(rows)
         lock = " [password]" if entry.password else ""
-        rows.append([("", "  "), (style, f"{entry.label}{lock}"), ("class:dim", f"  {entry.detail}" if entry.detail else "")])
+        rows.append(
+            [("", "  "), (style, f"{entry.label}{lock}"), ("class:dim", f"  {entry.detail}" if entry.detail else "")]
+        )
     if not any(e.kind == "table" for e in state.entries):
         rows.append([("class:dim", "No table found yet: type ':connect HOST:PORT' to add one.")])
     if state.busy:

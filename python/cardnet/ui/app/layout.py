@@ -98,7 +98,10 @@ def build_layout(
     floats = [
         Float(
             ConditionalContainer(
-                Frame(Window(FormattedTextControl(lambda: _choices(st, size()[1])), wrap_lines=False), title="Choose a move"),
+                Frame(
+                    Window(FormattedTextControl(lambda: _choices(st, size()[1])), wrap_lines=False),
+                    title="Choose a move",
+                ),
                 filter=filters.choices,
             ),
             # Low on the screen, over the log, so the hand and the table stay in view.
@@ -106,7 +109,9 @@ def build_layout(
         ),
         Float(
             ConditionalContainer(
-                Frame(Window(FormattedTextControl(lambda: _scrolled_help(st, *size())), wrap_lines=False), title="Help"),
+                Frame(
+                    Window(FormattedTextControl(lambda: _scrolled_help(st, *size())), wrap_lines=False), title="Help"
+                ),
                 filter=filters.help,
             ),
             left=2,
@@ -223,4 +228,6 @@ def help_lines(st: AppState, width: int) -> list[Line]:
 
 
 def _key_name(key: str) -> str:
-    return {"c-q": "Ctrl-Q", "c-c": "Ctrl-C", "escape": "Esc", "enter": "Enter", "space": "Space", "tab": "Tab"}.get(key, key)
+    return {"c-q": "Ctrl-Q", "c-c": "Ctrl-C", "escape": "Esc", "enter": "Enter", "space": "Space", "tab": "Tab"}.get(
+        key, key
+    )

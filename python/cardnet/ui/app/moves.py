@@ -11,7 +11,15 @@ from __future__ import annotations
 from ..render.screen import all_choices, quick_choice
 from .state import Choice, TableState
 
-__all__ = ["all_choices", "bid_range", "hand_cards", "pass_choice", "quick_choice", "selection_choices", "settle_choice"]
+__all__ = [
+    "all_choices",
+    "bid_range",
+    "hand_cards",
+    "pass_choice",
+    "quick_choice",
+    "selection_choices",
+    "settle_choice",
+]
 
 
 def hand_cards(ts: TableState) -> list[int]:

@@ -50,7 +50,7 @@ def load(path: Path) -> Remembered:
         return Remembered()
     out = Remembered(game=doc["game"] if isinstance(doc.get("game"), str) else None)
     games = doc.get("games")
-    for name, raw in (games.items() if isinstance(games, dict) else []):
+    for name, raw in games.items() if isinstance(games, dict) else []:
         if not isinstance(raw, dict):
             continue
         players = raw.get("players")

@@ -41,7 +41,15 @@ class Runner:
                 await work()
             except BaseException as exc:
                 inner = C.single_error(exc)
-                known = (CardnetError, C.PeerError, C.LocalError, C.ProtocolError, C.DiscoveryError, OSError, ValueError)
+                known = (
+                    CardnetError,
+                    C.PeerError,
+                    C.LocalError,
+                    C.ProtocolError,
+                    C.DiscoveryError,
+                    OSError,
+                    ValueError,
+                )
                 if not isinstance(inner, known):
                     raise
                 self.state.error = f"{what}: {inner}"

@@ -81,9 +81,7 @@ class TableState:
         return sum(1 for info in self.seats if isinstance(info, Mapping) and info.get("kind") == "open")
 
     @classmethod
-    def open(
-        cls, game: str, players: int, seat: int | None, title: str, journal: Path | None = None
-    ) -> TableState:
+    def open(cls, game: str, players: int, seat: int | None, title: str, journal: Path | None = None) -> TableState:
         """A table screen before the first state arrives; seats are named until the host sends names."""
         names = [("You" if s == seat else f"Seat {s}") for s in range(players)]
         return cls(game, players, seat, title, renderer_for(game, names), journal)

@@ -52,6 +52,7 @@ class MoveTextError(ValueError):
     """A typed move a renderer understood but refuses before it is sent, such as a card the screen never
     showed; ``str(error)`` is the reason for the player."""
 
+
 #: ANSI foreground codes for the colour names renderers use.
 ANSI = {"red": "31", "green": "32", "yellow": "33", "blue": "34", "magenta": "35", "cyan": "36", "bold": "1"}
 _ANSI_RE = re.compile(r"\x1b\[[0-9;]*m")

@@ -14,7 +14,11 @@ from . import GenericRenderer, Move, View
 __all__ = ["Renderer", "card_kind", "card_name", "pair_kind_of"]
 
 _SUITS = ("Coins", "Strings", "Myriads")
-_HONOURS = {27: ("White Flower", "white-flower"), 28: ("Red Flower", "red-flower"), 29: ("Old Thousand", "old-thousand")}
+_HONOURS = {
+    27: ("White Flower", "white-flower"),
+    28: ("Red Flower", "red-flower"),
+    29: ("Old Thousand", "old-thousand"),
+}
 #: Faces printed with the red stamp: the 9 of Strings, Red Flower and Old Thousand.
 _RED_STAMP = {17, 28, 29}
 _SUIT_PAINT = {"Coins": "yellow", "Strings": "green", "Myriads": "blue"}

@@ -130,7 +130,9 @@ class Renderer(GenericRenderer):
             lines.append(f"{self.does(them, 'has', 'have')} picked a card.")
         if priv is not None:
             hand = f"Your hand ({self.colour_of(me)}):"
-            lines += self.wrap(hand, [self.cards(me, priv["hand"]), f"  discard pile: {self.cards(me, priv['discard'])}"])
+            lines += self.wrap(
+                hand, [self.cards(me, priv["hand"]), f"  discard pile: {self.cards(me, priv['discard'])}"]
+            )
             if priv.get("pick") is not None:
                 lines.append(f"Your pick: {self.card(me, priv['pick'])}")
         lines += self.barred(pub, me)
@@ -207,11 +209,15 @@ class Renderer(GenericRenderer):
         notes = []
         if card == 6:
             notes.append(
-                "a 6 was already played: no pot" if pub.get("six_played") else f"first 6 takes the pot ({pub['pot']} gold)"
+                "a 6 was already played: no pot"
+                if pub.get("six_played")
+                else f"first 6 takes the pot ({pub['pot']} gold)"
             )
         elif card == 7 and colour == "pink":
             duel = pub["duel"]
-            notes.append("Pink 7: ends the round after this duel" if duel >= 3 else "Pink 7: ends the round from duel 3")
+            notes.append(
+                "Pink 7: ends the round after this duel" if duel >= 3 else "Pink 7: ends the round from duel 3"
+            )
         elif card >= 7:
             notes.append(self.special(me, card))
         hand = (view.get("private") or {}).get("hand", [])
@@ -307,7 +313,9 @@ class Renderer(GenericRenderer):
         lines = []
         for place, seat in enumerate(outcome.order, start=1):
             won = " - winner" if seat in outcome.winners else ""
-            lines.append(f"  {place}. {self.name(seat)} ({self.colour_of(seat)}): {_plural(outcome.scores[seat], 'star')}{won}")
+            lines.append(
+                f"  {place}. {self.name(seat)} ({self.colour_of(seat)}): {_plural(outcome.scores[seat], 'star')}{won}"
+            )
         if outcome.detail.get("reason") == "no_duels_left":
             lines.append("  No duel was left to play, and the stars were equal.")
         return lines

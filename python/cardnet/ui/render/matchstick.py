@@ -75,9 +75,7 @@ class Renderer(GenericRenderer):
         if top:
             cost = top.get("cost", 0)
             sticks = f", {_plural(cost, 'matchstick')}" if cost else ""
-            lines.append(
-                f"Table ({order}): {self.name(top['seat'])} played {top['count']} x {top['value']}{sticks}"
-            )
+            lines.append(f"Table ({order}): {self.name(top['seat'])} played {top['count']} x {top['value']}{sticks}")
             lines += self.card_rows([(c["lit"], c["added"], [card_label(c["card"])]) for c in top["cards"]])
         else:
             leads = self.does(me, "leads", "lead") if public.get("turn") == me else "the leader leads"
@@ -184,7 +182,11 @@ class Renderer(GenericRenderer):
         if kind == "discard_matchstick":
             return f"{self.does(event['seat'], 'discards', 'discard')} a matchstick ({event['matchsticks']} left)"
         if kind == "revolution":
-            return "Revolution! 0 is now the strongest" if event.get("revolution") else "Order restored: F is the strongest"
+            return (
+                "Revolution! 0 is now the strongest"
+                if event.get("revolution")
+                else "Order restored: F is the strongest"
+            )
         if kind == "went_out":
             return f"{self.does(event['seat'], 'goes', 'go')} out ({_ordinal(event['position'])})"
         if kind == "trick_cleared":

@@ -99,7 +99,9 @@ def _is_wild(card: Mapping[str, Any]) -> bool:
 class Renderer(GenericRenderer):
     """Draws a TEN table: tableau, market, collections, auction and payment."""
 
-    move_words = "draw, stop, numbers, currency, buy ID, skip, bid N, pass, pay token, pay bust, pay card ID, accept, decline"
+    move_words = (
+        "draw, stop, numbers, currency, buy ID, skip, bid N, pass, pay token, pay bust, pay card ID, accept, decline"
+    )
 
     def __init__(self, names: Sequence[str]) -> None:
         super().__init__(names)
@@ -269,7 +271,9 @@ class Renderer(GenericRenderer):
         if kind == "prize":
             numbers = [self.card(c) for c in tab["cards"] if c.get("type") == "number"]
             if move["kind"] == "numbers":
-                others = " others gain " + str(tab["currency"]) + "," if tab["currency"] and len(pub["seats"]) > 1 else ""
+                others = (
+                    " others gain " + str(tab["currency"]) + "," if tab["currency"] and len(pub["seats"]) > 1 else ""
+                )
                 return f"take {', '.join(numbers)};{others} then buy"
             return f"gain {tab['currency']} tokens (10 at most); numbers go to the market"
         if kind == "buy":
@@ -412,7 +416,7 @@ class Renderer(GenericRenderer):
             if "tokens" in detail and "cards" in detail:
                 extra = f", {_plural(detail['tokens'][seat], 'token')}, {_plural(detail['cards'][seat], 'card')}"
             lines.append(f"  {place}. {self.name(seat)}: {_plural(outcome.scores[seat], 'point')}{extra}{won}")
-            breakdown = (detail.get("breakdown") or [])[seat:seat + 1]
+            breakdown = (detail.get("breakdown") or [])[seat : seat + 1]
             if breakdown:
                 lines += self.breakdown_lines(breakdown[0])
         if detail.get("solo_target") is not None:
