@@ -17,7 +17,8 @@ import cardnet
 from nethelpers import child_env
 
 PACKAGE = Path(cardnet.__file__).resolve().parent
-ROOT = PACKAGE.parent.parent
+#: The repository (bench/, rust/): beside this file, not beside the package, which CI imports from a venv.
+ROOT = Path(__file__).resolve().parent.parent
 
 #: Layers, lowest first; each module may import only from its own layer and the layers below. An entry is a
 #: module's exact name, or ``package.*`` for a package and everything in it; every module must match one.
@@ -286,6 +287,7 @@ def test_the_cycle_check_sees_a_cycle() -> None:
 def test_no_two_benchmarks_import_each_other() -> None:
     """bench/ scripts share code through modules of their own (bench/placement.py), never through each other."""
     scripts = {path.stem: path for path in (ROOT / "bench").glob("*.py")}
+    assert "net_rtt" in scripts and "placement" in scripts, sorted(scripts)
     edges: dict[str, set[str]] = {}
     for name, path in scripts.items():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
