@@ -108,6 +108,11 @@ class Lines:
         stamp, line = self.wait_line(lambda text: text.startswith("[") and accept(json.loads(text)), timeout)
         return stamp, json.loads(line)
 
+    def story(self) -> str:
+        """What the child printed so far and how it stands, for a failure message about another process."""
+        state = "running" if self.proc.poll() is None else f"ended ({self.proc.returncode})"
+        return f"{state}; saw {self.seen[-8:]}; stderr {self.stderr!r}"
+
     def stop(self) -> None:
         """Terminate the child (if still running) and reap it."""
         if self.proc.poll() is None:

@@ -99,7 +99,11 @@ def test_names_reach_the_seats_from_the_host_join_and_bot(tmp_path: Path) -> Non
         )
         bot = Lines(cardnet("bot", "builtin:random", f"127.0.0.1:{port}", "--player-name", "Robo"))
         try:
-            _, seats = player.wait_line(lambda line: line.startswith("Seats: ") and "Robo" in line, 30)
+            try:
+                _, seats = player.wait_line(lambda line: line.startswith("Seats: ") and "Robo" in line, 30)
+            except AssertionError as failed:
+                # Once seen in CI: the player found nothing listening after the host's banner; say what the host did.
+                raise AssertionError(f"{failed}\nhost: {host.story()}\nbot: {bot.story()}") from None
             # Whoever came first took seat 1.
             assert seats in (
                 "Seats: 0: Hostess, 1: you, 2: Robo; nobody watching",
