@@ -141,6 +141,8 @@ class WebSocketLines:
         self._parts: list[bytes] = []
         self._size = 0
         self._frames = 0
+        #: A message has begun and not ended (its parts, size and frames are counted).
+        self._partial = False
         self._ended = False
         #: The close code of a connection wsproto found broken (bad UTF-8, a protocol error), for the farewell.
         self._fail_code: int | None = None
@@ -202,7 +204,7 @@ class WebSocketLines:
                 self._closed(event)
 
     def _message_part(self, data: bytes, frame_done: bool, message_done: bool, *, text: bool) -> None:
-        if message_done and not self._parts and not self._frames:
+        if message_done and not self._partial:
             # The usual case: a whole message in one frame.
             line = data
             if len(line) > self.limit:
@@ -216,6 +218,7 @@ class WebSocketLines:
                 return self._fail(ProtocolError("line_too_long", f"message in more than {MAX_FRAGMENTS} frames"))
             if text:
                 self._parts.append(data)
+            self._partial = not message_done
             if not message_done:
                 return None
             line = b"".join(self._parts)
