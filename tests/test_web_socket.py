@@ -13,6 +13,7 @@ from cardnet import protocol as P
 from cardnet.net.host import Host, HostOptions
 from cardnet.table import core_engine
 from cardnet.web.ws import MAX_FRAGMENTS
+from wsproto.utilities import RemoteProtocolError
 
 from nethelpers import RawClient, running_host
 from netfake import fake_engine
@@ -228,3 +229,41 @@ async def test_the_host_stopping_closes_websockets_with_1001() -> None:
         await host.shutdown(grace=1)
         await expect_error(web, "shutting_down")
         assert await web.closed() and web.close_code == 1001
+
+
+async def test_a_journal_that_cannot_be_written_stops_the_host_after_a_browsers_move(tmp_path: Any) -> None:
+    from cardnet.journal import Journal
+    from cardnet.net.host import JournalFailure
+
+    journal = Journal.create(tmp_path / "j")
+    with pytest.raises(BaseExceptionGroup) as info:
+        async with running_host(fake_engine(), journal=journal, web=True) as host:
+            web, _ = await seated_ws(host)
+            await seated_ws(host, "other")
+            journal.close()  # every later write fails with EBADF
+            decision = host.table.decisions[0].id
+            await web.send({"type": "move", "decision_id": decision, "index": 0})
+            with trio.fail_after(5):
+                await trio.sleep_forever()
+    assert info.group_contains(JournalFailure)
+
+
+async def test_a_bug_serving_one_browser_costs_that_connection_not_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardnet.web import server
+
+    def broken(request: object) -> list[tuple[bytes, bytes]]:
+        raise RuntimeError("simulated bug")
+
+    async with running_host(fake_engine(), web=True) as host:
+        player = await open_client(host, "tcp")
+        assert (await player.join("a"))["type"] == "welcome"
+        monkeypatch.setattr(server, "accept_headers", broken)
+        port = host.session.web_port
+        assert port is not None
+        # The connection is closed without an answer to the upgrade.
+        with pytest.raises((ConnectionRefusedError, RemoteProtocolError)):
+            await WsClient.connect(port)
+        monkeypatch.undo()
+        await still_alive(player)
+        web, _ = await seated_ws(host)
+        await still_alive(web)

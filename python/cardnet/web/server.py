@@ -18,7 +18,7 @@ from pathlib import Path
 import h11
 import trio
 
-from ..net.host import Host
+from ..net.host import Host, JournalFailure
 from ..protocol import MAX_PEER_LINE
 from .assets import PageFiles
 from .http import HttpConnection, Refusal
@@ -100,8 +100,13 @@ class WebSeat:
     async def _handle(self, stream: trio.SocketStream) -> None:
         try:
             await self._serve(stream)
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-            pass
+        except Exception as exc:
+            if _holds(exc, JournalFailure):
+                # The table's journal cannot be written: the host must stop, as for a TCP peer's move.
+                raise
+            if not isinstance(exc, (trio.BrokenResourceError, trio.ClosedResourceError, OSError)):
+                # A bug in serving one browser costs that connection, never the table it sits beside.
+                log.exception("the web seat failed serving a connection")
         finally:
             await trio.aclose_forcefully(stream)
 
@@ -141,3 +146,10 @@ async def start_web_seat(
     listeners = await open_web_listeners(addresses, wanted, fallback=port is None)
     seat = WebSeat(host)
     return int(await nursery.start(partial(seat.serve_listeners, listeners)))
+
+
+def _holds(exc: BaseException, kind: type[BaseException]) -> bool:
+    """Whether ``exc`` is a ``kind``, or an exception group (a nursery's) holding one."""
+    if isinstance(exc, BaseExceptionGroup):
+        return exc.subgroup(kind) is not None
+    return isinstance(exc, kind)
