@@ -1,0 +1,196 @@
+// The web seat: greets the host, keeps the seat token, answers decisions with the moves the player taps, and
+// redraws the page after every message. The protocol is PROTOCOL.md's, one line per WebSocket message.
+
+import { Connection, socketUrl } from "./connection.js";
+import { byId } from "./dom.js";
+import { loadSegments } from "./segments.js";
+import { TableState } from "./state.js";
+import { forgetSeat, loadName, loadSeat, saveName, saveSeat } from "./store.js";
+import { UI, errorText } from "./words.js";
+import { drawJoin, drawLink, drawTable, gameContext, gameModule, labelPage } from "./view.js";
+
+const PROTOCOL = 1;
+const CLIENT = "cardnet-web/1";
+const CAPABILITIES = ["chat", "index_moves", "rematch"];
+// Fatal refusals after which reconnecting would only repeat them.
+const FINAL = new Set(["replaced", "shutting_down", "unsupported_version", "auth_failed"]);
+
+const st = new TableState();
+let intent = null;
+let joinError = "";
+let link = "connecting";
+const connection = new Connection(socketUrl(window.location), { onMessage, onStatus });
+
+const handlers = {
+  toggle(card, max) {
+    if (!st.decision) return;
+    if (max <= 1) st.selected = st.selected.has(card) ? new Set() : new Set([card]);
+    else if (st.selected.has(card)) st.selected.delete(card);
+    else if (st.selected.size < max) st.selected.add(card);
+    draw();
+  },
+  clear() {
+    st.selected = new Set();
+    draw();
+  },
+  play(index) {
+    const message = st.answer(index);
+    if (message) connection.send(message);
+    draw();
+  },
+  rematch() {
+    connection.send({ type: "rematch" });
+  },
+};
+
+/** Problems with a name the host would refuse (1-32 code points, no control characters), or "". */
+function nameProblem(name) {
+  if (!name) return UI.nameEmpty;
+  if ([...name].length > 32) return UI.nameTooLong;
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return UI.nameControl;
+  return "";
+}
+
+function hello(role, name, token) {
+  const message = { capabilities: CAPABILITIES, client: CLIENT, name, protocol: PROTOCOL, role, type: "hello" };
+  if (token) message.token = token;
+  connection.send(message);
+}
+
+/** After the host's `table`: take the kept seat back, repeat the player's choice after a drop, or ask. */
+function greet() {
+  const table = st.table;
+  if (!(table.versions || []).includes(PROTOCOL)) {
+    joinError = errorText({ code: "unsupported_version" });
+    intent = null;
+    return;
+  }
+  const kept = loadSeat(table.table_id);
+  if (kept) {
+    hello("player", kept.name || loadName() || "guest", kept.token);
+    intent = { role: "player", name: kept.name };
+  } else if (intent) {
+    hello(intent.role, intent.name);
+  }
+}
+
+function choose(role) {
+  const name = byId("name").value.trim();
+  const problem = nameProblem(name);
+  if (problem) {
+    joinError = problem;
+    draw();
+    return;
+  }
+  saveName(name);
+  intent = { role, name };
+  joinError = "";
+  hello(role, name);
+}
+
+function onMessage(message) {
+  switch (message.type) {
+    case "table":
+      st.onTable(message);
+      st.welcomed = false;
+      greet();
+      break;
+    case "welcome":
+      st.onWelcome(message);
+      st.welcomed = true;
+      if (message.token && st.seat !== null) {
+        saveSeat(st.table.table_id, { token: message.token, seat: st.seat, name: intent ? intent.name : loadName() });
+      }
+      break;
+    case "seats":
+      st.onSeats(message);
+      break;
+    case "snapshot":
+    case "update": {
+      const mod = gameModule(st.game);
+      st.onState(message, (event) => (mod ? mod.eventText(gameContext(st, handlers), event) : null));
+      if (st.resend) {
+        st.resend = false;
+        const again = st.repeat();
+        if (again) connection.send(again);
+      }
+      break;
+    }
+    case "error":
+      onError(message);
+      break;
+    case "chat":
+      st.onChat(message);
+      break;
+    case "rematch":
+      st.votes = message;
+      break;
+    default:
+      return;
+  }
+  draw();
+}
+
+function onError(message) {
+  if (!message.fatal) {
+    st.onError(message);
+    return;
+  }
+  const text = errorText(message, st.game);
+  if (message.code === "bad_token" && st.table) {
+    forgetSeat(st.table.table_id);
+    intent = null;
+    joinError = UI.badTokenDropped;
+  } else if (message.code === "table_full" && !st.welcomed) {
+    intent = null;
+    joinError = UI.fullWatch;
+  } else if (!st.welcomed) {
+    // A refused greeting (a name the host will not take, say): back to the form with the host's words.
+    intent = null;
+    joinError = text;
+  }
+  if (FINAL.has(message.code)) {
+    connection.stop();
+    const final = { replaced: UI.replacedStop, shutting_down: UI.hostStopped }[message.code] || text;
+    st.notice = { kind: "final", text: final };
+    link = "closed";
+    drawLink("closed", {});
+  } else if (st.welcomed) {
+    st.notice = { kind: "refusal", text };
+  }
+}
+
+function onStatus(kind, info) {
+  link = kind;
+  drawLink(kind, info);
+}
+
+function draw() {
+  if (st.welcomed) {
+    if (link !== "closed") drawLink("connected", {});
+    drawTable(st, handlers);
+  } else if (st.table && !intent) {
+    drawJoin(st, joinError);
+  }
+}
+
+async function main() {
+  labelPage();
+  drawLink("connecting", {});
+  byId("name").value = loadName();
+  byId("join-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    choose("player");
+  });
+  byId("watch-btn").addEventListener("click", () => choose("spectator"));
+  byId("chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = byId("chat-text");
+    const text = input.value.trim();
+    if (text && connection.send({ text, type: "chat" })) input.value = "";
+  });
+  await loadSegments();
+  connection.start();
+}
+
+main();
