@@ -19,6 +19,7 @@ const st = new TableState();
 let intent = null;
 let joinError = "";
 let link = "connecting";
+let firstState = false;
 const connection = new Connection(socketUrl(window.location), { onMessage, onStatus });
 
 const handlers = {
@@ -47,7 +48,7 @@ const handlers = {
 function nameProblem(name) {
   if (!name) return UI.nameEmpty;
   if ([...name].length > 32) return UI.nameTooLong;
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return UI.nameControl;
+  if (/[\u0000-\u001f\u007f]/.test(name)) return UI.nameControl;
   return "";
 }
 
@@ -91,6 +92,7 @@ function choose(role) {
 function onMessage(message) {
   switch (message.type) {
     case "table":
+      mark("cardnet-table");
       st.onTable(message);
       st.welcomed = false;
       greet();
@@ -109,6 +111,7 @@ function onMessage(message) {
     case "update": {
       const mod = gameModule(st.game);
       st.onState(message, (event) => (mod ? mod.eventText(gameContext(st, handlers), event) : null));
+      firstState = true;
       if (st.resend) {
         st.resend = false;
         const again = st.repeat();
@@ -165,10 +168,16 @@ function onStatus(kind, info) {
   drawLink(kind, info);
 }
 
+/** A performance mark, once per page load (read by bench/web_page.py: load to first table state). */
+function mark(name) {
+  if (performance.getEntriesByName(name).length === 0) performance.mark(name);
+}
+
 function draw() {
   if (st.welcomed) {
     if (link !== "closed") drawLink("connected", {});
     drawTable(st, handlers);
+    if (firstState) mark("cardnet-first-state");
   } else if (st.table && !intent) {
     drawJoin(st, joinError);
   }

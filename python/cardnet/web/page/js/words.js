@@ -63,6 +63,10 @@ export const UI = {
 // The host's refusals and fatal errors (PROTOCOL.md § 11), and the core's refusal codes of the two games
 // (`detail` of `illegal_move`), as the terminal client words them. Unknown codes fall back to the host's reason.
 export const ERRORS = {
+  bad_utf8: "The host could not read a message: it was not UTF-8.",
+  bad_json: "The host could not read a message: it was not valid JSON.",
+  bad_message: "The host could not read a message: {reason}",
+  unknown_type: "The host does not know that kind of message.",
   stale_decision: "Too late: the table moved on before your move arrived.",
   wrong_seat: "It is not your turn.",
   not_started: "The game has not started: some seats are still open.",

@@ -1,0 +1,103 @@
+"""The web seat's page as files: its segment data is the core's, its code never turns strings into markup or
+code, index.html holds no inline script or style (the host's Content-Security-Policy forbids them), every
+module it imports is shipped, it stays light, and its words cover every code the host can send."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from types import ModuleType
+
+from cardnet.codec import ERROR_CODES
+from cardnet.refusals import refusal_codes
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "python" / "cardnet" / "web" / "page"
+SCRIPTS = sorted((PAGE / "js").glob("*.js"))
+#: The page's weight budget (HTML, JavaScript and CSS, uncompressed): a phone on a busy LAN loads it at once.
+WEIGHT_BUDGET = 150 * 1024
+
+
+def _segments_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("web_segments", ROOT / "scripts" / "web_segments.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_segments_json_is_what_the_core_gives() -> None:
+    committed = (PAGE / "segments.json").read_text(encoding="utf-8")
+    assert committed == _segments_script().render(), "run: python scripts/web_segments.py"
+
+
+def test_segments_json_holds_every_card_and_value_of_the_core() -> None:
+    from cardnet import segments
+
+    data = _segments_script().page_segments()
+    assert sorted(data["cards"]) == sorted(segments.card_types(expansion=True))
+    assert data["glyphs"]["8"] == "abcdefg" and data["cards"]["69"]["label"] == "6/9"
+    assert ["9", True, 0, ""] in data["cards"]["69"]["ways"]
+
+
+def test_no_script_turns_strings_into_markup_or_code() -> None:
+    forbidden = re.compile(
+        r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\s*\(|new\s+Function|setTimeout\(\s*[\"'`]"
+        r"|setAttribute\(\s*[\"']style|cssText|DOMParser|createContextualFragment"
+    )
+    found = [f"{path.name}: {m.group(0)}" for path in SCRIPTS for m in forbidden.finditer(path.read_text("utf-8"))]
+    assert SCRIPTS and found == []
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+
+def test_index_has_no_inline_script_handler_or_style() -> None:
+    parser = _Tags()
+    parser.feed((PAGE / "index.html").read_text("utf-8"))
+    scripts = [attrs for tag, attrs in parser.tags if tag == "script"]
+    assert scripts == [{"type": "module", "src": "js/app.js"}]
+    assert not [tag for tag, _ in parser.tags if tag == "style"]
+    inline = [(tag, name) for tag, attrs in parser.tags for name in attrs if name.startswith("on") or name == "style"]
+    assert inline == []
+
+
+def test_every_imported_module_is_shipped() -> None:
+    imports = re.compile(r"""^\s*(?:import|export)\s[^;]*?from\s+["'](\.[^"']+)["']""", re.MULTILINE)
+    for path in SCRIPTS:
+        for target in imports.findall(path.read_text("utf-8")):
+            assert (path.parent / target).resolve().is_file(), f"{path.name} imports {target}"
+    html = (PAGE / "index.html").read_text("utf-8")
+    for ref in re.findall(r'(?:src|href)="([^"]+)"', html):
+        assert (PAGE / ref).is_file(), ref
+
+
+def test_the_page_weighs_less_than_its_budget() -> None:
+    files = [PAGE / "index.html", *SCRIPTS, *PAGE.glob("*.css")]
+    weight = sum(path.stat().st_size for path in files)
+    assert weight <= WEIGHT_BUDGET, f"{weight} bytes"
+
+
+def _table_keys(name: str) -> set[str]:
+    """The keys of one `export const NAME = {...}` table of words.js."""
+    text = (PAGE / "js" / "words.js").read_text("utf-8")
+    body = re.search(r"export const %s = \{\n(.*?)\n\};" % name, text, re.DOTALL)
+    assert body is not None, name
+    return set(re.findall(r"^  (\w+):", body.group(1), re.MULTILINE))
+
+
+def test_words_cover_every_host_error_and_every_refusal_of_the_two_games() -> None:
+    assert set(ERROR_CODES) <= _table_keys("ERRORS")
+    rules = (ROOT / "docs" / "GAMES.md").read_text("utf-8")
+    for game in ("Matchstick Tycoon", "A Fistful of Gold"):
+        section = rules.split(f"## {game}")[1].split("\n## ")[0]
+        codes = set(re.findall(r"`([a-z_]+)`", section.split("efusal codes")[1].split(":", 1)[1].split("\n\n")[0]))
+        assert codes and codes <= _table_keys("REFUSALS") & refusal_codes(), (game, codes)
