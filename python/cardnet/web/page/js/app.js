@@ -198,8 +198,9 @@ async function main() {
     const text = input.value.trim();
     if (text && connection.send({ text, type: "chat" })) input.value = "";
   });
-  await loadSegments();
   connection.start();
+  await loadSegments();
+  draw();
 }
 
 main();

@@ -50,7 +50,7 @@ export function board(ctx) {
   const order = pub.revolution
     ? el("p", { class: "order" }, el("span", { class: "revolution", text: W.revolution }), ` ${W.revolutionOrder}`)
     : el("p", { class: "order dim", text: W.normalOrder });
-  order.append(el("span", { class: "dim pile", text: `  ${say(W.pile, { n: pub.pile_size || 0 })}` }));
+  order.append(el("span", { class: "dim pile", text: ` · ${say(W.pile, { n: pub.pile_size || 0 })}` }));
   const passed = new Set(pub.passed || []);
   const list = el("ul", { class: "players" });
   for (const player of pub.players) {

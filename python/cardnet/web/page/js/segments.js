@@ -2,9 +2,10 @@
 // page has no segment table of its own.
 import { svgEl } from "./dom.js";
 
-let data = null;
+// Until the file has loaded, cards draw blank and values read as themselves; the page redraws once it has.
+let data = { cards: {}, glyphs: {} };
 
-/** Load the segment data once; every other function here needs it. */
+/** Load the segment data once (the page connects to the host meanwhile). */
 export async function loadSegments(url = "segments.json") {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`segments.json: HTTP ${response.status}`);
