@@ -43,6 +43,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("rl", ("cardnet.rl.*",)),
     ("protocol", ("cardnet.codec", "cardnet.table", "cardnet.journal", "cardnet.identity", "cardnet.protocol.*")),
     ("net", ("cardnet.net.*", "cardnet.bot")),
+    # The web seat serves a running host (net) to browsers; the clients and the command start it beside their
+    # tables, so it sits between them.
+    ("web", ("cardnet.web.*",)),
     ("ui", ("cardnet.ui.*",)),
     ("cli", ("cardnet.cli", "cardnet.commands.*", "cardnet.__main__")),
 ]
@@ -50,7 +53,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 #: Every third-party package the package imports, and the modules (entries as in LAYERS) that may import it.
 THIRD_PARTY: dict[str, tuple[str, ...]] = {
     # The network: the trio layer and what runs it (the clients, local play, the command line).
-    "trio": ("cardnet.net.*", "cardnet.bot", "cardnet.ui.*", "cardnet.commands.*"),
+    "trio": ("cardnet.net.*", "cardnet.bot", "cardnet.web.*", "cardnet.ui.*", "cardnet.commands.*"),
     "outcome": ("cardnet.ui.app.*",),
     "zeroconf": ("cardnet.net.*",),
     "ifaddr": ("cardnet.net.*",),
@@ -63,6 +66,10 @@ THIRD_PARTY: dict[str, tuple[str, ...]] = {
     # The rules and the help as formatted text, for the full-screen client and `cardnet rules`.
     "markdown_it": ("cardnet.ui.markdown",),
     "wcwidth": ("cardnet.ui.markdown",),
+    # The web seat: HTTP and WebSocket without I/O, and the QR code of its address.
+    "h11": ("cardnet.web.http", "cardnet.web.ws", "cardnet.web.server"),
+    "wsproto": ("cardnet.web.ws",),
+    "segno": ("cardnet.web.qr",),
 }
 
 

@@ -45,6 +45,14 @@ def add_parsers(subparsers: Any) -> None:
         help="your name at seat 0 (default: CARDNET_NAME, the remembered name, or login)",
     )
     host.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
+    web = host.add_mutually_exclusive_group()
+    web.add_argument(
+        "--web-port",
+        type=int,
+        metavar="PORT",
+        help="port of the web seat, where guests play in a browser (default: the table's port + 1 if free, else any)",
+    )
+    web.add_argument("--no-web", action="store_true", help="serve no web seat (browsers cannot join)")
     add_interface_argument(host, "listen and announce the table on")
     host.add_argument("--no-advertise", action="store_true", help="do not announce the table on the LAN")
     host.add_argument(
@@ -209,10 +217,13 @@ def _host(args: argparse.Namespace) -> int:
     from ..net.factory import create_table, listen_record, rename_table, resume_table, table_config
     from ..identity import default_name
     from ..net.host import Host, HostOptions, JournalFailure
+    from ..web.server import start_web_seat
 
     out, stdin = sys.stdout, sys.stdin
     if not args.keepalive > 0:
         raise UsageError("--keepalive must be more than 0 seconds")
+    if args.web_port is not None and not 0 < args.web_port < 65536:
+        raise UsageError("--web-port must be a TCP port, 1 to 65535")
     try:
         interfaces = choose_interfaces(args.interface)
     except InterfaceError as exc:
@@ -306,6 +317,13 @@ def _host(args: argparse.Namespace) -> int:
                             return 1
                     if port != last_port:
                         journal.append(listen_record(port, interfaces))
+                    web_port: int | None = None
+                    if not args.no_web:
+                        try:
+                            web_port = await start_web_seat(nursery, server, interfaces, port, args.web_port)
+                        except OSError as exc:
+                            print(f"cardnet host: cannot serve the web seat: {exc.strerror}", file=sys.stderr)
+                            return 1
                     cfg = table.config
                     taken = sum(s.kind != "open" for s in table.seats)
                     # A seated host takes seat 0 right after this banner: count it already.
@@ -326,6 +344,9 @@ def _host(args: argparse.Namespace) -> int:
                             file=out,
                         )
                     print(f"join with: cardnet join {interfaces[0]}:{port}   (spectate: add --spectate)", file=out)
+                    if web_port is not None:
+                        for line in web_seat_banner(interfaces[0], web_port):
+                            print(line, file=out)
                     print(f"journal: {journal.path}", file=out)
                     out.flush()
 
@@ -405,6 +426,14 @@ def _host(args: argparse.Namespace) -> int:
         return 1
 
 
+def web_seat_banner(address: str, port: int) -> list[str]:
+    """What the host prints about its web seat: the address a guest's browser opens, and its QR code."""
+    from ..web.qr import qr_lines, web_url
+
+    url = web_url(address, port)
+    return [f"guests without cardnet: open {url} in a browser, or scan:", *qr_lines(url)]
+
+
 def _others_seated(table: Table) -> str | None:
     """What leaving one's own table does to the players seated there, if any are."""
     here = [s.name or f"seat {s.index}" for s in table.seats if s.index != 0 and s.kind == "human" and s.connected]
@@ -423,6 +452,10 @@ def resume_command(journal: Path, args: argparse.Namespace) -> str:
         parts += ["--password-file", _quoted(str(args.password_file))]
     if args.port:
         parts += ["--port", str(args.port)]
+    if args.no_web:
+        parts.append("--no-web")
+    elif args.web_port:
+        parts += ["--web-port", str(args.web_port)]
     if args.headless:
         parts.append("--headless")
     return " ".join(parts)

@@ -131,6 +131,8 @@ class TableSummary:
     started: bool
     options_digest: str
     versions: tuple[int, ...] = (1,)
+    #: The port of the table's web seat (a browser's way in), or None without one.
+    web: int | None = None
 
     @classmethod
     def from_table_info(cls, info: TableInfo) -> TableSummary:
@@ -148,6 +150,7 @@ class TableSummary:
             started=info.started,
             options_digest=options_digest(info.options),
             versions=info.versions,
+            web=info.web,
         )
 
     def checked(self) -> TableSummary:
@@ -168,11 +171,14 @@ class TableSummary:
             raise ValueError(f"{self.options_digest!r} is not an options digest")
         if not self.versions or not all(1 <= v <= 999_999 for v in self.versions):
             raise ValueError(f"protocol versions {self.versions!r} are not valid")
+        if self.web is not None and not 1 <= self.web <= 65535:
+            raise ValueError(f"web port {self.web!r} is not a TCP port")
         return self
 
     def txt(self) -> dict[str, str]:
-        """The TXT record as ordered key/value pairs (``txtvers`` first, RFC 6763 § 6.7)."""
-        return {
+        """The TXT record as ordered key/value pairs (``txtvers`` first, RFC 6763 § 6.7; ``web`` only with a web
+        seat)."""
+        record = {
             "txtvers": TXT_VERSION,
             "proto": ",".join(str(v) for v in self.versions),
             "game": self.game,
@@ -183,6 +189,9 @@ class TableSummary:
             "started": _yes_no(self.started),
             "opts": self.options_digest,
         }
+        if self.web is not None:
+            record["web"] = str(self.web)
+        return record
 
     @classmethod
     def from_txt(cls, instance: str, props: Mapping[str, str]) -> TableSummary:
@@ -203,6 +212,7 @@ class TableSummary:
                 started=_flag(props, "started"),
                 options_digest=props["opts"],
                 versions=tuple(_txt_number("proto", v) for v in props["proto"].split(",")),
+                web=_txt_number("web", props["web"]) if "web" in props else None,
             ).checked()
         except KeyError as exc:
             raise ValueError(f"TXT record lacks {exc.args[0]!r}") from None

@@ -26,6 +26,7 @@ import secrets
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import trio
@@ -50,7 +51,7 @@ from ..protocol.host import (
 )
 from ..table import Table
 from .lane import Lane, LaneReport, on_system_clock
-from .lines import LineReader
+from .lines import LineReader, LineStream
 from .paths import MovePath, PathConditions, PathLog, may_go_native
 
 __all__ = ["Connection", "Host", "HostOptions", "JournalFailure"]
@@ -80,8 +81,11 @@ class Connection:
     fd: int = -1
     #: The writer task is draining (between its wake and its next wait): a direct write now would overtake it.
     busy: bool = False
-    #: The connection's line reader, once its reader task runs (the native lane needs its buffer empty).
-    reader: LineReader | None = None
+    #: How the connection's bytes carry lines: newline-delimited (TCP, memory streams) or WebSocket messages.
+    #: The native lane needs its raw line buffer empty, and serves only streams that have one.
+    reader: LineStream | None = None
+    #: Whether every line goes through the reader's ``frame`` before it is written (a WebSocket's).
+    framed: bool = False
 
     @property
     def id(self) -> int:
@@ -205,13 +209,16 @@ class Host:
             while self.conns:
                 await trio.sleep(0.01)
 
-    async def accept_stream(self, stream: trio.abc.Stream) -> None:
+    async def accept_stream(self, stream: trio.abc.Stream, lines: LineStream | None = None) -> None:
         """Serve one already-connected stream until it ends.
 
         The way to serve a connection the host did not accept itself (a Unix socket, a tunnel, a stream an
-        embedding program opened): it is served like a TCP connection. Tests use it for hostile streams.
+        embedding program opened, a WebSocket the web seat upgraded): it is served like a TCP connection, with
+        the same session, limits and guarantees. ``lines`` says how the stream's bytes carry protocol lines
+        (default: one a newline, as over TCP); the host still writes to and closes ``stream`` itself. Tests use
+        it for hostile streams.
         """
-        await self._handle(stream)
+        await self._handle(stream, lines)
 
     def open_local_stream(self) -> trio.abc.Stream:
         """A new in-process connection to this running table: the peer's end of a memory stream pair.
@@ -229,15 +236,18 @@ class Host:
 
     # -- connections ------------------------------------------------------------------------------------------
 
-    async def _handle(self, stream: trio.abc.Stream) -> None:
+    async def _handle(self, stream: trio.abc.Stream, lines: LineStream | None = None) -> None:
+        fd = _socket_fd(stream)
+        reader = lines if lines is not None else LineReader(stream, MAX_PEER_LINE, fd)
         refusal = self.session.refusal()
         if refusal is not None:
             with trio.move_on_after(1):
-                await stream.send_all(refusal)
+                await stream.send_all(reader.frame(refusal) + reader.farewell("table_full"))
             await trio.aclose_forcefully(stream)
             return
         link, effects = self.session.connect(trio.current_time())
-        conn = Connection(link, stream, fd=_socket_fd(stream))
+        conn = Connection(link, stream, fd=fd, reader=reader, framed=reader.framed)
+        reader.attach(partial(self._send_wire, conn))
         self.conns[link.id] = conn
         try:
             async with trio.open_nursery() as nursery:
@@ -264,7 +274,8 @@ class Host:
     async def _reader(self, conn: Connection) -> None:
         """Feed the connection's lines to the session until it is done with them."""
         link = conn.link
-        reader = conn.reader = LineReader(conn.stream, MAX_PEER_LINE, conn.fd)
+        reader = conn.reader
+        assert reader is not None
         clock = trio.lowlevel.current_clock()  # clock.current_time() is trio.current_time(), a step shorter
         while link.closing is None:
             # One timeout scope serves line after line: a scope per line would cost more than the line's own
@@ -276,8 +287,12 @@ class Host:
                     try:
                         line = await reader.read_line()
                     except ProtocolError as exc:
-                        self._apply(self.session.receive_error(link, exc))
-                        return
+                        if exc.fatal:
+                            self._apply(self.session.receive_error(link, exc))
+                            return
+                        # Input that is no line at all (a WebSocket's binary message): refused like a bad line.
+                        self._apply(self.session.refuse(link, exc, clock.current_time()))
+                        continue
                     except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                         return
                     if line is None:
@@ -373,7 +388,7 @@ class Host:
                 continue
             else:
                 data = lines[seat]
-            if data is not None and self._writable_now(other, "state", data):
+            if data is not None and not other.framed and self._writable_now(other, "state", data):
                 fds.append(other.fd)
                 direct.append(data)
                 targets.append(other)
@@ -416,7 +431,9 @@ class Host:
                 if conn.fd >= 0:
                     watch.append(conn.fd)
                 continue
-            idle = conn.reader is not None and conn.reader.lines.empty and conn.unsent_ack is None
+            # A stream whose bytes are not raw lines (a WebSocket) is never idle for the lane: trio serves it.
+            raw = conn.reader.lines if conn.reader is not None else None
+            idle = raw is not None and raw.empty and conn.unsent_ack is None
             if not idle or conn.link.closing is not None or not self._writable_now(conn, "state", b""):
                 served = False
                 break
@@ -483,8 +500,8 @@ class Host:
         """Bytes the native lane read from ``conn`` and did not play: into the connection's line buffer, as if
         its reader had read them, and every whole line through the general path now (the reader, waiting on
         its socket, would not wake for bytes already read). A part of a line waits there for the rest."""
-        assert conn.reader is not None, "the lane serves only connections whose reader runs"
-        lines = conn.reader.lines
+        lines = conn.reader.lines if conn.reader is not None else None
+        assert lines is not None, "the lane serves only connections whose reader reads raw lines"
         lines.feed(data)
         link = conn.link
         while link.closing is None:
@@ -596,14 +613,23 @@ class Host:
             and self.opts.outbox_messages > 0
         )
 
-    def _queue(self, conn: Connection, kind: str, data: bytes, ack: Ack | None = None) -> None:
-        """Queue bytes for a peer without ever blocking the table.
+    def _send_wire(self, conn: Connection, data: bytes) -> None:
+        """Wire bytes a line stream writes of its own (a WebSocket's pong or closing handshake): kept, and in
+        order with the lines."""
+        self._queue(conn, "ctl", data, wire=True)
+
+    def _queue(self, conn: Connection, kind: str, data: bytes, ack: Ack | None = None, *, wire: bool = False) -> None:
+        """Queue a line (or, with ``wire``, bytes already framed) for a peer without ever blocking the table.
 
         States supersede each other, so a peer that falls behind loses its queued states and gets one fresh
         snapshot when it catches up; chat is best effort; control messages are kept, and a peer whose control
         backlog alone exceeds the budget is not reading at all and is disconnected. A dropped update's ack
-        is not lost: the snapshot carries it.
+        is not lost: the snapshot carries it. A line for a framed stream (a WebSocket) is framed here, so
+        the outbox and the direct writes hold wire bytes alike.
         """
+        if conn.framed and not wire:
+            assert conn.reader is not None
+            data = conn.reader.frame(data)
         if self._writable_now(conn, kind, data):
             # The usual case, tested first: nothing queued, within budget, so the line goes straight out.
             self._write_direct(conn, data)
@@ -686,6 +712,8 @@ class Host:
                         data, sent_ack = self.session.snapshot(conn.link, conn.unsent_ack)
                         if sent_ack:
                             conn.unsent_ack = None
+                        if conn.framed and conn.reader is not None:
+                            data = conn.reader.frame(data)
                     with trio.move_on_after(self.opts.write_timeout) as timeout:
                         await conn.stream.send_all(data)
                     if timeout.cancelled_caught:
@@ -693,6 +721,7 @@ class Host:
                         scope.cancel()
                         return
                 if conn.closing is not None:
+                    await self._farewell(conn)
                     scope.cancel()
                     return
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
@@ -704,6 +733,15 @@ class Host:
             log.exception("writing to connection %d failed; dropping it", conn.id)
             conn.closing = "write_failed"
             scope.cancel()
+
+    async def _farewell(self, conn: Connection) -> None:
+        """The stream's own goodbye before the host closes it (a WebSocket's close frame), bounded in time."""
+        if conn.reader is None:
+            return
+        data = conn.reader.farewell(conn.link.closing or conn.closing or "done")
+        if data:
+            with trio.move_on_after(min(1.0, self.opts.write_timeout)):
+                await conn.stream.send_all(data)
 
     # -- built-in players, timers, keepalive ------------------------------------------------------------------
 

@@ -263,6 +263,8 @@ class HostSession:
         self._pending_welcome: dict[int, tuple[str | None, bool]] = {}
         #: The latest chat lines, replayed to every peer that joins or reconnects (bounded: PROTOCOL.md § 5).
         self.chat_history: deque[ChatMessage] = deque()
+        #: The port of the table's web seat (``cardnet.web``), told in the ``table`` message; None without one.
+        self.web_port: int | None = None
 
     # -- connections ------------------------------------------------------------------------------------------
 
@@ -310,6 +312,7 @@ class HostSession:
             started=table.started,
             game_no=table.game_no,
             seats=self.seat_entries(),
+            web=self.web_port,
         )
 
     def read_deadline(self, link: Link) -> float:
@@ -353,18 +356,36 @@ class HostSession:
                 link.bucket.refund()
             return effects
         except ProtocolError as exc:
-            if exc.code in STRIKE_CODES:
-                link.strikes += 1
-                if link.strikes > self.opts.max_strikes:
-                    return self._fail(link, ProtocolError("too_many_errors", "too many malformed messages"))
-            effects = [self._error(link, exc, ref)]
-            if exc.fatal:
-                effects += self._close(link, exc.code)
-            return effects
+            return self._refused(link, exc, ref)
         except Exception as exc:
             # A bug must cost one message, not the table: the peer hears "internal" and play goes on.
             log.exception("internal error on connection %d", link.id)
             return [self._error(link, ProtocolError("internal", f"{type(exc).__name__} in the host"), ref)]
+
+    def refuse(self, link: Link, exc: ProtocolError, now: float) -> list[Effect]:
+        """Input from ``link`` that is not a line at all (a WebSocket's binary message), which its stream refused
+        with ``exc``: treated as a line the session refuses, with the same rate, strikes and handshake rules."""
+        if link.closing is not None:
+            return []
+        link.last_heard = now
+        if not link.ready:
+            return self._fail(link, ProtocolError("handshake_required", exc.reason))
+        if self.stopping:
+            return self._close(link, "done")
+        if not link.bucket.take(now):
+            return self._fail(link, ProtocolError("rate_limited", "too many messages"))
+        return self._refused(link, exc, None)
+
+    def _refused(self, link: Link, exc: ProtocolError, ref: int | str | None) -> list[Effect]:
+        """The error for a refused message, a strike for malformed input, and the close when either is fatal."""
+        if exc.code in STRIKE_CODES:
+            link.strikes += 1
+            if link.strikes > self.opts.max_strikes:
+                return self._fail(link, ProtocolError("too_many_errors", "too many malformed messages"))
+        effects: list[Effect] = [self._error(link, exc, ref)]
+        if exc.fatal:
+            effects += self._close(link, exc.code)
+        return effects
 
     def quick_move(self, link: Link, line: bytes, now: float) -> QuickMove | None:
         """The fast lane of :meth:`receive_line` for its most common line: a welcomed player's index ``move`` (any

@@ -316,10 +316,12 @@ class TableInfo:
     game_no: int
     seats: list[JSONValue]
     versions: tuple[int, ...] = SUPPORTED_VERSIONS
+    #: The TCP port of the host's web seat (the page and its WebSocket, on the host's same address); None: none.
+    web: int | None = None
 
     def to_wire(self) -> dict[str, Encodable]:
-        """Wire form (the limits are this implementation's own)."""
-        return {
+        """Wire form (the limits are this implementation's own; ``web`` only when the table has a web seat)."""
+        wire: dict[str, Encodable] = {
             "type": "table",
             "versions": list(self.versions),
             "capabilities": list(self.capabilities),
@@ -336,6 +338,9 @@ class TableInfo:
             "seats": self.seats,
             "limits": {"peer_line": MAX_PEER_LINE, "host_line": MAX_HOST_LINE, "chat_chars": MAX_CHAT_CHARS},
         }
+        if self.web is not None:
+            wire["web"] = self.web
+        return wire
 
     @classmethod
     def parse(cls, obj: Mapping[str, JSONValue]) -> TableInfo:
@@ -344,6 +349,7 @@ class TableInfo:
         options = obj.get("options", {})
         if not isinstance(options, dict):
             raise ProtocolError("bad_message", "field 'options' must be an object")
+        web = f.opt_int("web", required=False, lo=1, hi=65535)
         return cls(
             capabilities=tuple(c for c in _list(obj, "capabilities", []) if isinstance(c, str)),
             table_id=f.string("table_id") or "",
@@ -358,6 +364,7 @@ class TableInfo:
             game_no=f.opt_int("game_no", required=False) or 0,
             seats=_list(obj, "seats", []),
             versions=tuple(_int_list(obj, "versions")),
+            web=web,
         )
 
 

@@ -39,6 +39,8 @@ from ...net.peer import (
 )
 from ...protocol import MAX_CHAT_CHARS, JSONValue, ProtocolError, StateMessage
 from ...table import Table, core_engine
+from ...web.qr import web_url
+from ...web.server import start_web_seat
 from .lobby import TableInfo, table_entry
 from .state import LobbyEntry
 from ...net.local import (
@@ -117,6 +119,8 @@ class Link:
     journal: Path | None = None
     #: ``HOST:PORT`` addresses others join at, when this process hosts a LAN table.
     listening: list[str] = field(default_factory=list)
+    #: The address of the web seat guests open in a browser, when this process hosts a LAN table with one.
+    web_url: str | None = None
     #: Whether the table runs in this process (it stops when we leave).
     local: bool = False
     #: Closes a table hosted here on purpose: every peer is told the host is stopping (``shutting_down``), so
@@ -207,7 +211,13 @@ async def host_local(
     except BaseException:
         setup.journal.close()
         raise
+    web_port: int | None = None
     if interfaces and port is not None:
+        try:
+            web_port = await start_web_seat(nursery, host, list(interfaces), port)
+        except OSError:
+            # The table plays on without its web seat: cardnet peers join as ever.
+            logging.getLogger(__name__).warning("cannot serve the web seat", exc_info=True)
         nursery.start_soon(_advertise, host, port, interfaces, probe)
 
     peer = local_peer(
@@ -217,6 +227,8 @@ async def host_local(
     config = table.config
     link = Link(peer, config.game, config.players, setup.seat, setup.header, setup.journal.path, local=True, host=host)
     link.listening = [f"{address}:{port}" for address in interfaces]
+    if web_port is not None:
+        link.web_url = web_url(interfaces[0], web_port)
     return link
 
 
