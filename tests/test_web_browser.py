@@ -1,0 +1,159 @@
+"""The web seat in a real browser (Debian's Chromium under Playwright), on a 360 x 640 phone screen: whole games
+played by taps against built-in players, a reload that takes the seat back, and a hostile name that stays text.
+
+Playwright rather than Selenium: it drives the system Chromium without a separate driver process, waits for
+elements by itself (no sleeps), and reports dialogs, console errors and uncaught exceptions as events, which is
+what the injection test listens for. Every wait is bounded; every connection is to 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from browserseat import (
+    PHONE,
+    LinePeer,
+    PageWatch,
+    ServedTable,
+    chromium_or_skip,
+    play_to_the_end,
+    served_table,
+    take_turn,
+)
+
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    path = chromium_or_skip()
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=path, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[tuple[Page, PageWatch]]:
+    """A fresh phone-sized page (its own storage) and what it reports."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    watch = PageWatch()
+    watch.attach(page)
+    yield page, watch
+    context.close()
+
+
+def join(page: Page, table: ServedTable, name: str) -> None:
+    """Open the table's page, type a name and tap Join."""
+    page.goto(table.url)
+    page.fill("#name", name)
+    page.click("#join-btn")
+    page.locator("#table:not([hidden])").wait_for(timeout=10_000)
+
+
+def outcome_of(table: ServedTable) -> Any:
+    """The finished game's outcome, read from the host."""
+    outcome = table.call(lambda: table.host.table.game.outcome())
+    assert outcome is not None, "the host's game is not over"
+    return outcome
+
+
+def test_a_whole_fistful_match_by_taps(phone: tuple[Page, PageWatch]) -> None:
+    page, watch = phone
+    with served_table("fistful", 2, {1: "heuristic"}) as table:
+        join(page, table, "Ann")
+        assert page.locator("#table-head").inner_text().count("You sit at seat 0")
+        taps = play_to_the_end(page, max_taps=300)
+        outcome = outcome_of(table)
+        # Checked while the table runs: once it stops, the page's reconnect attempts are logged as errors.
+        assert watch.errors == [] and watch.dialogs == []
+    labels = {0: "You", 1: "Bot 1 · heuristic"}
+    standings = page.locator("#outcome .standings li").all_inner_texts()
+    assert [line.split(" (")[0] for line in standings] == [f"{i + 1}. {labels[s]}" for i, s in enumerate(outcome.order)]
+    for line, seat in zip(standings, outcome.order):
+        assert line.endswith("– winner") == (seat in outcome.winners)
+        assert f"{outcome.scores[seat]} star" in line
+    log = page.locator("#log li").all_inner_texts()
+    assert any(line.startswith("Duel 1: ") for line in log), log[:5]
+    assert any("sheriff star" in line or "no star" in line for line in log)
+    assert taps > 10
+
+
+def test_a_whole_four_player_matchstick_game_by_taps(phone: tuple[Page, PageWatch]) -> None:
+    page, watch = phone
+    with served_table("matchstick", 4, {1: "heuristic", 2: "heuristic", 3: "heuristic"}) as table:
+        join(page, table, "Ann")
+        # The hand is drawn as seven-segment cards: one SVG per card, seven segments each.
+        first_card = page.locator(".hand .card-button svg").first
+        assert first_card.locator("line.seg").count() == 7
+        play_to_the_end(page, max_taps=600)
+        outcome = outcome_of(table)
+        assert watch.errors == [] and watch.dialogs == []
+    ordinals = ["1st", "2nd", "3rd", "4th"]
+    names = ["You", "Bot 1 · heuristic", "Bot 2 · heuristic", "Bot 3 · heuristic"]
+    standings = page.locator("#outcome .standings li").all_inner_texts()
+    expected = [
+        f"{ordinals[i]}. {names[s]}" + (" – winner" if s in outcome.winners else "")
+        for i, s in enumerate(outcome.order)
+    ]
+    assert standings == expected
+    log = page.locator("#log li").all_inner_texts()
+    assert any(" plays 1 × " in line or "You play " in line for line in log)
+
+
+def test_reloading_the_page_takes_the_seat_back(phone: tuple[Page, PageWatch]) -> None:
+    page, watch = phone
+    with served_table("fistful", 2, {1: "heuristic"}, table_id="reloadtest") as table:
+        join(page, table, "Ann")
+        for _ in range(3):
+            assert take_turn(page)
+        kept = page.evaluate("() => window.localStorage.getItem('cardnet.seat.reloadtest')")
+        assert kept is not None and '"seat":0' in kept
+        page.reload()
+        # No form this time: the kept token greets the host, and the same seat's table comes back.
+        page.locator("#table:not([hidden])").wait_for(timeout=10_000)
+        assert page.locator("#join").is_hidden()
+        assert "You sit at seat 0" in page.locator("#table-head").inner_text()
+        seat = table.call(lambda: table.host.table.seats[0])
+        assert (seat.kind, seat.name, seat.connected, seat.auto) == ("human", "Ann", True, False)
+        # The seat plays on from where it was, to the end of the match.
+        play_to_the_end(page, max_taps=300)
+        assert outcome_of(table) is not None
+        assert watch.errors == [] and watch.dialogs == []
+
+
+def test_a_hostile_name_and_chat_show_as_text(phone: tuple[Page, PageWatch]) -> None:
+    page, watch = phone
+    with served_table("matchstick", 3, {2: "heuristic"}) as table:
+        peer = LinePeer(table.tcp_port)
+        try:
+            peer.send({"capabilities": ["chat"], "name": HOSTILE, "protocol": 1, "role": "player", "type": "hello"})
+            assert peer.expect("welcome")["seat"] == 0
+            peer.send({"text": HOSTILE, "type": "chat"})
+            peer.expect("chat")
+            page.goto(table.url)
+            page.locator("#join-seats li").first.wait_for(timeout=10_000)
+            assert page.locator("#join-seats li .who").first.text_content() == HOSTILE
+            page.fill("#name", "Ann")
+            page.click("#join-btn")
+            page.locator("#board .players").wait_for(timeout=10_000)
+            assert HOSTILE in page.locator("#board .players li .who").all_text_contents()
+            # The chat line sent before the page came is in its history; a live one arrives too.
+            page.click("#chat-title")
+            live = "<script>alert(2)</script>"
+            peer.send({"text": live, "type": "chat"})
+            page.locator("#chat li .text", has_text=live).wait_for(timeout=10_000)
+            assert page.locator("#chat li .text").all_text_contents() == [HOSTILE, live]
+            assert page.locator("#chat li .who").first.text_content() == HOSTILE
+            # Nothing the peer wrote became markup: no image, no second script, no dialog, no error.
+            assert page.locator("img").count() == 0
+            assert page.locator("script").count() == 1
+            assert watch.dialogs == []
+            assert watch.errors == []
+        finally:
+            peer.close()
