@@ -76,10 +76,16 @@ class ServedTable:
 
 @contextmanager
 def served_table(
-    game: str, players: int, bots: dict[int, str], *, seed: int = 7, table_id: str = "webtest"
+    game: str,
+    players: int,
+    bots: dict[int, str],
+    *,
+    seed: int = 7,
+    table_id: str = "webtest",
+    options: HostOptions | None = None,
 ) -> Iterator[ServedTable]:
     """A seeded table of ``game`` on 127.0.0.1 with built-in players at ``bots``, serving its web seat, for the
-    duration of the block."""
+    duration of the block (``options``: the host's, default as `cardnet host` runs)."""
     config = TableConfig(
         game=game,
         players=players,
@@ -94,7 +100,7 @@ def served_table(
 
     async def serve() -> None:
         table = Table(config, core_engine(), clock=trio.current_time)
-        host = Host(table, options=HostOptions())
+        host = Host(table, options=options or HostOptions())
         async with trio.open_nursery() as nursery:
             tcp_port = await nursery.start(host.serve, "127.0.0.1", 0)
             web_port = await nursery.start(WebSeat(host).serve, "127.0.0.1", 0)

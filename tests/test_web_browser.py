@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from cardnet.protocol.host import HostOptions
+
 from browserseat import (
     PHONE,
     LinePeer,
@@ -108,7 +110,12 @@ def test_a_whole_four_player_matchstick_game_by_taps(phone: tuple[Page, PageWatc
 
 def test_reloading_the_page_takes_the_seat_back(phone: tuple[Page, PageWatch]) -> None:
     page, watch = phone
-    with served_table("fistful", 2, {1: "heuristic"}, table_id="reloadtest") as table:
+    # Decisions of more than 200 bytes of moves come without their list (PROTOCOL.md section 4): the page fetches
+    # them in pages, so this match also plays through that path (the setup discard's 36 ways, most picks).
+    paged = HostOptions(legal_inline_limit=200)
+    sent: list[str] = []
+    page.on("websocket", lambda socket: socket.on("framesent", lambda payload: sent.append(str(payload))))
+    with served_table("fistful", 2, {1: "heuristic"}, table_id="reloadtest", options=paged) as table:
         join(page, table, "Ann")
         for _ in range(3):
             assert take_turn(page)
@@ -124,6 +131,7 @@ def test_reloading_the_page_takes_the_seat_back(phone: tuple[Page, PageWatch]) -
         # The seat plays on from where it was, to the end of the match.
         play_to_the_end(page, max_taps=300)
         assert outcome_of(table) is not None
+        assert any('"type":"legal"' in frame for frame in sent)
         assert watch.errors == [] and watch.dialogs == []
 
 

@@ -112,6 +112,7 @@ function onMessage(message) {
       const mod = gameModule(st.game);
       st.onState(message, (event) => (mod ? mod.eventText(gameContext(st, handlers), event) : null));
       firstState = true;
+      requestLegal();
       if (st.resend) {
         st.resend = false;
         const again = st.repeat();
@@ -128,10 +129,22 @@ function onMessage(message) {
     case "rematch":
       st.votes = message;
       break;
+    case "legal": {
+      const got = st.onLegal(message);
+      if (got === "more") connection.send(st.legalRequest());
+      if (got !== "done") return;
+      break;
+    }
     default:
       return;
   }
   draw();
+}
+
+/** Ask for a decision's legal moves, page by page, when the host sent it without them. */
+function requestLegal() {
+  const request = st.firstLegalPage();
+  if (request) connection.send(request);
 }
 
 function onError(message) {

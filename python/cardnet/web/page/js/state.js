@@ -5,6 +5,8 @@ import { UI, say, seatLabels, errorText } from "./words.js";
 
 const LOG_LIMIT = 300;
 const CHAT_LIMIT = 100;
+// The largest page of legal moves the host gives at once.
+const LEGAL_PAGE = 4096;
 
 export class TableState {
   constructor() {
@@ -27,6 +29,8 @@ export class TableState {
     this.resend = false;
     this.selected = new Set();
     this.selectionFor = null;
+    // The legal moves of a decision sent without its list, fetched page by page: {id, moves, done}.
+    this.paged = null;
   }
 
   get game() {
@@ -67,6 +71,8 @@ export class TableState {
   onWelcome(message) {
     this.seat = Number.isInteger(message.seat) ? message.seat : null;
     this.capabilities = message.capabilities || [];
+    // Pages of legal moves asked on the lost connection will not come: ask again on this one.
+    if (this.paged && !this.paged.done) this.paged = null;
     // A move whose ack never came is repeated once the state arrives (its ack, or its refusal, follows).
     this.resend = this.pending !== null;
   }
@@ -94,12 +100,43 @@ export class TableState {
       if (text) this.addLog(text);
     }
     const decision = message.decision;
+    if (decision && decision.legal === null && this.paged && this.paged.id === decision.id && this.paged.done) {
+      // A list too long to send inline (PROTOCOL.md § 4) was fetched in pages for this decision already.
+      decision.legal = this.paged.moves;
+    }
     const key = decision ? `${message.game_no}/${decision.id}` : null;
     if (key !== this.selectionFor) {
       this.selected = new Set();
       this.selectionFor = key;
     }
     return newGame;
+  }
+
+  /** The `legal` request for the first page of the open decision's moves, when it came without them. */
+  firstLegalPage() {
+    const decision = this.current && this.current.decision;
+    if (!decision || decision.legal !== null || !(decision.count > 0)) return null;
+    if (this.paged && this.paged.id === decision.id) return null;
+    this.paged = { id: decision.id, moves: [], done: false };
+    return this.legalRequest();
+  }
+
+  /** The `legal` request for the page after those received. */
+  legalRequest() {
+    return { decision_id: this.paged.id, limit: LEGAL_PAGE, offset: this.paged.moves.length, type: "legal" };
+  }
+
+  /** A page of legal moves arrived: "done" when the list is now complete, "more" when pages are missing,
+   * "ignored" for a page of another decision or a repeated one. */
+  onLegal(message) {
+    const decision = this.current && this.current.decision;
+    const paged = this.paged;
+    if (!paged || paged.done || message.decision_id !== paged.id || message.offset !== paged.moves.length) return "ignored";
+    paged.moves.push(...message.moves);
+    if (paged.moves.length < message.count && message.moves.length) return "more";
+    paged.done = true;
+    if (decision && decision.id === paged.id) decision.legal = paged.moves;
+    return "done";
   }
 
   /** A non-fatal refusal: the move in flight (if it was that one) may be chosen again. */
