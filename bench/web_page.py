@@ -92,9 +92,9 @@ def one_run(browser: Browser, game: str, run: int) -> dict[str, float]:
     }
 
 
-def screenshot(browser: Browser, game: str, path: Path, taps: int) -> None:
+def screenshot(browser: Browser, game: str, path: Path, taps: int, seed: int) -> None:
     players, bots = BOTS[game]
-    with served_table(game, players, bots, seed=3, table_id="shot") as table:
+    with served_table(game, players, bots, seed=seed, table_id="shot") as table:
         context = browser.new_context(viewport=PHONE)
         try:
             page = context.new_page()
@@ -113,7 +113,9 @@ def screenshot(browser: Browser, game: str, path: Path, taps: int) -> None:
                     cards.nth(j).click()
                 if page.locator("#actions button.offer.play").count():
                     break
-                page.locator("#actions button.clear").click()
+                clear = page.locator("#actions button.clear")
+                if clear.count():
+                    clear.click()
             page.evaluate("() => window.scrollTo(0, 0)")
             page.screenshot(path=str(path))
         finally:
@@ -134,7 +136,8 @@ def main() -> None:
     parser.add_argument("--game", choices=sorted(BOTS), default="fistful")
     parser.add_argument("--screenshot", type=Path)
     parser.add_argument("--shot-game", choices=sorted(BOTS), default="matchstick")
-    parser.add_argument("--shot-taps", type=int, default=6)
+    parser.add_argument("--shot-taps", type=int, default=4)
+    parser.add_argument("--shot-seed", type=int, default=3)
     args = parser.parse_args()
     if cardnet.build_info().get("profile") != "release":
         sys.exit("bench/web_page.py: refusing to measure a debug build of cardnet._core")
@@ -149,7 +152,7 @@ def main() -> None:
             for key in ("table_ms", "first_visit_state_ms", "reload_state_ms"):
                 report[key] = summary([run[key] for run in runs])
             if args.screenshot:
-                screenshot(browser, args.shot_game, args.screenshot, args.shot_taps)
+                screenshot(browser, args.shot_game, args.screenshot, args.shot_taps, args.shot_seed)
                 report["screenshot"] = str(args.screenshot)
         finally:
             browser.close()
