@@ -165,3 +165,30 @@ def test_a_hostile_name_and_chat_show_as_text(phone: tuple[Page, PageWatch]) -> 
             assert watch.errors == []
         finally:
             peer.close()
+
+
+def test_a_password_table_asks_for_it_and_again_after_a_reload(phone: tuple[Page, PageWatch]) -> None:
+    page, watch = phone
+    locked = HostOptions(password="open sesame")
+    with served_table("fistful", 2, {1: "heuristic"}, table_id="pwtest", options=locked) as table:
+        page.goto(table.url)
+        page.locator("#password").wait_for(timeout=10_000)
+        page.fill("#name", "Ann")
+        page.fill("#password", "open sesami")
+        page.click("#join-btn")
+        page.locator("#join-error", has_text="not this table's").wait_for(timeout=10_000)
+        page.fill("#password", "open sesame")
+        page.click("#join-btn")
+        page.locator("#table:not([hidden])").wait_for(timeout=10_000)
+        assert take_turn(page)
+        # The password is never stored: after a reload the form asks for it, offering the kept seat back.
+        page.reload()
+        page.locator("#join-btn", has_text="Take my seat back").wait_for(timeout=10_000)
+        assert page.input_value("#password") == ""
+        page.fill("#password", "open sesame")
+        page.click("#join-btn")
+        page.locator("#table:not([hidden])").wait_for(timeout=10_000)
+        assert "You sit at seat 0" in page.locator("#table-head").inner_text()
+        seat = table.call(lambda: table.host.table.seats[0])
+        assert (seat.kind, seat.name, seat.connected) == ("human", "Ann", True)
+        assert watch.errors == [] and watch.dialogs == []

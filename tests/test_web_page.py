@@ -4,11 +4,19 @@ module it imports is shipped, it stays light, and its words cover every code the
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import importlib.util
+import json
+import os
 import re
+import shutil
+import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 from types import ModuleType
+
+import pytest
 
 from cardnet.codec import ERROR_CODES
 from cardnet.refusals import refusal_codes
@@ -101,3 +109,32 @@ def test_words_cover_every_host_error_and_every_refusal_of_the_two_games() -> No
         section = rules.split(f"## {game}")[1].split("\n## ")[0]
         codes = set(re.findall(r"`([a-z_]+)`", section.split("efusal codes")[1].split(":", 1)[1].split("\n\n")[0]))
         assert codes and codes <= _table_keys("REFUSALS") & refusal_codes(), (game, codes)
+
+
+def test_the_page_s_password_proof_is_the_protocol_s_hmac(tmp_path: Path) -> None:
+    """auth.js (the browser's crypto.subtle is missing on plain-http LAN pages) against Python's hmac, in Node."""
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI"):
+            pytest.fail("node is missing: .ci/run installs nodejs")
+        pytest.skip("node is not installed")
+    shutil.copy(PAGE / "js" / "auth.js", tmp_path / "auth.mjs")
+    cases = [
+        ["open sesame", "4be0c1d2e3f40516", "9f2c41d07a5be3e8c0a1d2f3e4b5c6d7"],
+        ["", "t1", "00"],
+        ["pässwörd 🔑", "table", "c" * 32],
+        ["k" * 100, "t" * 55, "x" * 200],
+    ]
+    runner = tmp_path / "run.mjs"
+    runner.write_text(
+        'import { passwordProof } from "./auth.mjs";\n'
+        "const cases = JSON.parse(process.argv[2]);\n"
+        "console.log(JSON.stringify(cases.map(([p, t, c]) => passwordProof(p, t, c))));\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run([node, str(runner), json.dumps(cases)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    expected = [
+        hmac.new(p.encode(), f"cardnet-auth/1|{t}|{c}".encode(), hashlib.sha256).hexdigest() for p, t, c in cases
+    ]
+    assert json.loads(done.stdout) == expected

@@ -1,6 +1,7 @@
 // The web seat: greets the host, keeps the seat token, answers decisions with the moves the player taps, and
 // redraws the page after every message. The protocol is PROTOCOL.md's, one line per WebSocket message.
 
+import { passwordProof } from "./auth.js";
 import { Connection, socketUrl } from "./connection.js";
 import { byId } from "./dom.js";
 import { loadSegments } from "./segments.js";
@@ -13,13 +14,15 @@ const PROTOCOL = 1;
 const CLIENT = "cardnet-web/1";
 const CAPABILITIES = ["chat", "index_moves", "rematch"];
 // Fatal refusals after which reconnecting would only repeat them.
-const FINAL = new Set(["replaced", "shutting_down", "unsupported_version", "auth_failed"]);
+const FINAL = new Set(["replaced", "shutting_down", "unsupported_version"]);
 
 const st = new TableState();
 let intent = null;
 let joinError = "";
 let link = "connecting";
 let firstState = false;
+// The table's password as typed during this visit: kept in memory only, never stored.
+let password = null;
 const connection = new Connection(socketUrl(window.location), { onMessage, onStatus });
 
 const handlers = {
@@ -55,6 +58,7 @@ function nameProblem(name) {
 function hello(role, name, token) {
   const message = { capabilities: CAPABILITIES, client: CLIENT, name, protocol: PROTOCOL, role, type: "hello" };
   if (token) message.token = token;
+  if (st.table.password) message.auth = passwordProof(password || "", st.table.table_id, st.table.challenge);
   connection.send(message);
 }
 
@@ -63,6 +67,11 @@ function greet() {
   const table = st.table;
   if (!(table.versions || []).includes(PROTOCOL)) {
     joinError = errorText({ code: "unsupported_version" });
+    intent = null;
+    return;
+  }
+  if (table.password && password === null) {
+    // The form asks for it first (offering the kept seat back, if there is one).
     intent = null;
     return;
   }
@@ -83,10 +92,12 @@ function choose(role) {
     draw();
     return;
   }
+  if (st.table.password) password = byId("password").value;
   saveName(name);
-  intent = { role, name };
+  const kept = role === "player" ? loadSeat(st.table.table_id) : null;
+  intent = { role, name: kept && kept.name ? kept.name : name };
   joinError = "";
-  hello(role, name);
+  hello(role, intent.name, kept ? kept.token : null);
 }
 
 function onMessage(message) {
@@ -161,7 +172,8 @@ function onError(message) {
     intent = null;
     joinError = UI.fullWatch;
   } else if (!st.welcomed) {
-    // A refused greeting (a name the host will not take, say): back to the form with the host's words.
+    // A refused greeting (a wrong password, a name the host will not take): back to the form with its words.
+    if (message.code === "auth_failed") password = null;
     intent = null;
     joinError = text;
   }
@@ -192,7 +204,7 @@ function draw() {
     drawTable(st, handlers);
     if (firstState) mark("cardnet-first-state");
   } else if (st.table && !intent) {
-    drawJoin(st, joinError);
+    drawJoin(st, joinError, Boolean(loadSeat(st.table.table_id)));
   }
 }
 

@@ -21,6 +21,7 @@ export function labelPage() {
   byId("name-label").textContent = UI.nameLabel;
   byId("name").placeholder = UI.namePlaceholder;
   byId("join-btn").textContent = UI.join;
+  byId("password-label").textContent = UI.passwordLabel;
   byId("watch-btn").textContent = UI.watch;
   byId("join-hint").textContent = UI.joinHint;
   byId("log-title").textContent = UI.log;
@@ -44,8 +45,8 @@ function seatMarker(st, seat) {
   return "";
 }
 
-/** The join form: the table's name, game and seats. */
-export function drawJoin(st, error) {
+/** The join form: the table's name, game and seats; `kept` when this browser holds one of them. */
+export function drawJoin(st, error, kept) {
   const table = st.table;
   byId("table").hidden = true;
   byId("join").hidden = false;
@@ -62,9 +63,12 @@ export function drawJoin(st, error) {
     ),
   );
   const drawn = Boolean(gameModule(table.game));
-  byId("join-btn").disabled = !drawn || !st.seats.some((seat) => seat.kind === "open");
+  byId("join-btn").textContent = kept ? UI.rejoin : UI.join;
+  byId("join-btn").disabled = !drawn || (!kept && !st.seats.some((seat) => seat.kind === "open"));
+  byId("password-row").hidden = !table.password;
   byId("watch-btn").disabled = !drawn;
-  byId("join-error").textContent = drawn ? error || "" : say(UI.unsupported, { game: GAMES[table.game] || table.game });
+  const ask = table.password ? UI.passwordNeeded : "";
+  byId("join-error").textContent = drawn ? error || ask : say(UI.unsupported, { game: GAMES[table.game] || table.game });
 }
 
 /** What the game modules read: the view's parts, names, the selection and what tapping does. */
