@@ -32,7 +32,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import cardnet  # noqa: E402
-from browserseat import CHROMIUM, PHONE, served_table, take_turn  # noqa: E402
+from browserseat import CHROMIUM, PHONE, ServedTable, served_table, take_turn  # noqa: E402
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
 PAGE = Path(cardnet.__file__).resolve().parent / "web" / "page"
@@ -65,6 +65,14 @@ def marks(page: Page) -> dict[str, float]:
     return {str(name): float(start) for name, start in entries}
 
 
+def joined(page: Page, table: ServedTable) -> Page:
+    """``page`` at the table, Join tapped as soon as the form shows (the name typed in advance)."""
+    page.goto(table.url)
+    page.fill("#name", "Ann")
+    page.click("#join-btn")
+    return page
+
+
 def wait_for_state(page: Page) -> None:
     page.locator("#board .board").wait_for(timeout=20_000)
 
@@ -74,10 +82,7 @@ def one_run(browser: Browser, game: str, run: int) -> dict[str, float]:
     with served_table(game, players, bots, seed=run + 1, table_id=f"bench{run}") as table:
         context = browser.new_context(viewport=PHONE)
         try:
-            page = context.new_page()
-            page.goto(table.url)
-            page.fill("#name", "Ann")
-            page.click("#join-btn")
+            page = joined(context.new_page(), table)
             wait_for_state(page)
             first = marks(page)
             page.reload()
@@ -97,10 +102,7 @@ def screenshot(browser: Browser, game: str, path: Path, taps: int, seed: int) ->
     with served_table(game, players, bots, seed=seed, table_id="shot") as table:
         context = browser.new_context(viewport=PHONE)
         try:
-            page = context.new_page()
-            page.goto(table.url)
-            page.fill("#name", "Ann")
-            page.click("#join-btn")
+            page = joined(context.new_page(), table)
             for _ in range(taps):
                 take_turn(page)
             # The shot shows a turn with a card chosen and its legal plays offered.
