@@ -46,6 +46,7 @@ compare figures measured in one run.
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
 import random
@@ -106,6 +107,8 @@ class Client:
     voted_at: float = 0.0
     #: How this client writes its lines: "canonical" (sorted keys, no spaces) or "python" (json.dumps' defaults).
     encoding: str = "canonical"
+    #: Whether the client reached the table through its web seat's WebSocket (bench/web_rtt.py) rather than TCP.
+    ws: bool = False
 
     def vote_soon(self, now: float) -> None:
         """Schedule a rematch vote, at most VOTES_PER_S a second: a fast host finishes short Fistful matches
@@ -123,7 +126,48 @@ class Client:
             text = json.dumps({"type": message["type"], **message})
         else:
             text = json.dumps(message, separators=(",", ":"), sort_keys=True)
-        self.sock.sendall(text.encode() + b"\n")
+        self.sock.sendall(ws_frame(text.encode()) if self.ws else text.encode() + b"\n")
+
+    def take_line(self) -> bytes | None:
+        """The next whole line in the buffer (a WebSocket's next text message), taken out of it; None for none."""
+        if self.ws:
+            return take_ws_message(self.buffer)
+        cut = self.buffer.find(b"\n")
+        if cut < 0:
+            return None
+        line = bytes(self.buffer[:cut])
+        del self.buffer[: cut + 1]
+        return line
+
+
+def ws_frame(payload: bytes) -> bytes:
+    """A client's text frame (RFC 6455 § 5.2): masked with a fresh key, as a browser sends it."""
+    key = os.urandom(4)
+    size = len(payload)
+    header = bytes((0x81, 0x80 | size)) if size < 126 else bytes((0x81, 0x80 | 126)) + size.to_bytes(2, "big")
+    whole = (key * (size // 4 + 1))[:size]
+    masked = (int.from_bytes(payload, "big") ^ int.from_bytes(whole, "big")).to_bytes(size, "big")
+    return header + key + masked
+
+
+def take_ws_message(buffer: bytearray) -> bytes | None:
+    """The next whole text frame of a server's (unmasked, unfragmented: PROTOCOL.md § 16) taken out of
+    ``buffer``; None until one is whole. Raises RuntimeError for a close frame or anything else."""
+    if len(buffer) < 2:
+        return None
+    opcode, size = buffer[0] & 0x0F, buffer[1] & 0x7F
+    start = 2
+    if size == 126:
+        size, start = int.from_bytes(buffer[2:4], "big"), 4
+    elif size == 127:
+        size, start = int.from_bytes(buffer[2:10], "big"), 10
+    if len(buffer) < start + size:
+        return None
+    payload = bytes(buffer[start : start + size])
+    del buffer[: start + size]
+    if opcode != 0x1:
+        raise RuntimeError(f"the host sent a WebSocket frame of opcode {opcode}: {payload[2:]!r}")
+    return payload
 
 
 @dataclass
@@ -135,10 +179,13 @@ class PendingMove:
     acked: bool = False
 
 
-def connect(port: int, name: str, role: str = "player", encoding: str = "canonical") -> Client:
-    """Opens a connection, completes the handshake and returns the seated client (seat -1: a spectator)."""
+def connect(port: int, name: str, role: str = "player", encoding: str = "canonical", ws: bool = False) -> Client:
+    """Opens a connection (with ``ws``, ``port`` is the web seat's and the connection its WebSocket), completes
+    the handshake and returns the seated client (seat -1: a spectator)."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-    client = Client(sock, encoding=encoding)
+    client = Client(sock, encoding=encoding, ws=ws)
+    if ws:
+        upgrade(client, port)
     read_line(client)  # the table line
     client.send(
         {"capabilities": ["index_moves", "rematch"], "name": name, "protocol": 1, "role": role, "type": "hello"}
@@ -170,15 +217,30 @@ def receive(client: Client) -> tuple[bytes, float]:
     return data, time.time()
 
 
+def upgrade(client: Client, port: int) -> None:
+    """The WebSocket's opening handshake on a blocking socket (RFC 6455 § 4.1); bytes past it stay buffered."""
+    key = base64.b64encode(os.urandom(16)).decode()
+    client.sock.sendall(
+        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    while (cut := client.buffer.find(b"\r\n\r\n")) < 0:
+        data = client.sock.recv(65536)
+        if not data:
+            raise RuntimeError("the host closed the connection during the WebSocket handshake")
+        client.buffer += data
+    if not client.buffer.startswith(b"HTTP/1.1 101"):
+        raise RuntimeError(f"the web seat refused the WebSocket: {bytes(client.buffer[:cut])!r}")
+    del client.buffer[: cut + 4]
+
+
 def read_line(client: Client) -> dict[str, Any]:
     """The next line from a blocking socket; bytes past it stay in the client's buffer."""
-    while (cut := client.buffer.find(b"\n")) < 0:
+    while (line := client.take_line()) is None:
         data = client.sock.recv(65536)
         if not data:
             raise RuntimeError("the host closed the connection during the handshake")
         client.buffer += data
-    line = bytes(client.buffer[:cut])
-    del client.buffer[: cut + 1]
     message: dict[str, Any] = json.loads(line)
     return message
 
@@ -265,8 +327,11 @@ def run_table(
                 host.kill()
 
 
-def drive(clients: list[Client], host_pid: int, seconds: float, rng: random.Random) -> dict[str, Any]:
-    """The selector loop: answer decisions, time acks and fan-out, vote rematches until time is up."""
+def drive(
+    clients: list[Client], host_pid: int, seconds: float, rng: random.Random, groups: dict[str, set[int]] | None = None
+) -> dict[str, Any]:
+    """The selector loop: answer decisions, time acks and fan-out, vote rematches until time is up. ``groups``
+    names sets of seats whose movers' round trips are also reported apart (``mover_rtt_ms_by``)."""
     selector = selectors.DefaultSelector()
     for client in clients:
         selector.register(client.sock, selectors.EVENT_READ, client)
@@ -274,6 +339,7 @@ def drive(clients: list[Client], host_pid: int, seconds: float, rng: random.Rand
     by_state: dict[int, list[PendingMove]] = {}
     arrived: dict[int, float] = {}  # per seat: when its latest state reached its socket
     mover_rtt: list[float] = []
+    mover_rtt_of: dict[int, list[float]] = {}
     all_seats: list[float] = []
     mover_seen: list[float] = []
     all_seen: list[float] = []
@@ -297,6 +363,7 @@ def drive(clients: list[Client], host_pid: int, seconds: float, rng: random.Rand
             sent = pending.pop((client.seat, int(ack["decision_id"])), None)
             if sent is not None:
                 mover_rtt.append(landed - sent.sent)
+                mover_rtt_of.setdefault(client.seat, []).append(landed - sent.sent)
                 mover_seen.append(seen - sent.sent)
                 moves += 1
                 sent.target_state = state
@@ -325,9 +392,7 @@ def drive(clients: list[Client], host_pid: int, seconds: float, rng: random.Rand
     while time.perf_counter() < deadline + 1.0 and (time.perf_counter() < deadline or pending):
         for client, data, landed in events:
             client.buffer += data
-            while (cut := client.buffer.find(b"\n")) >= 0:
-                line = bytes(client.buffer[:cut])
-                del client.buffer[: cut + 1]
+            while (line := client.take_line()) is not None:
                 lines += 1
                 line_bytes += len(line) + 1
                 client.last = json.loads(line)
@@ -352,7 +417,12 @@ def drive(clients: list[Client], host_pid: int, seconds: float, rng: random.Rand
     clients_cpu = resource.getrusage(resource.RUSAGE_SELF).ru_utime - clients_start
     for client in clients:
         client.sock.close()
+    by_group = {
+        name: quantiles_ms([rtt for seat in seats for rtt in mover_rtt_of.get(seat, [])])
+        for name, seats in (groups or {}).items()
+    }
     return {
+        **({"mover_rtt_ms_by": by_group} if groups else {}),
         "moves": moves,
         "games_finished": games,
         "moves_per_s": round(moves / elapsed, 1),

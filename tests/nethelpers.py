@@ -31,8 +31,10 @@ async def running_host(
     journal: Journal | None = None,
     table: Table | None = None,
     turn_timer: float | None = None,
+    web: bool = False,
 ) -> AsyncIterator[Host]:
-    """A host serving a fresh table on 127.0.0.1 (an ephemeral port) for the duration of the block."""
+    """A host serving a fresh table on 127.0.0.1 (an ephemeral port) for the duration of the block; with ``web``,
+    its web seat too (on ``host.session.web_port``)."""
     if table is None:
         config = TableConfig(
             game=game,
@@ -48,6 +50,10 @@ async def running_host(
     host = Host(table, journal=journal, options=host_options or HostOptions())
     async with trio.open_nursery() as nursery:
         await nursery.start(host.serve, "127.0.0.1", 0)
+        if web:
+            from cardnet.web.server import WebSeat
+
+            await nursery.start(WebSeat(host).serve, "127.0.0.1", 0)
         yield host
         nursery.cancel_scope.cancel()
 

@@ -105,6 +105,21 @@ def test_txt_starts_with_txtvers_stays_under_200_bytes_and_reads_back(game: str)
     assert back == summary
 
 
+def test_the_web_seats_port_is_in_the_txt_record_only_when_there_is_one() -> None:
+    session = HostSession(make_table(unique("web")))
+    without = TableSummary.from_table_info(session.table_info("")).txt()
+    assert "web" not in without
+    session.web_port = 8081
+    summary = TableSummary.from_table_info(session.table_info(""))
+    txt = summary.txt()
+    assert list(txt)[-1] == "web" and txt["web"] == "8081" and len(D.txt_bytes(txt)) < D.MAX_TXT_BYTES
+    assert TableSummary.from_txt(summary.name, txt).web == 8081
+    assert TableSummary.from_txt(summary.name, without).web is None
+    for bad in ("0", "65536", "-1", "80a", ""):
+        with pytest.raises(ValueError):
+            TableSummary.from_txt(summary.name, txt | {"web": bad})
+
+
 def test_a_txt_record_of_another_version_or_malformed_is_refused() -> None:
     good = TableSummary("t", "ten", 1, 4, "abcd", False, False, True, "0123abcd").txt()
     with pytest.raises(ValueError, match="TXT version"):

@@ -1,4 +1,7 @@
-"""Hostile and broken peers: each gets the documented error or disconnect, and the table plays on unchanged."""
+"""Hostile and broken peers: each gets the documented error or disconnect, and the table plays on unchanged.
+
+The tests of what a peer can send run over each kind of stream the host serves (``kind``: TCP, and the web
+seat's WebSocket, PROTOCOL.md § 16): one session code, the same guarantees."""
 
 from __future__ import annotations
 
@@ -15,12 +18,17 @@ from cardnet.table import Table, TableConfig
 
 from nethelpers import RawClient, running_host
 from netfake import fake_engine
+from webhelpers import STREAM_KINDS, WsClient, open_client
 
 pytestmark = pytest.mark.trio
+#: Run a test over every kind of stream.
+over_each_stream = pytest.mark.parametrize("kind", STREAM_KINDS)
 
 
-async def seated(port: int, name: str = "p", **fields: Any) -> tuple[RawClient, dict[str, Any], dict[str, Any]]:
-    client = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+async def seated(
+    host: Host, kind: str, name: str = "p", **fields: Any
+) -> tuple[RawClient, dict[str, Any], dict[str, Any]]:
+    client = await open_client(host, kind)
     welcome = await client.join(name, **fields)
     assert welcome["type"] == "welcome", welcome
     return client, welcome, await client.recv_type("snapshot")
@@ -38,19 +46,18 @@ async def still_alive(client: RawClient) -> None:
     assert (await client.recv_type("pong"))["id"] == 77
 
 
-async def two_seats(host: Host) -> tuple[RawClient, RawClient, dict[str, Any]]:
-    port = host.port or 0
-    a, _, _ = await seated(port, "a")
-    b, _, snap_b = await seated(port, "b")
+async def two_seats(host: Host, kind: str) -> tuple[RawClient, RawClient, dict[str, Any]]:
+    a, _, _ = await seated(host, kind, "a")
+    b, _, snap_b = await seated(host, kind, "b")
     return a, b, snap_b
 
 
-async def test_garbage_lines_get_errors_and_change_nothing() -> None:
-    async with running_host(fake_engine()) as host:
-        a, b, _ = await two_seats(host)
+@over_each_stream
+async def test_garbage_lines_get_errors_and_change_nothing(kind: str) -> None:
+    async with running_host(fake_engine(), web=kind == "ws") as host:
+        a, b, _ = await two_seats(host, kind)
         before = (host.table.state_id, host.table.game.state_hash())
         cases = [
-            (b"\xff\xfe\xfd\n", "bad_utf8"),
             (b"{nope\n", "bad_json"),
             (b"[1]\n", "bad_json"),
             (b'{"type":"warp"}\n', "unknown_type"),
@@ -70,12 +77,29 @@ async def test_garbage_lines_get_errors_and_change_nothing() -> None:
         await still_alive(b)
 
 
-async def test_moves_that_must_be_refused() -> None:
-    async with running_host(fake_engine(), players=3) as host:
-        port = host.port or 0
-        a, _, snap_a = await seated(port, "a")
-        b, _, _ = await seated(port, "b")
-        c, _, _ = await seated(port, "c")
+@over_each_stream
+async def test_bytes_that_are_not_utf8_get_bad_utf8_and_change_nothing(kind: str) -> None:
+    """Over TCP the line is refused and the connection goes on; a WebSocket text message that is not UTF-8 is
+    refused the same way, and then closed (code 1007), as RFC 6455 requires."""
+    async with running_host(fake_engine(), web=kind == "ws") as host:
+        a, b, _ = await two_seats(host, kind)
+        before = (host.table.state_id, host.table.game.state_hash())
+        await a.send(b"\xff\xfe\xfd\n")
+        await expect_error(a, "bad_utf8")
+        if isinstance(a, WsClient):
+            assert await a.closed() and a.close_code == 1007
+        else:
+            await still_alive(a)
+        assert (host.table.state_id, host.table.game.state_hash()) == before
+        await still_alive(b)
+
+
+@over_each_stream
+async def test_moves_that_must_be_refused(kind: str) -> None:
+    async with running_host(fake_engine(), players=3, web=kind == "ws") as host:
+        a, _, snap_a = await seated(host, kind, "a")
+        b, _, _ = await seated(host, kind, "b")
+        c, _, _ = await seated(host, kind, "c")
         snap_a = await a.recv_type("snapshot")
         leader_decision = snap_a["decision"]["id"]
         before = (host.table.state_id, host.table.game.state_hash())
@@ -105,11 +129,11 @@ async def test_moves_that_must_be_refused() -> None:
             await still_alive(client)
 
 
-async def test_a_move_repeated_after_a_reconnect_gets_the_ack_its_lost_connection_had() -> None:
-    async with running_host(fake_engine()) as host:
-        port = host.port or 0
-        a, welcome, _ = await seated(port, "a")
-        b, _, _ = await seated(port, "b")
+@over_each_stream
+async def test_a_move_repeated_after_a_reconnect_gets_the_ack_its_lost_connection_had(kind: str) -> None:
+    async with running_host(fake_engine(), web=kind == "ws") as host:
+        a, welcome, _ = await seated(host, kind, "a")
+        b, _, _ = await seated(host, kind, "b")
         decision = host.table.decisions[0].id
         await a.send({"type": "move", "decision_id": decision, "index": 0, "ref": 1})
         await a.aclose()  # gone before reading the update that carried the ack
@@ -117,7 +141,7 @@ async def test_a_move_repeated_after_a_reconnect_gets_the_ack_its_lost_connectio
             while host.table.seats[0].connected:
                 await trio.sleep(0.01)
         state = host.table.state_id
-        back = await RawClient.connect(port)
+        back = await open_client(host, kind)
         assert (await back.join("a", token=welcome["token"]))["seat"] == 0
         await back.recv_type("snapshot")
         await back.send({"type": "move", "decision_id": decision, "index": 0, "ref": 2})
@@ -129,9 +153,10 @@ async def test_a_move_repeated_after_a_reconnect_gets_the_ack_its_lost_connectio
         await expect_error(b, "stale_decision")
 
 
-async def test_simultaneous_decisions_do_not_collide() -> None:
-    async with running_host(fake_engine(), players=2) as host:
-        a, b, _ = await two_seats(host)
+@over_each_stream
+async def test_simultaneous_decisions_do_not_collide(kind: str) -> None:
+    async with running_host(fake_engine(), players=2, web=kind == "ws") as host:
+        a, b, _ = await two_seats(host, kind)
         snap = await a.recv_type("snapshot")
         await a.send({"type": "move", "decision_id": snap["decision"]["id"], "index": 0})
         ua = await a.recv_type("update")
@@ -149,9 +174,10 @@ async def test_simultaneous_decisions_do_not_collide() -> None:
         assert picked and all("card" not in e or e["seat"] == 1 for e in picked)
 
 
-async def test_spectator_cannot_move_and_gets_public_view() -> None:
-    async with running_host(fake_engine(), players=2, bots={0: "random", 1: "random"}) as host:
-        spec, welcome, snap = await seated(host.port or 0, "watch", role="spectator")
+@over_each_stream
+async def test_spectator_cannot_move_and_gets_public_view(kind: str) -> None:
+    async with running_host(fake_engine(), players=2, bots={0: "random", 1: "random"}, web=kind == "ws") as host:
+        spec, welcome, snap = await seated(host, kind, "watch", role="spectator")
         assert welcome["seat"] is None and welcome["token"] is None and snap["view"]["private"] is None
         await spec.send({"type": "move", "decision_id": 1, "index": 0})
         await expect_error(spec, "spectator")
@@ -159,25 +185,25 @@ async def test_spectator_cannot_move_and_gets_public_view() -> None:
         await expect_error(spec, "spectator")
 
 
-async def test_tokens_from_elsewhere_and_full_tables() -> None:
-    async with running_host(fake_engine(), players=2, bots={1: "random"}) as host:
-        port = host.port or 0
-        a, welcome, _ = await seated(port, "a")
-        intruder = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+@over_each_stream
+async def test_tokens_from_elsewhere_and_full_tables(kind: str) -> None:
+    async with running_host(fake_engine(), players=2, bots={1: "random"}, web=kind == "ws") as host:
+        a, welcome, _ = await seated(host, kind, "a")
+        intruder = await open_client(host, kind)
         assert (await intruder.join("x", token=welcome["token"][:-2] + "zz"))["code"] == "bad_token"
-        late = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        late = await open_client(host, kind)
         assert (await late.join("late"))["code"] == "table_full"
-        taken = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        taken = await open_client(host, kind)
         assert (await taken.join("t", seat=1))["code"] == "no_seat"
-        old = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        old = await open_client(host, kind)
         assert (await old.join("o", protocol=99))["code"] == "unsupported_version"
         await still_alive(a)
 
 
-async def test_password_is_checked_by_hmac() -> None:
-    async with running_host(fake_engine(), host_options=HostOptions(password="s3cret")) as host:
-        port = host.port or 0
-        bad = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+@over_each_stream
+async def test_password_is_checked_by_hmac(kind: str) -> None:
+    async with running_host(fake_engine(), host_options=HostOptions(password="s3cret"), web=kind == "ws") as host:
+        bad = await open_client(host, kind)
         table = await bad.recv()
         assert table is not None and table["password"] is True
         await bad.send(
@@ -190,7 +216,7 @@ async def test_password_is_checked_by_hmac() -> None:
         )
         assert (await bad.recv_type("error"))["code"] == "auth_failed"
         assert await bad.closed()
-        good = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        good = await open_client(host, kind)
         table = await good.recv()
         assert table is not None
         await good.send(
@@ -204,19 +230,21 @@ async def test_password_is_checked_by_hmac() -> None:
         assert (await good.recv())["type"] == "welcome"  # type: ignore[index]
 
 
-async def test_oversized_line_disconnects() -> None:
-    async with running_host(fake_engine()) as host:
-        a, b, _ = await two_seats(host)
+@over_each_stream
+async def test_oversized_line_disconnects(kind: str) -> None:
+    async with running_host(fake_engine(), web=kind == "ws") as host:
+        a, b, _ = await two_seats(host, kind)
         await a.send(b"{" + b" " * (P.MAX_PEER_LINE + 10))
         await expect_error(a, "line_too_long")
         assert await a.closed()
         await still_alive(b)
 
 
-async def test_message_flood_is_cut_off_and_chat_is_rate_limited() -> None:
+@over_each_stream
+async def test_message_flood_is_cut_off_and_chat_is_rate_limited(kind: str) -> None:
     opts = HostOptions(msg_rate=10, msg_burst=20, chat_rate=0.1, chat_burst=2)
-    async with running_host(fake_engine(), host_options=opts) as host:
-        a, b, _ = await two_seats(host)
+    async with running_host(fake_engine(), host_options=opts, web=kind == "ws") as host:
+        a, b, _ = await two_seats(host, kind)
         for _ in range(2):
             await b.send({"type": "chat", "text": "hi"})
         await b.send({"type": "chat", "text": "hi"})
@@ -229,27 +257,34 @@ async def test_message_flood_is_cut_off_and_chat_is_rate_limited() -> None:
         assert not host.table.seats[0].connected or host.table.seats[0].kind == "human"
 
 
-async def test_silent_peer_times_out_in_handshake() -> None:
-    async with running_host(fake_engine(), host_options=HostOptions(handshake_timeout=0.3)) as host:
-        mute = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
+@over_each_stream
+async def test_silent_peer_times_out_in_handshake(kind: str) -> None:
+    async with running_host(fake_engine(), host_options=HostOptions(handshake_timeout=0.3), web=kind == "ws") as host:
+        mute = await open_client(host, kind)
         assert (await mute.recv())["type"] == "table"  # type: ignore[index]
         assert (await mute.recv_type("error"))["code"] == "handshake_timeout"
         assert await mute.closed()
         assert all(s.kind == "open" for s in host.table.seats)
 
 
-async def test_idle_peer_is_dropped() -> None:
-    async with running_host(fake_engine(), host_options=HostOptions(idle_timeout=0.3, keepalive_interval=10)) as host:
-        a, _, _ = await seated(host.port or 0, "a")
+@over_each_stream
+async def test_idle_peer_is_dropped(kind: str) -> None:
+    async with running_host(
+        fake_engine(), host_options=HostOptions(idle_timeout=0.3, keepalive_interval=10), web=kind == "ws"
+    ) as host:
+        a, _, _ = await seated(host, kind, "a")
         assert (await a.recv_type("error"))["code"] == "idle_timeout"
         assert await a.closed()
 
 
-async def test_a_talking_peer_outlives_many_idle_timeouts() -> None:
+@over_each_stream
+async def test_a_talking_peer_outlives_many_idle_timeouts(kind: str) -> None:
     """The host moves a connection's armed read timeout lazily: when it fires early, a peer heard from within the
     idle timeout stays, and one that then falls silent is still dropped."""
-    async with running_host(fake_engine(), host_options=HostOptions(idle_timeout=0.3, keepalive_interval=10)) as host:
-        a, _, _ = await seated(host.port or 0, "a")
+    async with running_host(
+        fake_engine(), host_options=HostOptions(idle_timeout=0.3, keepalive_interval=10), web=kind == "ws"
+    ) as host:
+        a, _, _ = await seated(host, kind, "a")
         for ping in range(10):
             await trio.sleep(0.1)
             await a.send({"type": "ping", "id": ping})
@@ -319,9 +354,10 @@ async def test_slow_reader_gets_the_newest_snapshot_with_bounded_memory(transpor
         nursery.cancel_scope.cancel()
 
 
-async def test_a_host_bug_costs_one_message_not_the_table() -> None:
-    async with running_host(fake_engine()) as host:
-        a, b, _ = await two_seats(host)
+@over_each_stream
+async def test_a_host_bug_costs_one_message_not_the_table(kind: str) -> None:
+    async with running_host(fake_engine(), web=kind == "ws") as host:
+        a, b, _ = await two_seats(host, kind)
         snap = await a.recv_type("snapshot")
         game = host.table.game
         real_apply = game.apply
@@ -348,7 +384,7 @@ async def test_a_journal_that_cannot_be_written_stops_the_host(tmp_path: Any) ->
     journal = Journal.create(tmp_path / "j")
     with pytest.raises(BaseExceptionGroup) as info:
         async with running_host(fake_engine(), journal=journal) as host:
-            a, b, _ = await two_seats(host)
+            a, b, _ = await two_seats(host, "tcp")
             snap = await a.recv_type("snapshot")
             journal.close()  # every later write fails with EBADF
             await a.send({"type": "move", "decision_id": snap["decision"]["id"], "index": 0})
@@ -388,12 +424,12 @@ async def test_a_tcp_peer_that_never_reads_is_dropped_while_play_goes_on() -> No
     await mute.aclose()
 
 
-async def test_chat_reaches_everyone_who_asked_for_it() -> None:
-    async with running_host(fake_engine()) as host:
-        port = host.port or 0
-        a, b, _ = await two_seats(host)
-        watcher, _, _ = await seated(port, "eve", role="spectator")
-        quiet = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+@over_each_stream
+async def test_chat_reaches_everyone_who_asked_for_it(kind: str) -> None:
+    async with running_host(fake_engine(), web=kind == "ws") as host:
+        a, b, _ = await two_seats(host, kind)
+        watcher, _, _ = await seated(host, kind, "eve", role="spectator")
+        quiet = await open_client(host, kind)
         await quiet.recv()
         await quiet.send({"type": "hello", "protocol": 1, "name": "q", "role": "spectator", "capabilities": []})
         await quiet.recv_type("snapshot")
@@ -414,19 +450,19 @@ async def test_chat_reaches_everyone_who_asked_for_it() -> None:
         assert "chat" not in seen
 
 
-async def test_text_that_is_not_unicode_is_refused_and_never_sent_or_journalled(tmp_path: Any) -> None:
+@over_each_stream
+async def test_text_that_is_not_unicode_is_refused_and_never_sent_or_journalled(tmp_path: Any, kind: str) -> None:
     # A lone surrogate escaped in a name, a chat line or a ref: strict decoders (serde_json) refuse any line that
     # carries one, so one hostile peer must not be able to put it into the lines everybody else reads. Every
     # RawClient reads the host's lines with such a decoder.
     journal = Journal.create(tmp_path / "t.journal")
-    async with running_host(fake_engine(), journal=journal) as host:
-        port = host.port or 0
-        evil = await RawClient.connect(port)
+    async with running_host(fake_engine(), journal=journal, web=kind == "ws") as host:
+        evil = await open_client(host, kind)
         refused = await evil.join("\udc00evil")
         assert (refused["type"], refused["code"]) == ("error", "handshake_required")
         assert await evil.closed()
-        a, _, _ = await seated(port, "\U0001f600 ann")
-        b, _, _ = await seated(port, "b")
+        a, _, _ = await seated(host, kind, "\U0001f600 ann")
+        b, _, _ = await seated(host, kind, "b")
         await a.send({"type": "chat", "text": "\ud800"})
         await expect_error(a, "bad_json")
         await a.send({"type": "move", "decision_id": host.table.decisions[0].id, "index": 0, "ref": "\udfff"})
@@ -441,23 +477,23 @@ async def test_text_that_is_not_unicode_is_refused_and_never_sent_or_journalled(
     assert [r.get("name") for r in records if r["kind"] == "seat"] == ["\U0001f600 ann", "b"]
 
 
-async def test_spectator_seats_are_limited() -> None:
-    async with running_host(fake_engine(), host_options=HostOptions(max_spectators=1)) as host:
-        port = host.port or 0
-        first, _, _ = await seated(port, "s1", role="spectator")
-        second = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+@over_each_stream
+async def test_spectator_seats_are_limited(kind: str) -> None:
+    async with running_host(fake_engine(), host_options=HostOptions(max_spectators=1), web=kind == "ws") as host:
+        first, _, _ = await seated(host, kind, "s1", role="spectator")
+        second = await open_client(host, kind)
         assert (await second.join("s2", role="spectator"))["code"] == "table_full"
         await still_alive(first)
 
 
-async def test_connections_are_capped() -> None:
-    async with running_host(fake_engine(), host_options=HostOptions(max_connections=3)) as host:
-        port = host.port or 0
-        a, _, _ = await seated(port, "a")
-        idle = [RawClient(await trio.open_tcp_stream("127.0.0.1", port)) for _ in range(2)]
+@over_each_stream
+async def test_connections_are_capped(kind: str) -> None:
+    async with running_host(fake_engine(), host_options=HostOptions(max_connections=3), web=kind == "ws") as host:
+        a, _, _ = await seated(host, kind, "a")
+        idle = [await open_client(host, kind) for _ in range(2)]
         for client in idle:
             assert (await client.recv())["type"] == "table"  # type: ignore[index]
-        extra = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        extra = await open_client(host, kind)
         refusal = await extra.recv()
         assert refusal is not None and refusal["code"] == "table_full" and refusal["fatal"]
         assert await extra.closed()
@@ -476,9 +512,10 @@ async def _play_to_the_end(host: Host, clients: list[RawClient]) -> None:
                 await trio.sleep(0.001)
 
 
-async def test_a_player_leaving_after_the_others_voted_does_not_stall_the_rematch() -> None:
-    async with running_host(fake_engine(), options={"rounds": 1}) as host:
-        a, b, _ = await two_seats(host)
+@over_each_stream
+async def test_a_player_leaving_after_the_others_voted_does_not_stall_the_rematch(kind: str) -> None:
+    async with running_host(fake_engine(), options={"rounds": 1}, web=kind == "ws") as host:
+        a, b, _ = await two_seats(host, kind)
         await _play_to_the_end(host, [a, b])
         await a.send({"type": "rematch"})
         assert (await a.recv_type("rematch"))["votes"] == [0]
@@ -490,12 +527,13 @@ async def test_a_player_leaving_after_the_others_voted_does_not_stall_the_rematc
         assert host.table.game_no == 1
 
 
-async def test_a_failing_builtin_move_costs_that_move_not_the_table() -> None:
-    async with running_host(fake_engine(), bots={1: "random"}, options={"rounds": 1}) as host:
-        a, _, _ = await seated(host.port or 0, "a")
+@over_each_stream
+async def test_a_failing_builtin_move_costs_that_move_not_the_table(kind: str) -> None:
+    async with running_host(fake_engine(), bots={1: "random"}, options={"rounds": 1}, web=kind == "ws") as host:
+        a, _, _ = await seated(host, kind, "a")
         game = host.table.game
-        kind = type(game)
-        real_apply = kind.apply
+        game_type = type(game)
+        real_apply = game_type.apply
         failures: list[int] = []
 
         def flaky(self: Any, seat: int, move: Any) -> None:
@@ -504,11 +542,11 @@ async def test_a_failing_builtin_move_costs_that_move_not_the_table() -> None:
                 raise RuntimeError("simulated core bug")
             real_apply(self, seat, move)
 
-        kind.apply = flaky  # type: ignore[method-assign]
+        game_type.apply = flaky  # type: ignore[method-assign]
         try:
             await _play_to_the_end(host, [a, a])
         finally:
-            kind.apply = real_apply  # type: ignore[method-assign]
+            game_type.apply = real_apply  # type: ignore[method-assign]
         assert failures == [1] and host.table.game.is_over()
         await still_alive(a)
 
@@ -528,9 +566,10 @@ async def test_a_peer_whose_control_backlog_overflows_is_dropped_at_once() -> No
                 await trio.sleep(0.01)
 
 
-async def test_a_snapshot_that_cannot_be_built_costs_one_message_not_the_host() -> None:
-    async with running_host(fake_engine()) as host:
-        a, b, _ = await two_seats(host)
+@over_each_stream
+async def test_a_snapshot_that_cannot_be_built_costs_one_message_not_the_host(kind: str) -> None:
+    async with running_host(fake_engine(), web=kind == "ws") as host:
+        a, b, _ = await two_seats(host, kind)
         game = host.table.game
         real_view = game.view_json
 
@@ -547,9 +586,10 @@ async def test_a_snapshot_that_cannot_be_built_costs_one_message_not_the_host() 
         await still_alive(b)
 
 
-async def test_a_message_that_cannot_be_built_for_one_seat_does_not_hide_an_accepted_move() -> None:
-    async with running_host(fake_engine()) as host:
-        a, b, _ = await two_seats(host)
+@over_each_stream
+async def test_a_message_that_cannot_be_built_for_one_seat_does_not_hide_an_accepted_move(kind: str) -> None:
+    async with running_host(fake_engine(), web=kind == "ws") as host:
+        a, b, _ = await two_seats(host, kind)
         snap = await a.recv_type("snapshot")
         game = host.table.game
         real_events = game.events_json
@@ -593,7 +633,7 @@ class _FailingStream(trio.abc.Stream):
 
 async def test_a_write_that_fails_unexpectedly_costs_that_peer_not_the_host() -> None:
     async with running_host(fake_engine()) as host:
-        a, b, _ = await two_seats(host)
+        a, b, _ = await two_seats(host, "tcp")
         client_end, host_end = trio.testing.memory_stream_pair()
         failing = _FailingStream(host_end)
         assert host._nursery is not None
@@ -613,13 +653,16 @@ async def test_a_write_that_fails_unexpectedly_costs_that_peer_not_the_host() ->
         await still_alive(b)
 
 
+@over_each_stream
 @pytest.mark.parametrize("fsync", [False, True])
-async def test_a_mover_whose_update_cannot_be_built_gets_its_ack_in_the_snapshot(tmp_path: Any, fsync: bool) -> None:
+async def test_a_mover_whose_update_cannot_be_built_gets_its_ack_in_the_snapshot(
+    tmp_path: Any, fsync: bool, kind: str
+) -> None:
     from cardnet.journal import Journal
 
     journal = Journal.create(tmp_path / "j", fsync=fsync)
-    async with running_host(fake_engine(), journal=journal) as host:
-        a, b, _ = await two_seats(host)
+    async with running_host(fake_engine(), journal=journal, web=kind == "ws") as host:
+        a, b, _ = await two_seats(host, kind)
         snap = await a.recv_type("snapshot")
         game = host.table.game
         real_events = game.events_json
@@ -645,9 +688,10 @@ async def test_a_mover_whose_update_cannot_be_built_gets_its_ack_in_the_snapshot
     journal.close()
 
 
-async def test_a_slow_mover_whose_update_was_dropped_gets_its_ack_in_the_snapshot() -> None:
-    async with running_host(fake_engine()) as host:
-        a, b, _ = await two_seats(host)
+@over_each_stream
+async def test_a_slow_mover_whose_update_was_dropped_gets_its_ack_in_the_snapshot(kind: str) -> None:
+    async with running_host(fake_engine(), web=kind == "ws") as host:
+        a, b, _ = await two_seats(host, kind)
         snap = await a.recv_type("snapshot")
         conn = next(c for c in host.conns.values() if c.seat == 0)
         # As if a's outbox had overflowed: queued states are dropped and one snapshot is owed.

@@ -262,6 +262,7 @@ def test_messages_with_arbitrary_fields_are_typed_or_refused(kind: str, fields: 
             1,
             [P.seat_entry(0, "human", "ann", True, False)],
         ),
+        P.TableInfo(("chat",), "t2", "web", "matchstick", 4, {}, False, False, "c" * 32, False, 0, [], web=8081),
         P.Welcome(1, ("chat", "rematch"), 0, "T" * 43, 10_000, 30_000, 60_000),
         P.HostError("illegal_move", "not now", 4, 17, ref="r1", detail="plus_one"),
         P.HostError("shutting_down", "bye", 4, None),
@@ -291,6 +292,9 @@ def test_host_messages_round_trip(message: P.HostMessage) -> None:
         {"type": "rematch", "game_no": 0, "votes": ["a"]},
         {"type": "update", "game_no": 0, "state_id": 1, "hash": "h", "view": [], "to_act": []},
         {"type": "table", "versions": [1], "challenge": "c"},
+        {"type": "table", "versions": [1], "challenge": "c", "table_id": "t", "web": 0},
+        {"type": "table", "versions": [1], "challenge": "c", "table_id": "t", "web": 70000},
+        {"type": "table", "versions": [1], "challenge": "c", "table_id": "t", "web": "8081"},
         {"kind": "ping"},
     ],
 )
@@ -305,6 +309,14 @@ def test_a_seats_message_from_a_host_that_counts_no_spectators_still_parses() ->
     older = {"type": "seats", "seats": [P.seat_entry(0, "open", None, False, False)], "started": False}
     seats = P.parse_host_message(older)  # type: ignore[arg-type]
     assert isinstance(seats, P.SeatsChanged) and seats.spectators is None and seats.to_wire() == older
+
+
+def test_the_web_port_is_sent_only_with_a_web_seat_and_null_reads_as_none() -> None:
+    table: dict[str, P.JSONValue] = {"type": "table", "versions": [1], "challenge": "c", "table_id": "t"}
+    info = P.TableInfo.parse(table)
+    assert info.web is None and "web" not in info.to_wire()
+    assert P.TableInfo.parse(table | {"web": None}).web is None
+    assert P.TableInfo.parse(table | {"web": 8081}).to_wire()["web"] == 8081
 
 
 def test_unknown_host_messages_are_left_for_newer_peers() -> None:

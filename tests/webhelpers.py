@@ -13,7 +13,7 @@ from typing import Any
 
 import trio
 from wsproto import ConnectionType, WSConnection
-from wsproto.events import AcceptConnection, CloseConnection, Ping, RejectConnection, Request, TextMessage
+from wsproto.events import AcceptConnection, CloseConnection, Pong, RejectConnection, Request, TextMessage
 
 from cardnet.net.host import Host
 from cardnet.web.server import WebSeat
@@ -60,18 +60,23 @@ class WsClient(RawClient):
     async def connect(cls, port: int, *, origin: str | None = None, host: str | None = None) -> WsClient:
         """Open ``/ws`` on 127.0.0.1:``port``; raises ConnectionRefusedError with the HTTP status when refused."""
         client = cls(await trio.open_tcp_stream("127.0.0.1", port))
+        await client.handshake(port, origin=origin, host=host)
+        return client
+
+    async def handshake(self, port: int, *, origin: str | None = None, host: str | None = None) -> None:
+        """The opening handshake on a connected stream; raises ConnectionRefusedError with the HTTP status."""
         headers = [(b"Origin", origin.encode())] if origin is not None else []
         request = Request(host=host or f"127.0.0.1:{port}", target="/ws", extra_headers=headers)
-        await client.stream.send_all(client.ws.send(request))
+        await self.stream.send_all(self.ws.send(request))
         with trio.fail_after(5):
             while True:
-                data = await client.stream.receive_some(1 << 16)
-                client.ws.receive_data(data or None)
-                for event in client.ws.events():
+                data = await self.stream.receive_some(1 << 16)
+                self.ws.receive_data(data or None)
+                for event in self.ws.events():
                     if isinstance(event, AcceptConnection):
-                        return client
+                        return
                     if isinstance(event, RejectConnection):
-                        await client.stream.aclose()
+                        await self.stream.aclose()
                         raise ConnectionRefusedError(event.status_code)
                 if not data:
                     raise ConnectionRefusedError(0)
@@ -80,8 +85,9 @@ class WsClient(RawClient):
         if isinstance(message, dict):
             await self.send_frame(TEXT, json.dumps(message).encode())
             return
-        for line in message.split(b"\n")[:-1] if message.endswith(b"\n") else [message]:
-            await self.send_frame(TEXT, line)
+        lines = message.split(b"\n")[:-1] if message.endswith(b"\n") else [message]
+        # One write, as a TCP peer's bytes would go.
+        await self.stream.send_all(b"".join(client_frame(TEXT, line) for line in lines))
 
     async def send_frame(self, opcode: int, payload: bytes, *, fin: bool = True) -> None:
         """Send one raw frame."""
@@ -90,6 +96,8 @@ class WsClient(RawClient):
     async def recv_text(self, timeout: float = 5.0) -> str | None:
         """The next text message, or None once the host closed."""
         with trio.fail_after(timeout):
+            # Frames that came with the handshake's answer, or with the last read, may wait in wsproto's buffer.
+            self._take_events()
             while not self.messages:
                 if self.ended:
                     return None
@@ -101,18 +109,23 @@ class WsClient(RawClient):
                     self.ended = True
                     return None
                 self.ws.receive_data(data)
-                for event in self.ws.events():
-                    if isinstance(event, TextMessage):
-                        self.parts.append(event.data)
-                        if event.message_finished:
-                            self.messages.append("".join(self.parts))
-                            self.parts = []
-                    elif isinstance(event, CloseConnection):
-                        self.close_code = event.code
-                        self.ended = True
-                    elif isinstance(event, Ping):
-                        self.pongs += 1
+                self._take_events()
         return self.messages.pop(0)
+
+    def _take_events(self) -> None:
+        if self.ended:
+            return
+        for event in self.ws.events():
+            if isinstance(event, TextMessage):
+                self.parts.append(event.data)
+                if event.message_finished:
+                    self.messages.append("".join(self.parts))
+                    self.parts = []
+            elif isinstance(event, CloseConnection):
+                self.close_code = event.code
+                self.ended = True
+            elif isinstance(event, Pong):
+                self.pongs += 1
 
     async def recv(self, timeout: float = 5.0) -> dict[str, Any] | None:
         text = await self.recv_text(timeout)
@@ -130,3 +143,17 @@ async def web_seat(host: Host, page_dir: Path | None = None) -> AsyncIterator[We
         await nursery.start(seat.serve, "127.0.0.1", 0)
         yield seat
         nursery.cancel_scope.cancel()
+
+
+#: The kinds of stream a peer reaches the host by: the tests of the host's guarantees run over each.
+STREAM_KINDS = ("tcp", "ws")
+
+
+async def open_client(host: Host, kind: str) -> RawClient:
+    """A bare client connected to ``host`` over TCP or through its web seat's WebSocket (``running_host(...,
+    web=True)``)."""
+    if kind == "ws":
+        port = host.session.web_port
+        assert port is not None, "the host has no web seat: running_host(..., web=True)"
+        return await WsClient.connect(port)
+    return await RawClient.connect(host.port or 0)

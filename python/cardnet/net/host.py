@@ -388,12 +388,15 @@ class Host:
                 continue
             else:
                 data = lines[seat]
-            if data is not None and not other.framed and self._writable_now(other, "state", data):
-                fds.append(other.fd)
-                direct.append(data)
-                targets.append(other)
-            else:
-                self._deliver(other, data, ack if seat == mover else None)
+            if data is not None:
+                # A WebSocket's line goes out framed, in the same native call as the raw lines.
+                wire = other.reader.frame(data) if other.framed and other.reader is not None else data
+                if self._writable_now(other, "state", wire):
+                    fds.append(other.fd)
+                    direct.append(wire)
+                    targets.append(other)
+                    continue
+            self._deliver(other, data, ack if seat == mover else None)
         for at, sent in write_lines(fds, direct):
             self._keep_rest(targets[at], direct[at], sent)
         if game_over:

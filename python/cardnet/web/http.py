@@ -39,6 +39,9 @@ IDLE_TIMEOUT = 15.0
 MAX_REQUESTS = 200
 #: How much to read at a time.
 CHUNK = 1 << 14
+#: After a refusal, how long and how much of the client's further input is read and dropped before closing.
+LINGER_TIME = 1.0
+LINGER_BYTES = 1 << 20
 
 #: The page runs its own files only: no inline script or style, no eval, no other origin, no framing.
 #: ``connect-src 'self'`` covers the page's WebSocket to the same host and port (CSP level 3; Chromium, Firefox).
@@ -129,6 +132,8 @@ class HttpConnection:
     async def _answer(self, request: h11.Request, last: bool) -> Upgrade | None:
         """Check the request and answer it; the :class:`Upgrade` for a WebSocket request, left unanswered."""
         self.method = request.method
+        if request.http_version not in (b"1.0", b"1.1"):
+            raise Refusal(505, "HTTP/1.1 only")
         if request.method not in (b"GET", b"HEAD"):
             raise Refusal(405, "only GET and HEAD")
         for name, value in request.headers:
@@ -187,8 +192,23 @@ class HttpConnection:
                 if self.method != b"HEAD":
                     await self._send(h11.Data(data=body))
                 await self._send(h11.EndOfMessage())
+            await self._linger()
         except (h11.LocalProtocolError, trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             return
+
+    async def _linger(self) -> None:
+        """Half-close, then read and drop what the client still sends, briefly: closing a socket with unread input
+        resets the connection, and the client would lose the answer it has not read yet."""
+        if not isinstance(self.stream, trio.abc.HalfCloseableStream):
+            return
+        await self.stream.send_eof()
+        dropped = 0
+        with trio.move_on_after(LINGER_TIME):
+            while dropped < LINGER_BYTES:
+                chunk = await self.stream.receive_some(CHUNK)
+                if not chunk:
+                    return
+                dropped += len(chunk)
 
     async def send(self, event: h11.Event) -> None:
         """Write an HTTP event (a response's head, data or end)."""
@@ -223,4 +243,5 @@ def _reason(status: int) -> str:
         426: "Upgrade Required",
         431: "Request Header Fields Too Large",
         503: "Service Unavailable",
+        505: "HTTP Version Not Supported",
     }.get(status, "Error")

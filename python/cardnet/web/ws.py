@@ -138,9 +138,13 @@ class WebSocketLines:
         self.limit = limit
         self._ws = Connection(ConnectionType.SERVER)
         self._pending: deque[bytes | ProtocolError] = deque()
+        #: The start of a frame whose rest has not arrived.
+        self._buffer = bytearray()
         self._parts: list[bytes] = []
         self._size = 0
         self._frames = 0
+        #: A message has begun and not ended (its parts, size and frames are counted).
+        self._partial = False
         self._ended = False
         #: The close code of a connection wsproto found broken (bad UTF-8, a protocol error), for the farewell.
         self._fail_code: int | None = None
@@ -185,7 +189,68 @@ class WebSocketLines:
         return item
 
     def _feed(self, data: bytes) -> None:
-        self._ws.receive_data(data)
+        """Split what arrived into whole frames: the usual one (a whole text message in one masked frame) is
+        read here, any other goes to wsproto whole; a part of a frame waits for the rest."""
+        if self._buffer:
+            data = bytes(self._buffer) + data
+            self._buffer.clear()
+        at, size = 0, len(data)
+        while at < size and not self._ended:
+            end = self._frame_end(data, at)
+            if end < 0:
+                self._buffer += data[at:]
+                return
+            if data[at] == 0x81 and data[at + 1] & 0x80 and not self._partial:
+                self._text_frame(data, at, end)
+            else:
+                self._wsproto(data[at:end])
+            at = end
+
+    def _frame_end(self, data: bytes, at: int) -> int:
+        """Where the frame starting at ``at`` ends; -1 while it is not whole. A frame announcing more than the
+        peer's line limit ends the connection before its payload is read (``line_too_long``), and one whose
+        header wsproto refuses goes to wsproto at once."""
+        if len(data) - at < 2:
+            return -1
+        size, start = data[at + 1] & 0x7F, at + 2
+        if size == 126:
+            if len(data) - at < 4:
+                return -1
+            size, start = int.from_bytes(data[at + 2 : at + 4], "big"), at + 4
+        elif size == 127:
+            if len(data) - at < 10:
+                return -1
+            size, start = int.from_bytes(data[at + 2 : at + 10], "big"), at + 10
+        if data[at] & 0x08:
+            # A control frame: wsproto checks its size (125 at most) and the rest.
+            if size > 125:
+                return start
+        elif size > self.limit:
+            self._fail(ProtocolError("line_too_long", f"message longer than {self.limit} bytes"))
+            return len(data)
+        end = start + size + (4 if data[at + 1] & 0x80 else 0)
+        return end if end <= len(data) else -1
+
+    def _text_frame(self, data: bytes, at: int, end: int) -> None:
+        """A whole text message in one masked frame, unmasked here; text that is not UTF-8 goes to wsproto,
+        which refuses it as it should."""
+        size = data[at + 1] & 0x7F
+        start = at + 2 + (2 if size == 126 else 8 if size == 127 else 0)
+        key, payload = data[start : start + 4], data[start + 4 : end]
+        count = len(payload)
+        mask = (key * (count // 4 + 1))[:count]
+        line = (int.from_bytes(payload, "little") ^ int.from_bytes(mask, "little")).to_bytes(count, "little")
+        if not line.isascii():
+            try:
+                line.decode("utf-8")
+            except UnicodeDecodeError:
+                self._wsproto(data[at:end])
+                return
+        self._line(line)
+
+    def _wsproto(self, frame: bytes) -> None:
+        """A whole frame through wsproto (control frames, fragments, binary messages, anything broken)."""
+        self._ws.receive_data(frame)
         for event in self._ws.events():
             if self._ended:
                 break
@@ -202,7 +267,7 @@ class WebSocketLines:
                 self._closed(event)
 
     def _message_part(self, data: bytes, frame_done: bool, message_done: bool, *, text: bool) -> None:
-        if message_done and not self._parts and not self._frames:
+        if message_done and not self._partial:
             # The usual case: a whole message in one frame.
             line = data
             if len(line) > self.limit:
@@ -216,13 +281,20 @@ class WebSocketLines:
                 return self._fail(ProtocolError("line_too_long", f"message in more than {MAX_FRAGMENTS} frames"))
             if text:
                 self._parts.append(data)
+            self._partial = not message_done
             if not message_done:
                 return None
             line = b"".join(self._parts)
             self._parts, self._size, self._frames = [], 0, 0
         if not text:
             self._pending.append(ProtocolError("bad_message", "a binary message: protocol lines are text messages"))
-        elif line.endswith(b"\n"):
+        else:
+            self._line(line)
+        return None
+
+    def _line(self, line: bytes) -> None:
+        """A whole text message: one line, a trailing newline taken off."""
+        if line.endswith(b"\n"):
             line = line[:-1]
             if b"\n" in line:
                 self._pending.append(ProtocolError("bad_message", "one protocol line a message"))
@@ -232,7 +304,6 @@ class WebSocketLines:
             self._pending.append(ProtocolError("bad_message", "one protocol line a message"))
         else:
             self._pending.append(line)
-        return None
 
     def _control(self) -> bool:
         """Count a ping or pong against the peer's rate; past it, the connection ends (``rate_limited``)."""

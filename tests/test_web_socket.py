@@ -1,0 +1,295 @@
+"""The web seat's WebSocket: a whole game beside TCP peers, the same lines, and what only a WebSocket can send
+(binary, fragmented, oversized, unmasked or not-UTF-8 frames, pings) refused as PROTOCOL.md § 16 says, while the
+table plays on. The shared hostile-input suite runs over WebSockets too (tests/test_net_host_hostile.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import trio
+
+from cardnet import protocol as P
+from cardnet.net.host import Host, HostOptions
+from cardnet.table import Table, TableConfig, core_engine
+from cardnet.web.server import WebSeat
+from cardnet.web.ws import MAX_FRAGMENTS
+
+from nethelpers import RawClient, running_host
+from netfake import fake_engine
+from webhelpers import BINARY, CONTINUATION, PING, TEXT, WsClient, open_client
+
+pytestmark = pytest.mark.trio
+
+
+async def seated_ws(host: Host, name: str = "w", **fields: Any) -> tuple[WsClient, dict[str, Any]]:
+    client = await open_client(host, "ws")
+    assert isinstance(client, WsClient)
+    welcome = await client.join(name, **fields)
+    assert welcome["type"] == "welcome", welcome
+    await client.recv_type("snapshot")
+    return client, welcome
+
+
+async def expect_error(client: RawClient, code: str) -> dict[str, Any]:
+    msg = await client.recv_type("error")
+    assert msg["code"] == code, msg
+    return msg
+
+
+async def still_alive(client: RawClient, ping: int = 9) -> None:
+    await client.send({"type": "ping", "id": ping})
+    assert (await client.recv_type("pong"))["id"] == ping
+
+
+async def play(client: RawClient, seen: list[bytes] | None = None) -> dict[str, Any]:
+    """Answer every decision with its first legal move until the game is over; the last state."""
+    while True:
+        msg = await client.recv(10)
+        assert msg is not None, "the host closed the connection mid-game"
+        if msg["type"] in ("snapshot", "update"):
+            if msg["over"]:
+                return msg
+            decision = msg["decision"]
+            if decision is not None:
+                await client.send({"type": "move", "decision_id": decision["id"], "index": 0})
+
+
+async def test_a_whole_game_played_over_a_websocket_beside_tcp_peers() -> None:
+    """Matchstick for 4: a browser's seat, two TCP seats and a built-in player; a TCP and a WebSocket spectator
+    receive the very same updates from start to end."""
+    async with running_host(core_engine(), game="matchstick", players=4, bots={3: "heuristic"}, web=True) as host:
+        watchers = {kind: await open_client(host, kind) for kind in ("tcp", "ws")}
+        for kind, watcher in watchers.items():
+            assert (await watcher.join(f"watch-{kind}", role="spectator"))["type"] == "welcome"
+        web = await open_client(host, "ws")
+        assert (await web.join("phone"))["seat"] == 0
+        players = [web]
+        for name in ("ann", "bob"):
+            client = await RawClient.connect(host.port or 0)
+            assert (await client.join(name))["type"] == "welcome"
+            players.append(client)
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                for client in players:
+                    nursery.start_soon(play, client)
+            lines: dict[str, list[dict[str, Any]]] = {"tcp": [], "ws": []}
+            for kind, watcher in watchers.items():
+                while not lines[kind] or not lines[kind][-1].get("over"):
+                    msg = await watcher.recv()
+                    assert msg is not None
+                    if msg["type"] == "update":
+                        lines[kind].append(msg)
+        assert host.table.game.is_over() and host.table.state_id > 10
+        assert lines["tcp"] == lines["ws"]
+
+
+async def test_a_binary_message_is_refused_like_a_bad_line_and_counts_as_a_strike() -> None:
+    async with running_host(fake_engine(), web=True, host_options=HostOptions(max_strikes=2)) as host:
+        web, _ = await seated_ws(host)
+        other, _ = await seated_ws(host, "other")
+        before = (host.table.state_id, host.table.game.state_hash())
+        for _ in range(2):
+            await web.send_frame(BINARY, b'{"type":"ping","id":1}')
+            err = await expect_error(web, "bad_message")
+            assert "binary" in err["reason"] and err["fatal"] is False
+        await still_alive(web)
+        await web.send_frame(BINARY, b"\x00\x01")
+        await expect_error(web, "too_many_errors")
+        assert await web.closed()
+        assert (host.table.state_id, host.table.game.state_hash()) == before
+        await still_alive(other)
+
+
+@pytest.mark.parametrize("shape", ["one frame", "fragments", "too many fragments", "binary"])
+async def test_an_oversized_message_ends_the_connection_with_1009(shape: str) -> None:
+    async with running_host(fake_engine(), web=True) as host:
+        web, _ = await seated_ws(host)
+        other, _ = await seated_ws(host, "other")
+        big = b"{" + b" " * (P.MAX_PEER_LINE + 10) + b"}"
+        if shape == "one frame":
+            await web.send_frame(TEXT, big)
+        elif shape == "binary":
+            await web.send_frame(BINARY, big)
+        elif shape == "fragments":
+            await web.send_frame(TEXT, big[:1000], fin=False)
+            for start in range(1000, len(big), 20_000):
+                await web.send_frame(CONTINUATION, big[start : start + 20_000], fin=False)
+        else:
+            await web.send_frame(TEXT, b"{", fin=False)
+            await web.stream.send_all(b"".join(_continuations(MAX_FRAGMENTS + 1)))
+        await expect_error(web, "line_too_long")
+        assert await web.closed() and web.close_code == 1009
+        await still_alive(other)
+
+
+def _continuations(count: int) -> list[bytes]:
+    from webhelpers import client_frame
+
+    return [client_frame(CONTINUATION, b"", fin=False) for _ in range(count)]
+
+
+async def test_a_message_in_fragments_is_one_line() -> None:
+    async with running_host(fake_engine(), web=True) as host:
+        web, _ = await seated_ws(host)
+        line = b'{"id":41,"type":"ping"}'
+        await web.send_frame(TEXT, line[:5], fin=False)
+        await web.send_frame(PING, b"between")  # control frames may come between fragments
+        await web.send_frame(CONTINUATION, line[5:12], fin=False)
+        await web.send_frame(CONTINUATION, line[12:])
+        assert (await web.recv_type("pong"))["id"] == 41
+
+
+async def test_a_trailing_newline_is_taken_and_a_second_line_is_refused() -> None:
+    async with running_host(fake_engine(), web=True) as host:
+        web, _ = await seated_ws(host)
+        await web.send_frame(TEXT, b'{"id":1,"type":"ping"}\n')
+        assert (await web.recv_type("pong"))["id"] == 1
+        await web.send_frame(TEXT, b'{"id":2,"type":"ping"}\n{"id":3,"type":"ping"}')
+        assert "one protocol line" in (await expect_error(web, "bad_message"))["reason"]
+        await still_alive(web)
+
+
+async def test_text_that_is_not_utf8_ends_the_connection_with_1007_and_changes_nothing() -> None:
+    async with running_host(fake_engine(), web=True) as host:
+        web, _ = await seated_ws(host)
+        other, _ = await seated_ws(host, "other")
+        before = (host.table.state_id, host.table.game.state_hash())
+        # Valid UTF-8 cut in the middle of a character across two fragments is fine; a bad byte is not.
+        await web.send_frame(TEXT, b'{"type":"chat","text":"\xe2\x98', fin=False)
+        await web.send_frame(CONTINUATION, b'\xba"}')
+        assert (await web.recv_type("chat"))["text"] == "☺"
+        await web.send_frame(TEXT, b'{"type":"chat","text":"\xc3\x28"}')
+        await expect_error(web, "bad_utf8")
+        assert await web.closed() and web.close_code == 1007
+        assert (host.table.state_id, host.table.game.state_hash()) == before
+        await still_alive(other)
+
+
+async def test_a_broken_frame_ends_the_connection_with_1002() -> None:
+    async with running_host(fake_engine(), web=True) as host:
+        web, _ = await seated_ws(host)
+        # A client's frames must be masked (RFC 6455 § 5.1).
+        await web.stream.send_all(b"\x81\x05hello")
+        await expect_error(web, "bad_message")
+        assert await web.closed() and web.close_code == 1002
+
+
+async def test_pings_are_answered_and_a_ping_flood_is_cut_off() -> None:
+    opts = HostOptions(msg_rate=10, msg_burst=20)
+    async with running_host(fake_engine(), web=True, host_options=opts) as host:
+        web, _ = await seated_ws(host)
+        other, _ = await seated_ws(host, "other")
+        await web.send_frame(PING, b"are you there")
+        await still_alive(web)
+        assert web.pongs == 1
+        await web.stream.send_all(b"".join(_pings(200)))
+        await expect_error(web, "rate_limited")
+        assert await web.closed()
+        await still_alive(other)
+
+
+def _pings(count: int) -> list[bytes]:
+    from webhelpers import client_frame
+
+    return [client_frame(PING, b"x") for _ in range(count)]
+
+
+async def test_a_peer_that_closes_is_answered_and_its_seat_is_absent() -> None:
+    async with running_host(fake_engine(), web=True) as host:
+        web, _ = await seated_ws(host)
+        await web.send_frame(0x8, (1000).to_bytes(2, "big") + b"bye")
+        assert await web.closed() and web.close_code == 1000
+        with trio.fail_after(3):
+            while host.table.seats[0].connected:
+                await trio.sleep(0.01)
+
+
+async def test_a_seat_is_taken_back_with_its_token_over_either_stream() -> None:
+    async with running_host(fake_engine(), web=True) as host:
+        web, welcome = await seated_ws(host, "phone")
+        other, _ = await seated_ws(host, "other")
+        await web.aclose()
+        with trio.fail_after(3):
+            while host.table.seats[0].connected:
+                await trio.sleep(0.01)
+        back = await open_client(host, "ws")
+        reply = await back.join("phone", token=welcome["token"])
+        assert (reply["type"], reply["seat"], reply["token"]) == ("welcome", 0, None)
+        # The same token works over TCP: the seat is the session's, not the stream's.
+        laptop = await open_client(host, "tcp")
+        assert (await laptop.join("phone", token=welcome["token"]))["seat"] == 0
+        assert (await back.recv_type("error"))["code"] == "replaced"
+        await still_alive(other)
+
+
+async def test_the_host_stopping_closes_websockets_with_1001() -> None:
+    async with running_host(fake_engine(), web=True) as host:
+        web, _ = await seated_ws(host)
+        await host.shutdown(grace=1)
+        await expect_error(web, "shutting_down")
+        assert await web.closed() and web.close_code == 1001
+
+
+async def test_a_websocket_peer_that_never_reads_is_dropped_while_play_goes_on() -> None:
+    """Back-pressure: the host writes a browser's lines without waiting on it; one that reads nothing fills its
+    socket and outbox, is cut off, and the built-in players' game goes on at full speed."""
+    config = TableConfig(
+        "callpick", 2, 3, options={"rounds": 400}, seeded=True, table_id="mute", bots={0: "random", 1: "random"}
+    )
+    table = Table(config, fake_engine(), clock=trio.current_time)
+    host = Host(table, options=HostOptions(write_timeout=0.5))
+    async with trio.open_nursery() as nursery:
+        await nursery.start(host.serve, "127.0.0.1", 0)
+        port = await nursery.start(WebSeat(host).serve, "127.0.0.1", 0)
+        sock = trio.socket.socket()
+        sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_RCVBUF, 2048)
+        await sock.connect(("127.0.0.1", port))
+        mute = WsClient(trio.SocketStream(sock))
+        await mute.handshake(port)
+        await mute.send({"type": "hello", "protocol": 1, "name": "mute", "role": "spectator"})
+        with trio.fail_after(20):
+            while not host.conns:
+                await trio.sleep(0.001)
+            while host.conns:
+                await trio.sleep(0.01)
+            dropped_at = table.state_id
+            while not table.game.is_over():
+                await trio.sleep(0.01)
+        assert table.state_id > dropped_at
+        nursery.cancel_scope.cancel()
+    await mute.aclose()
+
+
+async def test_a_slow_websocket_reader_gets_the_newest_snapshot_with_bounded_memory() -> None:
+    config = TableConfig(
+        "callpick", 2, 3, options={"rounds": 150}, seeded=True, table_id="slow", bots={0: "random", 1: "random"}
+    )
+    table = Table(config, fake_engine(), clock=trio.current_time)
+    opts = HostOptions(outbox_messages=3, write_timeout=30)
+    host = Host(table, options=opts)
+    high_water = 0
+    async with trio.open_nursery() as nursery:
+        await nursery.start(host.serve, "127.0.0.1", 0)
+        port = await nursery.start(WebSeat(host).serve, "127.0.0.1", 0)
+        sock = trio.socket.socket()
+        sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_RCVBUF, 2048)
+        await sock.connect(("127.0.0.1", port))
+        client = WsClient(trio.SocketStream(sock))
+        await client.handshake(port)
+        await client.recv()
+        await client.send({"type": "hello", "protocol": 1, "name": "slow", "role": "spectator"})
+        with trio.fail_after(30):
+            while not table.game.is_over():
+                high_water = max(high_water, max((len(c.outbox) for c in host.conns.values()), default=0))
+                await trio.sleep(0.001)
+            states: list[dict[str, Any]] = []
+            while not states or not states[-1]["over"]:
+                msg = await client.recv()
+                assert msg is not None
+                if msg["type"] in ("update", "snapshot"):
+                    states.append(msg)
+        assert 0 < high_water <= opts.outbox_messages
+        assert states[-1]["state_id"] == table.state_id and states[-1]["type"] == "snapshot"
+        assert len(states) < table.state_id
+        nursery.cancel_scope.cancel()
