@@ -83,9 +83,10 @@ def served_table(
     seed: int = 7,
     table_id: str = "webtest",
     options: HostOptions | None = None,
+    turn_timer: float | None = None,
 ) -> Iterator[ServedTable]:
     """A seeded table of ``game`` on 127.0.0.1 with built-in players at ``bots``, serving its web seat, for the
-    duration of the block (``options``: the host's, default as `cardnet host` runs)."""
+    duration of the block (``options``: the host's, default as `cardnet host` runs; ``turn_timer`` in seconds)."""
     config = TableConfig(
         game=game,
         players=players,
@@ -94,6 +95,7 @@ def served_table(
         name=f"web {game}",
         table_id=table_id,
         bots=dict(bots),
+        turn_timer=turn_timer,
     )
     ready: queue.Queue[ServedTable | BaseException] = queue.Queue()
     stop: dict[str, trio.Event] = {}

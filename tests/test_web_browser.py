@@ -8,6 +8,7 @@ what the injection test listens for. Every wait is bounded; every connection is 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -67,9 +68,12 @@ def outcome_of(table: ServedTable) -> Any:
 
 def test_a_whole_fistful_match_by_taps(phone: tuple[Page, PageWatch]) -> None:
     page, watch = phone
-    with served_table("fistful", 2, {1: "heuristic"}) as table:
+    # A turn timer far longer than the match: the page counts it down, the built-in player never steps in.
+    with served_table("fistful", 2, {1: "heuristic"}, turn_timer=600) as table:
         join(page, table, "Ann")
         assert page.locator("#table-head").inner_text().count("You sit at seat 0")
+        page.locator("#turn.your-turn").wait_for(timeout=10_000)
+        assert re.fullmatch(r"Your turn: (59\d|600) s left\.", page.locator("#turn").inner_text())
         taps = play_to_the_end(page, max_taps=300)
         outcome = outcome_of(table)
         # Checked while the table runs: once it stops, the page's reconnect attempts are logged as errors.

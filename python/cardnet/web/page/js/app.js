@@ -8,7 +8,7 @@ import { loadSegments } from "./segments.js";
 import { TableState } from "./state.js";
 import { forgetSeat, loadName, loadSeat, saveName, saveSeat } from "./store.js";
 import { UI, errorText } from "./words.js";
-import { drawJoin, drawLink, drawTable, gameContext, gameModule, labelPage } from "./view.js";
+import { drawJoin, drawLink, drawTable, drawTurn, gameContext, gameModule, labelPage } from "./view.js";
 
 const PROTOCOL = 1;
 const CLIENT = "cardnet-web/1";
@@ -224,6 +224,9 @@ async function main() {
     if (text && connection.send({ text, type: "chat" })) input.value = "";
   });
   connection.start();
+  setInterval(() => {
+    if (st.welcomed && st.secondsLeft !== null) drawTurn(st);
+  }, 1000);
   await loadSegments();
   draw();
 }

@@ -18,6 +18,7 @@ export class TableState {
     this.spectators = null;
     this.started = false;
     this.current = null;
+    this.receivedAt = 0;
     this.log = [];
     this.chat = [];
     this.notice = null;
@@ -51,6 +52,13 @@ export class TableState {
     if (!decision || !Array.isArray(decision.legal)) return null;
     if (this.pending && this.pending.decision_id === decision.id) return null;
     return decision;
+  }
+
+  /** Whole seconds left on the open decision's turn timer, or null without one. */
+  get secondsLeft() {
+    const decision = this.decision;
+    if (!decision || !Number.isInteger(decision.deadline_ms)) return null;
+    return Math.max(0, Math.ceil((decision.deadline_ms - (Date.now() - this.receivedAt)) / 1000));
   }
 
   get names() {
@@ -88,6 +96,8 @@ export class TableState {
     const before = this.current;
     const newGame = before !== null && message.game_no !== before.game_no;
     this.current = message;
+    // A turn timer's milliseconds left count from the message's arrival (PROTOCOL.md § 10).
+    this.receivedAt = Date.now();
     if (newGame) {
       this.votes = null;
       this.pending = null;

@@ -114,7 +114,7 @@ function turnText(st) {
   }
   if (current.over) return UI.gameOver;
   if (st.pending) return UI.sent;
-  if (st.decision) return UI.yourTurn;
+  if (st.decision) return st.secondsLeft === null ? UI.yourTurn : say(UI.yourTurnTimed, { s: st.secondsLeft });
   const others = (current.to_act || []).filter((seat) => seat !== st.seat);
   if (others.length === 1) return say(UI.waitTurn, { who: st.name(others[0]) });
   return UI.waitOthers;
@@ -187,6 +187,12 @@ function drawChat(st) {
   list.scrollTop = list.scrollHeight;
 }
 
+/** Only the line saying whose turn it is (the turn timer's countdown). */
+export function drawTurn(st) {
+  byId("turn").textContent = turnText(st);
+  byId("turn").className = `turn-line ${st.decision ? "your-turn" : ""}`;
+}
+
 /** The whole table screen. */
 export function drawTable(st, handlers) {
   byId("join").hidden = true;
@@ -194,8 +200,7 @@ export function drawTable(st, handlers) {
   const mod = gameModule(st.game);
   drawHead(st);
   drawNotice(st);
-  byId("turn").textContent = turnText(st);
-  byId("turn").className = `turn-line ${st.decision ? "your-turn" : ""}`;
+  drawTurn(st);
   if (mod && st.current) {
     const ctx = gameContext(st, handlers);
     drawOutcome(st, mod, ctx, handlers);

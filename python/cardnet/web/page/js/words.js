@@ -38,6 +38,7 @@ export const UI = {
   watching: "{n} watching",
   nobodyWatching: "nobody watching",
   yourTurn: "Your turn.",
+  yourTurnTimed: "Your turn: {s} s left.",
   waitTurn: "Waiting for {who}.",
   waitOthers: "Waiting for the others.",
   sent: "Sent; waiting for the table…",
