@@ -4,7 +4,7 @@
 
 import { el } from "./dom.js";
 import { cardLabel, drawCard, minCost, shape } from "./segments.js";
-import { MATCHSTICK as W, MATCHSTICK_EVENTS as EV, agree, count, ordinal, say } from "./words.js";
+import { MATCHSTICK as W, MATCHSTICK_EVENTS as EV, UI, agree, count, ordinal, say } from "./words.js";
 
 function handTypes(priv) {
   const types = new Map();
@@ -154,7 +154,7 @@ export function offers(ctx) {
   const plays = found.filter((offer) => !offer.kind).length;
   const canPlay = decision.legal.some((move) => move.type === "play");
   let hint = "";
-  if (!plays && canPlay) hint = ctx.selected.size ? ctx.words.noLegal : W.chooseCards;
+  if (!plays && canPlay) hint = ctx.selected.size ? UI.noLegal : W.chooseCards;
   return { hint, offers: found };
 }
 

@@ -84,7 +84,6 @@ export function gameContext(st, handlers) {
     name: (seat) => st.name(seat),
     marker: (seat) => seatMarker(st, seat),
     toggle: handlers.toggle,
-    words: UI,
   };
 }
 
