@@ -232,6 +232,15 @@ COMMANDS: list[Command] = [
         "Seats, how many watch, and chat instead of the log (again: back).",
         lambda c, _: c.table.toggle_pane(),
     ),
+    Command(
+        "qr",
+        "table",
+        ("w",),
+        "",
+        "The address and QR code guests open in a browser, instead of the table (again: back); LAN tables"
+        " hosted here, shown by themselves while seats are open.",
+        lambda c, _: c.table.toggle_qr(),
+    ),
     Command("say", "table", (), "", "':say TEXT' sends TEXT to the table's chat.", lambda c, arg: c.table.say(arg)),
     Command(
         "leave",

@@ -55,7 +55,9 @@ def _clip(row: Fragments, width: int) -> Fragments:
 def table_screen(ts: TableState, width: int, height: int, no_color: bool = False) -> Fragments:
     """The whole table area: the game's own drawing, whose turn it is, and the newest log lines that fit."""
     room = TABLE_WIDTH if width >= WIDE else width
-    if ts.view:
+    if ts.showing_qr:
+        rows = _web_seat(ts, no_color)
+    elif ts.view:
         rows = ts.screen.draw(ts, room, height, no_color)
     else:
         rows = [[("class:dim", "Waiting for the table...")]]
@@ -92,6 +94,20 @@ def table_screen(ts: TableState, width: int, height: int, no_color: bool = False
         else:
             rows += side[-(room - 1) :] if room > 1 else []
     return _lines([_clip(r, width) for r in rows[:height]])
+
+
+def _web_seat(ts: TableState, no_color: bool) -> list[Fragments]:
+    """The web seat's address and its QR code (about 29 by 15 cells), for a guest's phone to scan. In colour it
+    is drawn black on white, as a camera expects; without colour, light blocks on the terminal's background."""
+    from ...web.qr import qr_lines
+
+    assert ts.web_url is not None
+    rows: list[Fragments] = [
+        [("class:heading", "Guests without cardnet: scan this, or open "), ("class:message", ts.web_url)]
+    ]
+    rows += [[("class:qr", line)] for line in qr_lines(ts.web_url, dark_on_light=not no_color)]
+    rows.append([("class:dim", "w: the table")])
+    return rows
 
 
 def seat_words(ts: TableState, seat: int) -> str:

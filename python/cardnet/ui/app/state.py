@@ -74,11 +74,22 @@ class TableState:
     spectators: int | None = None
     #: ``HOST:PORT`` addresses others join at, when this process hosts the table on the LAN.
     listening: list[str] = field(default_factory=list)
+    #: The address guests open in a browser (the table's web seat), when this process hosts it.
+    web_url: str | None = None
+    #: Whether the web seat's QR code replaces the table's drawing (``w``); None: while seats are open.
+    qr: bool | None = None
 
     @property
     def open_seats(self) -> int:
         """Seats still waiting for a person (the game starts when there are none)."""
         return sum(1 for info in self.seats if isinstance(info, Mapping) and info.get("kind") == "open")
+
+    @property
+    def showing_qr(self) -> bool:
+        """Whether the screen shows the web seat's address and QR code instead of the table."""
+        if self.web_url is None:
+            return False
+        return self.qr if self.qr is not None else self.open_seats > 0
 
     @classmethod
     def open(cls, game: str, players: int, seat: int | None, title: str, journal: Path | None = None) -> TableState:

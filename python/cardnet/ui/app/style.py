@@ -37,6 +37,7 @@ _RULES = {
     "md.em": "italic",
     "md.code": "#87d7ff",
     "frame.label": "bold",
+    "qr": "#000000 bg:#ffffff",
 }
 
 

@@ -126,6 +126,7 @@ class TableController:
             st.table = TableState.open(link.game, link.players, link.seat, link.title, link.journal)
             st.table.set_seats(link.seats())
             st.table.listening = list(link.listening)
+            st.table.web_url = link.web_url
             st.screen, st.busy, st.error, st.message = "table", "", "", ""
             if link.listening:
                 where = " or ".join(link.listening)
@@ -411,6 +412,12 @@ class TableController:
             self.state.error = "There is no bid to make now."
             return
         ts.bid = min(max(ts.bid + step, bids[0]), bids[1])
+
+    def toggle_qr(self) -> None:
+        """``w``: the web seat's address and QR code in place of the table, or back."""
+        ts = self.state.table
+        if ts is not None and ts.web_url is not None:
+            ts.qr = not ts.showing_qr
 
     def toggle_pane(self) -> None:
         """``t``: the seats-and-chat pane in place of the event log, or back."""
