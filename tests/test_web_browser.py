@@ -66,10 +66,17 @@ def outcome_of(table: ServedTable) -> Any:
     return outcome
 
 
-def test_a_whole_fistful_match_by_taps(phone: tuple[Page, PageWatch]) -> None:
+def test_a_whole_fistful_match_by_taps(browser: Browser, phone: tuple[Page, PageWatch]) -> None:
     page, watch = phone
     # A turn timer far longer than the match: the page counts it down, the built-in player never steps in.
     with served_table("fistful", 2, {1: "heuristic"}, turn_timer=600) as table:
+        # A second guest only watches: the duel without a hand and without moves, to the same outcome.
+        viewer = browser.new_context(viewport=PHONE).new_page()
+        viewer.goto(table.url)
+        viewer.fill("#name", "Bea")
+        viewer.click("#watch-btn")
+        viewer.locator("#table:not([hidden])").wait_for(timeout=10_000)
+        assert "You are watching" in viewer.locator("#table-head").inner_text()
         join(page, table, "Ann")
         assert page.locator("#table-head").inner_text().count("You sit at seat 0")
         page.locator("#turn.your-turn").wait_for(timeout=10_000)
@@ -78,6 +85,13 @@ def test_a_whole_fistful_match_by_taps(phone: tuple[Page, PageWatch]) -> None:
         outcome = outcome_of(table)
         # Checked while the table runs: once it stops, the page's reconnect attempts are logged as errors.
         assert watch.errors == [] and watch.dialogs == []
+        viewer.locator("#outcome:not([hidden])").wait_for(timeout=10_000)
+        assert viewer.locator(".hand .card-button").count() == 0 and viewer.locator("#rematch-btn").count() == 0
+        watched = viewer.locator("#outcome .standings li").all_inner_texts()
+        assert [line.replace("Ann", "You", 1) for line in watched] == page.locator(
+            "#outcome .standings li"
+        ).all_inner_texts()
+        viewer.context.close()
     labels = {0: "You", 1: "Bot 1 · heuristic"}
     standings = page.locator("#outcome .standings li").all_inner_texts()
     assert [line.split(" (")[0] for line in standings] == [f"{i + 1}. {labels[s]}" for i, s in enumerate(outcome.order)]
@@ -195,4 +209,13 @@ def test_a_password_table_asks_for_it_and_again_after_a_reload(phone: tuple[Page
         assert "You sit at seat 0" in page.locator("#table-head").inner_text()
         seat = table.call(lambda: table.host.table.seats[0])
         assert (seat.kind, seat.name, seat.connected) == ("human", "Ann", True)
+        assert watch.errors == [] and watch.dialogs == []
+
+
+def test_a_table_of_another_game_says_so_and_seats_nobody(phone: tuple[Page, PageWatch]) -> None:
+    page, watch = phone
+    with served_table("cherki", 2, {1: "heuristic"}) as table:
+        page.goto(table.url)
+        page.locator("#join-error", has_text="this table plays").wait_for(timeout=10_000)
+        assert page.locator("#join-btn").is_disabled() and page.locator("#watch-btn").is_disabled()
         assert watch.errors == [] and watch.dialogs == []

@@ -120,6 +120,8 @@ export const REFUSALS = {
 export const GAMES = {
   fistful: "A Fistful of Gold",
   matchstick: "Matchstick Tycoon",
+  cherki: "Cherki",
+  ten: "TEN",
 };
 
 export const FISTFUL = {
