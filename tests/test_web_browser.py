@@ -9,6 +9,7 @@ what the injection test listens for. Every wait is bounded; every connection is 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -183,6 +184,38 @@ def test_a_hostile_name_and_chat_show_as_text(phone: tuple[Page, PageWatch]) -> 
             assert watch.errors == []
         finally:
             peer.close()
+
+
+def test_a_dropped_connection_comes_back_to_the_same_seat(phone: tuple[Page, PageWatch]) -> None:
+    page, watch = phone
+    with served_table("fistful", 2, {1: "heuristic"}, table_id="droptest") as table:
+        join(page, table, "Ann")
+        for _ in range(2):
+            assert take_turn(page)
+
+        def seat_zero_connections() -> list[int]:
+            return [conn.id for conn in table.host.conns.values() if conn.seat == 0]
+
+        def drop() -> None:
+            # The host loses the browser's connection abruptly (no close frame), as a phone leaving the Wi-Fi.
+            for conn in table.host.conns.values():
+                if conn.seat == 0 and conn.scope is not None:
+                    conn.scope.cancel()
+
+        (before,) = table.call(seat_zero_connections)
+        table.call(drop)
+        for _ in range(100):
+            now = table.call(seat_zero_connections)
+            if now and now != [before]:
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("the page did not come back within 10 s")
+        assert "You sit at seat 0" in page.locator("#table-head").inner_text()
+        play_to_the_end(page, max_taps=300)
+        seat = table.call(lambda: table.host.table.seats[0])
+        assert (seat.kind, seat.name, seat.auto) == ("human", "Ann", False)
+        assert watch.errors == [] and watch.dialogs == []
 
 
 def test_a_password_table_asks_for_it_and_again_after_a_reload(phone: tuple[Page, PageWatch]) -> None:
