@@ -211,6 +211,7 @@ def test_a_dropped_connection_comes_back_to_the_same_seat(phone: tuple[Page, Pag
             time.sleep(0.1)
         else:
             raise AssertionError("the page did not come back within 10 s")
+        page.locator("#notice", has_text="Reconnected to the table.").wait_for(timeout=10_000)
         assert "You sit at seat 0" in page.locator("#table-head").inner_text()
         play_to_the_end(page, max_taps=300)
         seat = table.call(lambda: table.host.table.seats[0])

@@ -77,7 +77,7 @@ function greet() {
   }
   const kept = loadSeat(table.table_id);
   if (kept) {
-    hello("player", kept.name || loadName() || "guest", kept.token);
+    hello("player", kept.name || loadName() || UI.guestName, kept.token);
     intent = { role: "player", name: kept.name };
   } else if (intent) {
     hello(intent.role, intent.name);
@@ -109,6 +109,8 @@ function onMessage(message) {
       greet();
       break;
     case "welcome":
+      // Back after a drop: say so in place of the refusal or warning that may still show.
+      if (st.current) st.notice = { kind: "info", text: UI.reconnected };
       st.onWelcome(message);
       st.welcomed = true;
       if (message.token && st.seat !== null) {
