@@ -320,11 +320,16 @@ def run_table(
                 clients = [connect(port, f"rtt{i}", encoding=encoding) for i in range(players)]
                 return drive(clients, host.pid, seconds, random.Random(seed))
         finally:
-            host.terminate()
-            try:
-                host.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                host.kill()
+            stop_host(host)
+
+
+def stop_host(host: subprocess.Popen[str]) -> None:
+    """Stops a host :func:`start_host` started: SIGTERM (its clean stop), then SIGKILL after 10 s."""
+    host.terminate()
+    try:
+        host.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        host.kill()
 
 
 def drive(

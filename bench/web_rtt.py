@@ -27,13 +27,12 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from net_rtt import connect, drive, free_port, percentile, release_build, start_host
+from net_rtt import connect, drive, free_port, percentile, release_build, start_host, stop_host
 
 GAME, PLAYERS = "matchstick", 4
 
@@ -60,11 +59,7 @@ def run_table(ws_seats: set[int], seconds: float, seed: int, *extra: str) -> dic
             groups = {"ws": ws_seats, "tcp": set(range(PLAYERS)) - ws_seats}
             return drive(clients, host.pid, seconds, random.Random(seed), {k: v for k, v in groups.items() if v})
         finally:
-            host.terminate()
-            try:
-                host.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                host.kill()
+            stop_host(host)
 
 
 def ratio(over: float, under: float) -> float:

@@ -15,6 +15,7 @@ from cardnet import protocol as P
 from cardnet.journal import Journal, read_journal
 from cardnet.net.host import Host, HostOptions
 from cardnet.table import Table, TableConfig
+from cardnet.web.server import WebSeat
 
 from nethelpers import RawClient, running_host
 from netfake import fake_engine
@@ -312,11 +313,27 @@ async def test_peer_that_never_reads_is_cut_off_and_cannot_stall_the_table() -> 
     await client_end.aclose()
 
 
-@pytest.mark.parametrize("transport", ["memory", "tcp"])
+async def small_window_client(host: Host, kind: str) -> RawClient:
+    """A client over TCP or the web seat's WebSocket whose socket has a small receive window: the host's writes
+    to it fill the kernel's buffers after a few lines."""
+    port = host.port if kind == "tcp" else host.session.web_port
+    assert port is not None
+    sock = trio.socket.socket()
+    sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_RCVBUF, 2048)
+    await sock.connect(("127.0.0.1", port))
+    if kind == "tcp":
+        return RawClient(trio.SocketStream(sock))
+    client = WsClient(trio.SocketStream(sock))
+    await client.handshake(port)
+    return client
+
+
+@pytest.mark.parametrize("transport", ["memory", *STREAM_KINDS])
 async def test_slow_reader_gets_the_newest_snapshot_with_bounded_memory(transport: str) -> None:
     """Back-pressure, over an in-process stream (the writer task alone writes it) and over a real socket with a
-    small receive window (direct writes fill the kernel's buffer, then the outbox fills): the peer's stream stays
-    whole lines and ends on a snapshot of the final state, and the table never waits for it."""
+    small receive window, TCP or WebSocket (direct writes fill the kernel's buffer, then the outbox fills): the
+    peer's stream stays whole lines and ends on a snapshot of the final state, and the table never waits for
+    it."""
     rounds, bot_delay = (12, 0.002) if transport == "memory" else (150, 0.0)
     config = TableConfig(
         "callpick", 2, 3, options={"rounds": rounds}, seeded=True, table_id="slow", bots={0: "random", 1: "random"}
@@ -326,16 +343,14 @@ async def test_slow_reader_gets_the_newest_snapshot_with_bounded_memory(transpor
     host = Host(table, options=opts)
     high_water = 0
     async with trio.open_nursery() as nursery:
-        port = await nursery.start(host.serve, "127.0.0.1", 0)
+        await nursery.start(host.serve, "127.0.0.1", 0)
+        await nursery.start(WebSeat(host).serve, "127.0.0.1", 0)
         if transport == "memory":
             client_end, host_end = trio.testing.lockstep_stream_pair()
             nursery.start_soon(host.accept_stream, host_end)
             client = RawClient(client_end)  # type: ignore[arg-type]
         else:
-            sock = trio.socket.socket()
-            sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_RCVBUF, 2048)
-            await sock.connect(("127.0.0.1", port))
-            client = RawClient(trio.SocketStream(sock))
+            client = await small_window_client(host, transport)
         await client.recv()
         await client.send({"type": "hello", "protocol": 1, "name": "slow", "role": "spectator"})
         with trio.fail_after(30):
@@ -393,10 +408,10 @@ async def test_a_journal_that_cannot_be_written_stops_the_host(tmp_path: Any) ->
     assert info.group_contains(JournalFailure)
 
 
-async def test_a_tcp_peer_that_never_reads_is_dropped_while_play_goes_on() -> None:
-    import json
-    import socket
-
+@over_each_stream
+async def test_a_peer_that_never_reads_is_dropped_while_play_goes_on(kind: str) -> None:
+    """The host writes a socket's lines without waiting on it: one that reads nothing fills its socket and outbox,
+    is cut off, and the built-in players' game goes on at full speed."""
     engine = fake_engine()
     config = TableConfig(
         "callpick", 2, 3, options={"rounds": 400}, seeded=True, table_id="mute", bots={0: "random", 1: "random"}
@@ -404,13 +419,10 @@ async def test_a_tcp_peer_that_never_reads_is_dropped_while_play_goes_on() -> No
     table = Table(config, engine, clock=trio.current_time)
     host = Host(table, options=HostOptions(write_timeout=0.5))
     async with trio.open_nursery() as nursery:
-        port = await nursery.start(host.serve, "127.0.0.1", 0)
-        sock = trio.socket.socket()
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)  # fills after a few messages
-        await sock.connect(("127.0.0.1", port))
-        mute = trio.SocketStream(sock)
-        hello = {"type": "hello", "protocol": 1, "name": "mute", "role": "spectator"}
-        await mute.send_all(json.dumps(hello).encode() + b"\n")
+        await nursery.start(host.serve, "127.0.0.1", 0)
+        await nursery.start(WebSeat(host).serve, "127.0.0.1", 0)
+        mute = await small_window_client(host, kind)
+        await mute.send({"type": "hello", "protocol": 1, "name": "mute", "role": "spectator"})
         with trio.fail_after(20):
             while not host.conns:
                 await trio.sleep(0.001)

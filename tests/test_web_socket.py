@@ -11,8 +11,7 @@ import trio
 
 from cardnet import protocol as P
 from cardnet.net.host import Host, HostOptions
-from cardnet.table import Table, TableConfig, core_engine
-from cardnet.web.server import WebSeat
+from cardnet.table import core_engine
 from cardnet.web.ws import MAX_FRAGMENTS
 
 from nethelpers import RawClient, running_host
@@ -229,67 +228,3 @@ async def test_the_host_stopping_closes_websockets_with_1001() -> None:
         await host.shutdown(grace=1)
         await expect_error(web, "shutting_down")
         assert await web.closed() and web.close_code == 1001
-
-
-async def test_a_websocket_peer_that_never_reads_is_dropped_while_play_goes_on() -> None:
-    """Back-pressure: the host writes a browser's lines without waiting on it; one that reads nothing fills its
-    socket and outbox, is cut off, and the built-in players' game goes on at full speed."""
-    config = TableConfig(
-        "callpick", 2, 3, options={"rounds": 400}, seeded=True, table_id="mute", bots={0: "random", 1: "random"}
-    )
-    table = Table(config, fake_engine(), clock=trio.current_time)
-    host = Host(table, options=HostOptions(write_timeout=0.5))
-    async with trio.open_nursery() as nursery:
-        await nursery.start(host.serve, "127.0.0.1", 0)
-        port = await nursery.start(WebSeat(host).serve, "127.0.0.1", 0)
-        sock = trio.socket.socket()
-        sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_RCVBUF, 2048)
-        await sock.connect(("127.0.0.1", port))
-        mute = WsClient(trio.SocketStream(sock))
-        await mute.handshake(port)
-        await mute.send({"type": "hello", "protocol": 1, "name": "mute", "role": "spectator"})
-        with trio.fail_after(20):
-            while not host.conns:
-                await trio.sleep(0.001)
-            while host.conns:
-                await trio.sleep(0.01)
-            dropped_at = table.state_id
-            while not table.game.is_over():
-                await trio.sleep(0.01)
-        assert table.state_id > dropped_at
-        nursery.cancel_scope.cancel()
-    await mute.aclose()
-
-
-async def test_a_slow_websocket_reader_gets_the_newest_snapshot_with_bounded_memory() -> None:
-    config = TableConfig(
-        "callpick", 2, 3, options={"rounds": 150}, seeded=True, table_id="slow", bots={0: "random", 1: "random"}
-    )
-    table = Table(config, fake_engine(), clock=trio.current_time)
-    opts = HostOptions(outbox_messages=3, write_timeout=30)
-    host = Host(table, options=opts)
-    high_water = 0
-    async with trio.open_nursery() as nursery:
-        await nursery.start(host.serve, "127.0.0.1", 0)
-        port = await nursery.start(WebSeat(host).serve, "127.0.0.1", 0)
-        sock = trio.socket.socket()
-        sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_RCVBUF, 2048)
-        await sock.connect(("127.0.0.1", port))
-        client = WsClient(trio.SocketStream(sock))
-        await client.handshake(port)
-        await client.recv()
-        await client.send({"type": "hello", "protocol": 1, "name": "slow", "role": "spectator"})
-        with trio.fail_after(30):
-            while not table.game.is_over():
-                high_water = max(high_water, max((len(c.outbox) for c in host.conns.values()), default=0))
-                await trio.sleep(0.001)
-            states: list[dict[str, Any]] = []
-            while not states or not states[-1]["over"]:
-                msg = await client.recv()
-                assert msg is not None
-                if msg["type"] in ("update", "snapshot"):
-                    states.append(msg)
-        assert 0 < high_water <= opts.outbox_messages
-        assert states[-1]["state_id"] == table.state_id and states[-1]["type"] == "snapshot"
-        assert len(states) < table.state_id
-        nursery.cancel_scope.cancel()

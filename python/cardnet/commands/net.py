@@ -323,6 +323,8 @@ def _host(args: argparse.Namespace) -> int:
                             web_port = await start_web_seat(nursery, server, interfaces, port, args.web_port)
                         except OSError as exc:
                             print(f"cardnet host: cannot serve the web seat: {exc.strerror}", file=sys.stderr)
+                            # The table already listens: stop it, or the nursery would wait for it forever.
+                            nursery.cancel_scope.cancel()
                             return 1
                     cfg = table.config
                     taken = sum(s.kind != "open" for s in table.seats)
