@@ -112,6 +112,15 @@ def test_a_whole_four_player_matchstick_game_by_taps(phone: tuple[Page, PageWatc
         # The hand is drawn as seven-segment cards: one SVG per card, seven segments each.
         first_card = page.locator(".hand .card-button svg").first
         assert first_card.locator("line.seg").count() == 7
+        # Every target a thumb taps is at least 44 x 44 CSS pixels, with a card chosen and moves offered.
+        page.locator("#turn.your-turn").wait_for(timeout=10_000)
+        playable = page.locator(".hand .card-button:not([disabled])")
+        if playable.count():
+            playable.first.click()
+        targets = page.locator("button:visible, summary:visible, input:visible")
+        sizes = [box for box in (targets.nth(i).bounding_box() for i in range(targets.count())) if box]
+        assert len(sizes) > 10
+        assert [box for box in sizes if box["width"] < 44 or box["height"] < 44] == []
         play_to_the_end(page, max_taps=600)
         outcome = outcome_of(table)
         assert watch.errors == [] and watch.dialogs == []
