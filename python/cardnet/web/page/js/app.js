@@ -1,0 +1,236 @@
+// The web seat: greets the host, keeps the seat token, answers decisions with the moves the player taps, and
+// redraws the page after every message. The protocol is PROTOCOL.md's, one line per WebSocket message.
+
+import { passwordProof } from "./auth.js";
+import { Connection, socketUrl } from "./connection.js";
+import { byId } from "./dom.js";
+import { loadSegments } from "./segments.js";
+import { TableState } from "./state.js";
+import { forgetSeat, loadName, loadSeat, saveName, saveSeat } from "./store.js";
+import { UI, errorText } from "./words.js";
+import { drawJoin, drawLink, drawTable, drawTurn, gameContext, gameModule, labelPage } from "./view.js";
+
+const PROTOCOL = 1;
+const CLIENT = "cardnet-web/1";
+const CAPABILITIES = ["chat", "index_moves", "rematch"];
+// Fatal refusals after which reconnecting would only repeat them.
+const FINAL = new Set(["replaced", "shutting_down", "unsupported_version"]);
+
+const st = new TableState();
+let intent = null;
+let joinError = "";
+let link = "connecting";
+let firstState = false;
+// The table's password as typed during this visit: kept in memory only, never stored.
+let password = null;
+const connection = new Connection(socketUrl(window.location), { onMessage, onStatus });
+
+const handlers = {
+  toggle(card, max) {
+    if (!st.decision) return;
+    if (max <= 1) st.selected = st.selected.has(card) ? new Set() : new Set([card]);
+    else if (st.selected.has(card)) st.selected.delete(card);
+    else if (st.selected.size < max) st.selected.add(card);
+    draw();
+  },
+  clear() {
+    st.selected = new Set();
+    draw();
+  },
+  play(index) {
+    const message = st.answer(index);
+    if (message) connection.send(message);
+    draw();
+  },
+  rematch() {
+    connection.send({ type: "rematch" });
+  },
+};
+
+/** Problems with a name the host would refuse (1-32 code points, no control characters), or "". */
+function nameProblem(name) {
+  if (!name) return UI.nameEmpty;
+  if ([...name].length > 32) return UI.nameTooLong;
+  if (/[\u0000-\u001f\u007f]/.test(name)) return UI.nameControl;
+  return "";
+}
+
+function hello(role, name, token) {
+  const message = { capabilities: CAPABILITIES, client: CLIENT, name, protocol: PROTOCOL, role, type: "hello" };
+  if (token) message.token = token;
+  if (st.table.password) message.auth = passwordProof(password || "", st.table.table_id, st.table.challenge);
+  connection.send(message);
+}
+
+/** After the host's `table`: take the kept seat back, repeat the player's choice after a drop, or ask. */
+function greet() {
+  const table = st.table;
+  if (!(table.versions || []).includes(PROTOCOL)) {
+    joinError = errorText({ code: "unsupported_version" });
+    intent = null;
+    return;
+  }
+  if (table.password && password === null) {
+    // The form asks for it first (offering the kept seat back, if there is one).
+    intent = null;
+    return;
+  }
+  const kept = loadSeat(table.table_id);
+  if (kept) {
+    hello("player", kept.name || loadName() || UI.guestName, kept.token);
+    intent = { role: "player", name: kept.name };
+  } else if (intent) {
+    hello(intent.role, intent.name);
+  }
+}
+
+function choose(role) {
+  const name = byId("name").value.trim();
+  const problem = nameProblem(name);
+  if (problem) {
+    joinError = problem;
+    draw();
+    return;
+  }
+  if (st.table.password) password = byId("password").value;
+  saveName(name);
+  const kept = role === "player" ? loadSeat(st.table.table_id) : null;
+  intent = { role, name: kept && kept.name ? kept.name : name };
+  joinError = "";
+  hello(role, intent.name, kept ? kept.token : null);
+}
+
+function onMessage(message) {
+  switch (message.type) {
+    case "table":
+      mark("cardnet-table");
+      st.onTable(message);
+      st.welcomed = false;
+      greet();
+      break;
+    case "welcome":
+      // Back after a drop: say so in place of the refusal or warning that may still show.
+      if (st.current) st.notice = { kind: "info", text: UI.reconnected };
+      st.onWelcome(message);
+      st.welcomed = true;
+      if (message.token && st.seat !== null) {
+        saveSeat(st.table.table_id, { token: message.token, seat: st.seat, name: intent ? intent.name : loadName() });
+      }
+      break;
+    case "seats":
+      st.onSeats(message);
+      break;
+    case "snapshot":
+    case "update": {
+      const mod = gameModule(st.game);
+      st.onState(message, (event) => (mod ? mod.eventText(gameContext(st, handlers), event) : null));
+      firstState = true;
+      requestLegal();
+      if (st.resend) {
+        st.resend = false;
+        const again = st.repeat();
+        if (again) connection.send(again);
+      }
+      break;
+    }
+    case "error":
+      onError(message);
+      break;
+    case "chat":
+      st.onChat(message);
+      break;
+    case "rematch":
+      st.votes = message;
+      break;
+    case "legal": {
+      const got = st.onLegal(message);
+      if (got === "more") connection.send(st.legalRequest());
+      if (got !== "done") return;
+      break;
+    }
+    default:
+      return;
+  }
+  draw();
+}
+
+/** Ask for a decision's legal moves, page by page, when the host sent it without them. */
+function requestLegal() {
+  const request = st.firstLegalPage();
+  if (request) connection.send(request);
+}
+
+function onError(message) {
+  if (!message.fatal) {
+    st.onError(message);
+    return;
+  }
+  const text = errorText(message, st.game);
+  if (message.code === "bad_token" && st.table) {
+    forgetSeat(st.table.table_id);
+    intent = null;
+    joinError = UI.badTokenDropped;
+  } else if (message.code === "table_full" && !st.welcomed) {
+    intent = null;
+    joinError = UI.fullWatch;
+  } else if (!st.welcomed) {
+    // A refused greeting (a wrong password, a name the host will not take): back to the form with its words.
+    if (message.code === "auth_failed") password = null;
+    intent = null;
+    joinError = text;
+  }
+  if (FINAL.has(message.code)) {
+    connection.stop();
+    const final = { replaced: UI.replacedStop, shutting_down: UI.hostStopped }[message.code] || text;
+    st.notice = { kind: "final", text: final };
+    link = "closed";
+    drawLink("closed", {});
+  } else if (st.welcomed) {
+    st.notice = { kind: "refusal", text };
+  }
+}
+
+function onStatus(kind, info) {
+  link = kind;
+  drawLink(kind, info);
+}
+
+/** A performance mark, once per page load (read by bench/web_page.py: load to first table state). */
+function mark(name) {
+  if (performance.getEntriesByName(name).length === 0) performance.mark(name);
+}
+
+function draw() {
+  if (st.welcomed) {
+    if (link !== "closed") drawLink("connected", {});
+    drawTable(st, handlers);
+    if (firstState) mark("cardnet-first-state");
+  } else if (st.table && !intent) {
+    drawJoin(st, joinError, Boolean(loadSeat(st.table.table_id)));
+  }
+}
+
+async function main() {
+  labelPage();
+  drawLink("connecting", {});
+  byId("name").value = loadName();
+  byId("join-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    choose("player");
+  });
+  byId("watch-btn").addEventListener("click", () => choose("spectator"));
+  byId("chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = byId("chat-text");
+    const text = input.value.trim();
+    if (text && connection.send({ text, type: "chat" })) input.value = "";
+  });
+  connection.start();
+  setInterval(() => {
+    if (st.welcomed && st.secondsLeft !== null) drawTurn(st);
+  }, 1000);
+  await loadSegments();
+  draw();
+}
+
+main();

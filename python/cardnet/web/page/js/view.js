@@ -1,0 +1,215 @@
+// Drawing the page from the table state: the join form, and the table screen's parts that every game shares
+// (header, notices, whose turn, outcome, the offered moves, the event log, the chat). The game's own parts
+// come from its module (fistful.js, matchstick.js).
+
+import { byId, el, setChildren } from "./dom.js";
+import * as fistful from "./fistful.js";
+import * as matchstick from "./matchstick.js";
+import { GAMES, UI, count, say } from "./words.js";
+
+const GAME_MODULES = { fistful, matchstick };
+
+/** The module drawing a game, or null for a game this page does not draw. */
+export function gameModule(game) {
+  return GAME_MODULES[game] || null;
+}
+
+/** Fill the static labels from the words module. */
+export function labelPage() {
+  document.title = UI.title;
+  byId("title").textContent = UI.title;
+  byId("name-label").textContent = UI.nameLabel;
+  byId("name").placeholder = UI.namePlaceholder;
+  byId("join-btn").textContent = UI.join;
+  byId("password-label").textContent = UI.passwordLabel;
+  byId("watch-btn").textContent = UI.watch;
+  byId("join-hint").textContent = UI.joinHint;
+  byId("log-title").textContent = UI.log;
+  byId("chat-title").textContent = UI.chat;
+  byId("chat-text").placeholder = UI.chatPlaceholder;
+  byId("chat-send").textContent = UI.send;
+}
+
+/** The connection line under the title. */
+export function drawLink(kind, info) {
+  const text = { connecting: UI.connecting, connected: UI.connected, silent: UI.silent, closed: UI.closed }[kind];
+  const node = byId("link");
+  node.textContent = text || say(UI.reconnecting, { attempt: info.attempt || 1 });
+  node.className = `link link-${kind}`;
+}
+
+function seatMarker(st, seat) {
+  const info = st.seats[seat] || {};
+  if (info.auto) return ` (${UI.seatAuto})`;
+  if (info.kind === "human" && !info.connected && seat !== st.seat) return ` (${UI.seatGone})`;
+  return "";
+}
+
+/** The join form: the table's name, game and seats; `kept` when this browser holds one of them. */
+export function drawJoin(st, error, kept) {
+  const table = st.table;
+  byId("table").hidden = true;
+  byId("join").hidden = false;
+  byId("join-table").textContent = say(UI.tableLine, {
+    game: GAMES[table.game] || table.game,
+    table: table.name,
+    players: table.players,
+  });
+  const names = st.names;
+  setChildren(
+    byId("join-seats"),
+    st.seats.map((seat, i) =>
+      el("li", { class: seat.kind === "open" ? "open" : "" }, el("span", { class: "who", text: seat.kind === "open" ? UI.seatOpen : names[i] }), seatMarker(st, i)),
+    ),
+  );
+  const drawn = Boolean(gameModule(table.game));
+  byId("join-btn").textContent = kept ? UI.rejoin : UI.join;
+  byId("join-btn").disabled = !drawn || (!kept && !st.seats.some((seat) => seat.kind === "open"));
+  byId("password-row").hidden = !table.password;
+  byId("watch-btn").disabled = !drawn;
+  const ask = table.password ? UI.passwordNeeded : "";
+  byId("join-error").textContent = drawn ? error || ask : say(UI.unsupported, { game: GAMES[table.game] || table.game });
+}
+
+/** What the game modules read: the view's parts, names, the selection and what tapping does. */
+export function gameContext(st, handlers) {
+  const view = st.view || { public: {}, private: null };
+  return {
+    me: st.seat,
+    pub: view.public,
+    priv: view.private,
+    decision: st.decision,
+    selected: st.selected,
+    toAct: (st.current && st.current.to_act) || [],
+    name: (seat) => st.name(seat),
+    marker: (seat) => seatMarker(st, seat),
+    toggle: handlers.toggle,
+  };
+}
+
+function drawHead(st) {
+  const table = st.table;
+  const who = st.seat === null ? UI.youWatch : say(UI.youSit, { seat: st.seat });
+  const watching = st.spectators === null ? "" : st.spectators ? say(UI.watching, { n: st.spectators }) : UI.nobodyWatching;
+  setChildren(
+    byId("table-head"),
+    el("h2", { class: "game-title", text: GAMES[table.game] || table.game }),
+    el("p", { class: "dim" }, el("span", { class: "table-name", text: table.name }), ` · ${who}`, watching ? ` · ${watching}` : ""),
+  );
+}
+
+function drawNotice(st) {
+  const node = byId("notice");
+  node.hidden = !st.notice;
+  node.textContent = st.notice ? st.notice.text : "";
+  node.className = `notice ${st.notice ? st.notice.kind : ""}`;
+}
+
+function turnText(st) {
+  const current = st.current;
+  if (!current) {
+    const open = st.seats.filter((seat) => seat.kind === "open").length;
+    return say(UI.waitingSeats, { open: count(open, "seat") });
+  }
+  if (current.over) return UI.gameOver;
+  if (st.pending) return UI.sent;
+  if (st.decision) return st.secondsLeft === null ? UI.yourTurn : say(UI.yourTurnTimed, { s: st.secondsLeft });
+  const others = (current.to_act || []).filter((seat) => seat !== st.seat);
+  if (others.length === 1) return say(UI.waitTurn, { who: st.name(others[0]) });
+  return UI.waitOthers;
+}
+
+function drawOutcome(st, mod, ctx, handlers) {
+  const node = byId("outcome");
+  const outcome = st.current && st.current.over ? st.current.outcome : null;
+  node.hidden = !outcome;
+  if (!outcome) {
+    node.replaceChildren();
+    return;
+  }
+  const parts = [el("h2", { text: UI.gameOver }), el("ol", { class: "standings" }, mod.outcomeLines(ctx, outcome).map((line) => el("li", { text: line })))];
+  if (st.seat !== null) {
+    const voted = st.votes && st.votes.game_no === st.current.game_no && st.votes.votes.includes(st.seat);
+    if (voted) parts.push(el("p", { class: "dim", text: UI.rematchVoted }));
+    else parts.push(el("button", { type: "button", class: "primary", id: "rematch-btn", text: UI.rematch, onclick: handlers.rematch }));
+  }
+  if (st.votes && st.votes.game_no === st.current.game_no) {
+    const needed = st.seats.filter((seat) => seat.kind === "human" && seat.connected).length;
+    parts.push(el("p", { class: "dim", text: say(UI.rematchVotes, { votes: st.votes.votes.length, needed }) }));
+  }
+  setChildren(node, parts);
+}
+
+function drawActions(st, mod, ctx, handlers) {
+  const { hint, offers } = mod.offers(ctx);
+  const buttons = offers.map((offer) =>
+    el(
+      "button",
+      { type: "button", class: `offer ${offer.kind || "play"}`, dataset: { index: String(offer.index) }, onclick: () => handlers.play(offer.index) },
+      el("span", { class: "offer-label", text: offer.label }),
+      offer.note ? el("span", { class: "offer-note", text: offer.note }) : null,
+    ),
+  );
+  const parts = [];
+  if (hint) parts.push(el("p", { class: "hint", text: hint }));
+  parts.push(...buttons);
+  if (st.selected.size) parts.push(el("button", { type: "button", class: "clear", text: UI.clear, onclick: handlers.clear }));
+  setChildren(byId("actions"), parts);
+}
+
+function drawLog(st) {
+  const list = byId("log");
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 8;
+  setChildren(list, st.log.map((line) => el("li", { text: line })));
+  if (atBottom) list.scrollTop = list.scrollHeight;
+}
+
+function drawChat(st) {
+  const box = byId("chat-box");
+  box.hidden = !st.capabilities.includes("chat");
+  if (box.hidden) return;
+  const list = byId("chat");
+  setChildren(
+    list,
+    st.chat.map((line) =>
+      el(
+        "li",
+        { class: line.earlier ? "earlier" : "" },
+        el("span", { class: "who", text: line.name }),
+        line.spectator ? ` ${UI.spectatorTag}` : "",
+        ": ",
+        el("span", { class: "text", text: line.text }),
+        line.earlier ? ` ${UI.earlier}` : "",
+      ),
+    ),
+  );
+  list.scrollTop = list.scrollHeight;
+}
+
+/** Only the line saying whose turn it is (the turn timer's countdown). */
+export function drawTurn(st) {
+  byId("turn").textContent = turnText(st);
+  byId("turn").className = `turn-line ${st.decision ? "your-turn" : ""}`;
+}
+
+/** The whole table screen. */
+export function drawTable(st, handlers) {
+  byId("join").hidden = true;
+  byId("table").hidden = false;
+  const mod = gameModule(st.game);
+  drawHead(st);
+  drawNotice(st);
+  drawTurn(st);
+  if (mod && st.current) {
+    const ctx = gameContext(st, handlers);
+    drawOutcome(st, mod, ctx, handlers);
+    setChildren(byId("board"), mod.board(ctx));
+    setChildren(byId("hand"), mod.hand(ctx));
+    drawActions(st, mod, ctx, handlers);
+  } else {
+    byId("outcome").hidden = true;
+    for (const id of ["board", "hand", "actions"]) setChildren(byId(id));
+  }
+  drawLog(st);
+  drawChat(st);
+}

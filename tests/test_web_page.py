@@ -1,0 +1,135 @@
+"""The web seat's page as files: its segment data is the core's, its code never turns strings into markup or
+code, index.html holds no inline script or style (the host's Content-Security-Policy forbids them), every
+module it imports is shipped, it stays light, and its words cover every code the host can send."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from cardnet.codec import ERROR_CODES
+from cardnet.refusals import refusal_codes
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "python" / "cardnet" / "web" / "page"
+SCRIPTS = sorted((PAGE / "js").glob("*.js"))
+#: The page's weight budget (HTML, JavaScript and CSS, uncompressed): a phone on a busy LAN loads it at once.
+WEIGHT_BUDGET = 150 * 1024
+
+
+def test_segments_json_is_what_the_core_gives() -> None:
+    script = ROOT / "scripts" / "web_segments.py"
+    done = subprocess.run([sys.executable, str(script), "check"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+def test_segments_json_holds_every_card_and_value_of_the_core() -> None:
+    from cardnet import segments
+
+    data = json.loads((PAGE / "segments.json").read_text("utf-8"))
+    assert sorted(data["cards"]) == sorted(segments.card_types(expansion=True))
+    assert data["values"] == segments.values(expansion=True)
+    for card, info in data["cards"].items():
+        assert info["shape"] == segments.shape(card) and info["turned"] == segments.shape(card, rotated=True)
+        assert info["ways"] == [list(way) for way in segments.transforms(card, expansion=True)]
+    assert data["glyphs"]["8"] == "abcdefg" and data["cards"]["69"]["label"] == "6/9"
+
+
+def test_no_script_turns_strings_into_markup_or_code() -> None:
+    forbidden = re.compile(
+        r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\s*\(|new\s+Function|setTimeout\(\s*[\"'`]"
+        r"|setAttribute\(\s*[\"']style|cssText|DOMParser|createContextualFragment"
+    )
+    found = [f"{path.name}: {m.group(0)}" for path in SCRIPTS for m in forbidden.finditer(path.read_text("utf-8"))]
+    assert SCRIPTS and found == []
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+
+def test_index_has_no_inline_script_handler_or_style() -> None:
+    parser = _Tags()
+    parser.feed((PAGE / "index.html").read_text("utf-8"))
+    scripts = [attrs for tag, attrs in parser.tags if tag == "script"]
+    assert scripts == [{"type": "module", "src": "js/app.js"}]
+    assert not [tag for tag, _ in parser.tags if tag == "style"]
+    inline = [(tag, name) for tag, attrs in parser.tags for name in attrs if name.startswith("on") or name == "style"]
+    assert inline == []
+
+
+def test_every_imported_module_is_shipped() -> None:
+    imports = re.compile(r"""^\s*(?:import|export)\s[^;]*?from\s+["'](\.[^"']+)["']""", re.MULTILINE)
+    for path in SCRIPTS:
+        for target in imports.findall(path.read_text("utf-8")):
+            assert (path.parent / target).resolve().is_file(), f"{path.name} imports {target}"
+    html = (PAGE / "index.html").read_text("utf-8")
+    for ref in re.findall(r'(?:src|href)="([^"]+)"', html):
+        assert (PAGE / ref).is_file(), ref
+
+
+def test_the_page_weighs_less_than_its_budget() -> None:
+    files = [PAGE / "index.html", *SCRIPTS, *PAGE.glob("*.css")]
+    weight = sum(path.stat().st_size for path in files)
+    assert weight <= WEIGHT_BUDGET, f"{weight} bytes"
+
+
+def _table_keys(name: str) -> set[str]:
+    """The keys of one `export const NAME = {...}` table of words.js."""
+    text = (PAGE / "js" / "words.js").read_text("utf-8")
+    body = re.search(r"export const %s = \{\n(.*?)\n\};" % name, text, re.DOTALL)
+    assert body is not None, name
+    return set(re.findall(r"^  (\w+):", body.group(1), re.MULTILINE))
+
+
+def test_words_cover_every_host_error_and_every_refusal_of_the_two_games() -> None:
+    assert set(ERROR_CODES) <= _table_keys("ERRORS")
+    rules = (ROOT / "docs" / "GAMES.md").read_text("utf-8")
+    for game in ("Matchstick Tycoon", "A Fistful of Gold"):
+        section = rules.split(f"## {game}")[1].split("\n## ")[0]
+        codes = set(re.findall(r"`([a-z_]+)`", section.split("efusal codes")[1].split(":", 1)[1].split("\n\n")[0]))
+        assert codes and codes <= _table_keys("REFUSALS") & refusal_codes(), (game, codes)
+
+
+def test_the_page_s_password_proof_is_the_protocol_s_hmac(tmp_path: Path) -> None:
+    """auth.js (the browser's crypto.subtle is missing on plain-http LAN pages) against Python's hmac, in Node."""
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI"):
+            pytest.fail("node is missing: .ci/run installs nodejs")
+        pytest.skip("node is not installed")
+    shutil.copy(PAGE / "js" / "auth.js", tmp_path / "auth.mjs")
+    cases = [
+        ["open sesame", "4be0c1d2e3f40516", "9f2c41d07a5be3e8c0a1d2f3e4b5c6d7"],
+        ["", "t1", "00"],
+        ["pässwörd 🔑", "table", "c" * 32],
+        ["k" * 100, "t" * 55, "x" * 200],
+    ]
+    runner = tmp_path / "run.mjs"
+    runner.write_text(
+        'import { passwordProof } from "./auth.mjs";\n'
+        "const cases = JSON.parse(process.argv[2]);\n"
+        "console.log(JSON.stringify(cases.map(([p, t, c]) => passwordProof(p, t, c))));\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run([node, str(runner), json.dumps(cases)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    expected = [
+        hmac.new(p.encode(), f"cardnet-auth/1|{t}|{c}".encode(), hashlib.sha256).hexdigest() for p, t, c in cases
+    ]
+    assert json.loads(done.stdout) == expected
