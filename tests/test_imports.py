@@ -63,8 +63,9 @@ THIRD_PARTY: dict[str, tuple[str, ...]] = {
     "pettingzoo": ("cardnet.rl.*",),
     "pyspiel": ("cardnet.rl.*",),
     "ray": ("cardnet.arena",),
-    # The rules and the help as formatted text, for the full-screen client and `cardnet rules`.
-    "markdown_it": ("cardnet.ui.markdown",),
+    # The rules and the help as formatted text, for the full-screen client and `cardnet rules`; as a tree of
+    # elements for the web seat's start page.
+    "markdown_it": ("cardnet.ui.markdown", "cardnet.web.rules"),
     "wcwidth": ("cardnet.ui.markdown",),
     # The web seat: HTTP and WebSocket without I/O, and the QR code of its address.
     "h11": ("cardnet.web.http", "cardnet.web.ws", "cardnet.web.server"),

@@ -8,6 +8,8 @@ what the injection test listens for. Every wait is bounded; every connection is 
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 import time
 from collections.abc import Iterator
@@ -257,8 +259,100 @@ def test_a_password_table_asks_for_it_and_again_after_a_reload(phone: tuple[Page
 
 def test_a_table_of_another_game_says_so_and_seats_nobody(phone: tuple[Page, PageWatch]) -> None:
     page, watch = phone
-    with served_table("cherki", 2, {1: "heuristic"}) as table:
+    with served_table("ten", 2, {1: "heuristic"}) as table:
         page.goto(table.url)
-        page.locator("#join-error", has_text="this table plays").wait_for(timeout=10_000)
+        page.locator("#join-error", has_text="cannot draw TEN").wait_for(timeout=10_000)
         assert page.locator("#join-btn").is_disabled() and page.locator("#watch-btn").is_disabled()
         assert watch.errors == [] and watch.dialogs == []
+
+
+def test_a_whole_three_player_cherki_game_by_taps(phone: tuple[Page, PageWatch]) -> None:
+    page, watch = phone
+    with served_table("cherki", 3, {1: "heuristic", 2: "heuristic"}, seed=11) as table:
+        page.goto(table.url)
+        # No password at this table: no password field.
+        page.locator("#join-seats li").first.wait_for(timeout=10_000)
+        assert page.locator("#password").is_hidden()
+        page.fill("#name", "Ann")
+        page.click("#join-btn")
+        page.locator("#turn.your-turn").wait_for(timeout=10_000)
+        # The hand by kind: 8 cards in groups, each group labelled with its kind and count, each card with its
+        # suit's letter; the first decision offers only what the host allows (draw; no discard to take yet).
+        groups = page.locator(".hand-area .kind-group")
+        labels = groups.locator(".kind-label").all_inner_texts()
+        assert sum(int(label.split("×")[1]) for label in labels) == 8 == page.locator(".hand .card-button").count()
+        assert re.fullmatch(r"(\d|WF|RF|OT)[CSM]?\*?", page.locator(".hand .ccard-face").first.inner_text())
+        assert page.locator("#actions button.offer").all_inner_texts()[0].startswith("Draw from the stock")
+        assert page.locator(".hand-area .progress").inner_text().startswith("Towards a call: triples ")
+        assert page.locator("#board .players li").count() == 3
+        # After drawing, each card can be discarded: tap one, and its discard is offered.
+        page.locator("#actions button.offer.play").first.click()
+        page.locator(".hand .card-button:not([disabled])").first.wait_for(timeout=10_000)
+        assert page.locator(".hand .card-button").count() == 9
+        page.locator(".hand .card-button:not([disabled])").first.click()
+        assert page.locator("#actions button.offer.play").first.inner_text().startswith("Discard ")
+        targets = page.locator("button:visible, summary:visible, input:visible")
+        sizes = [box for box in (targets.nth(i).bounding_box() for i in range(targets.count())) if box]
+        assert len(sizes) > 10
+        assert [box for box in sizes if box["width"] < 44 or box["height"] < 44] == []
+        taps = play_to_the_end(page, max_taps=400)
+        outcome = outcome_of(table)
+        assert watch.errors == [] and watch.dialogs == []
+    names = ["You", "Bot 1 · heuristic", "Bot 2 · heuristic"]
+    standings = page.locator("#outcome .standings li").all_inner_texts()
+    for line, seat in zip(standings, outcome.order):
+        assert line.startswith(f"{names[seat]}: ", line.index(" ") + 1), line
+        assert f": {outcome.scores[seat]:+d} points".replace("+0", "0") in line
+        assert line.endswith("– winner") == (seat in outcome.winners)
+    deal = outcome.detail["deals"][0]
+    log = page.locator("#log li").all_inner_texts()
+    assert any(line.startswith("You draw ") for line in log) and any(line.startswith("You discard ") for line in log)
+    if deal["result"] == "win":
+        # The settlement in words: who won, how, and what each seat paid or got.
+        (won,) = [line for line in log if " deal 1 by " in line]
+        assert f"Total {deal['total']}: " in won and "pays" in won
+        assert standings[3].startswith(f"{names[deal['winner']]} won deal 1 by ")
+    else:
+        assert "The stock ran out: deal 1 is drawn, nobody pays." in log
+    assert taps > 10
+
+
+def test_the_start_page_shows_the_seats_the_password_field_and_the_rules(phone: tuple[Page, PageWatch]) -> None:
+    page, watch = phone
+    locked = HostOptions(password="open sesame")
+    with served_table("cherki", 3, {2: "heuristic"}, table_id="startpage", options=locked) as table:
+        peer = LinePeer(table.tcp_port)
+        try:
+            peer.send({"name": "Ole", "protocol": 1, "role": "player", "type": "hello", "auth": _proof(peer.table)})
+            assert peer.expect("welcome")["seat"] == 0
+            page.goto(table.url)
+            page.locator("#join-seats li", has_text="Ole").wait_for(timeout=10_000)
+            assert page.locator("#join-table").inner_text() == "Cherki at “web cherki”: 3 seats"
+            seats = [" ".join(line.split()) for line in page.locator("#join-seats li").all_inner_texts()]
+            assert seats == ["Ole", "open", "Bot 2 · heuristic"]
+            assert page.locator("#join-seats li.open").count() == 1
+            # A password table: the masked field, and the words saying it is needed.
+            assert page.locator("#password").is_visible()
+            assert page.get_attribute("#password", "type") == "password"
+            assert "needs its password" in page.locator("#join-error").inner_text()
+            assert page.locator("#join-btn").is_enabled() and page.locator("#watch-btn").is_enabled()
+            # The whole rules, from the same Markdown as `cardnet rules cherki`, folded until tapped.
+            page.locator("#rules-box:not([hidden])").wait_for(timeout=10_000)
+            assert page.locator("#rules-title").inner_text() == "The rules of Cherki"
+            page.click("#rules-title")
+            headings = page.locator("#rules h4").all_inner_texts()
+            assert headings[:2] == ["The cards", "Setup"] and "Calling and winning" in headings
+            assert page.locator("#rules h3").inner_text() == "Cherki"
+            assert page.locator("#rules ol li").count() >= 4 and page.locator("#rules strong").count() > 10
+            assert page.locator("#rules code").first.inner_text() == "*"
+            # Readable on the phone: nothing wider than the screen.
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+            assert watch.errors == [] and watch.dialogs == []
+        finally:
+            peer.close()
+
+
+def _proof(table: dict[str, Any]) -> str:
+    """The password proof of a `table` message's challenge for the test's password (PROTOCOL.md § 3)."""
+    message = f"cardnet-auth/1|{table['table_id']}|{table['challenge']}".encode()
+    return hmac.new(b"open sesame", message, hashlib.sha256).hexdigest()

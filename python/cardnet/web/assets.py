@@ -1,6 +1,7 @@
 """The web seat's static files: which request path names which file under the page directory, and its type.
 
-Only files directly named are served (``/`` is ``index.html``): no directory listing, no index of a subfolder,
+Only files directly named are served (``/`` is ``index.html``; ``/rules/<game>.json`` is made from the game's
+rules, see :mod:`cardnet.web.rules`): no directory listing, no index of a subfolder,
 no hidden files, only the types in :data:`CONTENT_TYPES`, and nothing outside the page directory, whatever
 the path holds (``..`` plain or percent-encoded, backslashes, NUL, a symbolic link that leads out).
 """
@@ -12,7 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote_to_bytes
 
-__all__ = ["CONTENT_TYPES", "Asset", "BadPath", "PageFiles", "default_page_dir"]
+from .rules import rules_json
+
+__all__ = ["CONTENT_TYPES", "RULES_FOLDER", "Asset", "BadPath", "PageFiles", "default_page_dir"]
 
 #: The file types the page may consist of, by extension.
 CONTENT_TYPES = {
@@ -30,6 +33,10 @@ CONTENT_TYPES = {
 
 #: The largest file served (the page's files are a few kilobytes each; the page as a whole aims at 150 KB).
 MAX_ASSET_BYTES = 4 * 1024 * 1024
+
+
+#: ``/rules/<game>.json``: a game's whole rules for the start page (:mod:`cardnet.web.rules`), made by the host.
+RULES_FOLDER = "rules"
 
 
 class BadPath(ValueError):
@@ -85,6 +92,8 @@ class PageFiles:
         type not served, a link leading out of the page directory). Raises :class:`BadPath` as
         :meth:`segments` does."""
         parts = self.segments(target) or ["index.html"]
+        if len(parts) == 2 and parts[0] == RULES_FOLDER:
+            return _rules_asset(parts[1])
         if any(not part or part.startswith(".") for part in parts):
             return None
         content_type = CONTENT_TYPES.get(Path(parts[-1]).suffix.lower())
@@ -100,5 +109,16 @@ class PageFiles:
             body = resolved.read_bytes()
         except (OSError, RuntimeError):
             return None
-        etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-        return Asset(body, content_type, etag)
+        return _asset(body, content_type)
+
+
+def _asset(body: bytes, content_type: str) -> Asset:
+    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    return Asset(body, content_type, etag)
+
+
+def _rules_asset(name: str) -> Asset | None:
+    """``<game>.json`` under ``/rules/``: the game's rules as a tree of elements, or None for no such game."""
+    game, dot, suffix = name.rpartition(".")
+    body = rules_json(game) if dot and suffix == "json" else None
+    return None if body is None else _asset(body, CONTENT_TYPES[".json"])

@@ -4,6 +4,7 @@
 import { passwordProof } from "./auth.js";
 import { Connection, socketUrl } from "./connection.js";
 import { byId } from "./dom.js";
+import { showRules } from "./rules.js";
 import { loadSegments } from "./segments.js";
 import { TableState } from "./state.js";
 import { forgetSeat, loadName, loadSeat, saveName, saveSeat } from "./store.js";
@@ -105,6 +106,7 @@ function onMessage(message) {
     case "table":
       mark("cardnet-table");
       st.onTable(message);
+      showRules(message.game);
       st.welcomed = false;
       greet();
       break;

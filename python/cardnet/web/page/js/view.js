@@ -1,13 +1,14 @@
 // Drawing the page from the table state: the join form, and the table screen's parts that every game shares
 // (header, notices, whose turn, outcome, the offered moves, the event log, the chat). The game's own parts
-// come from its module (fistful.js, matchstick.js).
+// come from its module (cherki.js, fistful.js, matchstick.js).
 
+import * as cherki from "./cherki.js";
 import { byId, el, setChildren } from "./dom.js";
 import * as fistful from "./fistful.js";
 import * as matchstick from "./matchstick.js";
 import { GAMES, UI, count, say } from "./words.js";
 
-const GAME_MODULES = { fistful, matchstick };
+const GAME_MODULES = { cherki, fistful, matchstick };
 
 /** The module drawing a game, or null for a game this page does not draw. */
 export function gameModule(game) {

@@ -59,7 +59,8 @@ export const UI = {
   badTokenDropped: "Your old seat is gone; join again.",
   fullWatch: "Every seat is taken: you can watch.",
   noLegal: "None of the selected cards can be played together now.",
-  unsupported: "This page seats players at A Fistful of Gold and Matchstick Tycoon; this table plays {game}. Join it with cardnet.",
+  unsupported: "This page cannot draw {game} yet: join this table with cardnet.",
+  rulesTitle: "The rules of {game}",
 };
 
 // The host's refusals and fatal errors (PROTOCOL.md § 11), and the core's refusal codes of the two games
@@ -114,6 +115,17 @@ export const REFUSALS = {
   illegal_play: "This play is not allowed now.",
   not_forced: "You discard a matchstick only when your hand is empty: play or pass.",
   must_lead: "The table is empty: you lead and must play 1 to 5 cards.",
+  // Cherki
+  already_drawn: "You have already drawn this turn: discard a card.",
+  call_with_discard: "After drawing, you call Cherki as you discard, not as a move of its own.",
+  draw_first: "Draw from the stock or take the discard before you discard.",
+  no_discard: "There is no discard to take: draw from the stock.",
+  took_last_turn: "You took the discard on your previous turn, so now you must draw from the stock.",
+  not_pair_kind: "You have called: you may take only a card of your pair kind.",
+  already_called: "You have already called Cherki this deal.",
+  not_ready: "Your eight cards are not two triples and a pair, so you cannot call.",
+  must_discard_drawn: "Your hand is locked: discard the card you drew.",
+  just_taken: "You cannot discard the card you took from the discard pile this turn.",
 };
 
 export const GAMES = {
@@ -240,6 +252,74 @@ export const MATCHSTICK_EVENTS = {
   went_out: { you: "You go out ({place}).", other: "{who} goes out ({place})." },
   trick_cleared: "Trick over.",
   trick_leader: { you: "Trick over. You lead.", other: "Trick over. {who} leads." },
+};
+
+export const CHERKI = {
+  heading: "Deal {deal} of {deals}, dealer {dealer}",
+  stock: "Stock: {n}",
+  called: "CALLED",
+  score: "score {n}",
+  lastDeal: "Last deal:",
+  dealWon: { you: "You won deal {deal} by {how}, total {total} ({gain})", other: "{who} won deal {deal} by {how}, total {total} ({gain})" },
+  dealDrawn: "Deal {deal} was drawn (the stock ran out): nobody paid",
+  byTake: "taking the discard",
+  byDraw: "drawing from the stock",
+  topDiscard: "Top discard:",
+  from: "from {who}",
+  mayTake: "it may be taken",
+  cannotTake: "it cannot be taken",
+  youMayNotTake: "you may not take it now",
+  noTop: "No discard to take: draw from the stock.",
+  discards: "Discards",
+  discardsOlder: "Discards ({n} older, then)",
+  takenBy: "{who}, taken by {taker}",
+  yourHand: "Your hand ({cards}, by kind)",
+  kindCount: "{kind} ×{n}",
+  drawn: "new",
+  towards: "Towards a call:",
+  triples: "triples {n} of 2",
+  pairs: "pairs {n} of 1",
+  locked: "You called Cherki: you win with any {kind} you draw or take.",
+  ready: "Ready: two triples and a pair of {kind}",
+  mayCallNow: " – you may call now.",
+  readyAfter: "Ready after discarding {cards}: you may call as you discard.",
+  notReadyDrawn: "Not ready: no discard makes two triples and a pair.",
+  notReady: "Not ready: you need two triples and a pair to call.",
+  offerDraw: "Draw from the stock",
+  stockLeft: "{n} left",
+  offerTake: "Take {card}",
+  wins: ": completes your hand, you win",
+  offerCall: "Call Cherki",
+  callNote: "lock your hand, then win with any {kind}",
+  offerDiscard: "Discard {card}",
+  offerDiscardCall: "Discard {card} and call Cherki",
+  justDrawn: "just drawn",
+  chooseDiscard: "Tap the card to discard.",
+  numberCard: "{rank} {suit}",
+  stamp: "*",
+  suits: { coins: "Coins", strings: "Strings", myriads: "Myriads" },
+  suitShort: { coins: "C", strings: "S", myriads: "M" },
+  kinds: { "white-flower": "White Flower", "red-flower": "Red Flower", "old-thousand": "Old Thousand" },
+  honourShort: { "white-flower": "WF", "red-flower": "RF", "old-thousand": "OT" },
+  outcomeLine: "{place}. {who}: {points} points",
+  winner: "winner",
+  drawGame: "Every score is 0: the game is a draw.",
+};
+
+export const CHERKI_EVENTS = {
+  draw_card: { you: "You draw {card} ({n} left in the stock).", other: "{who} draws {card} ({n} left in the stock)." },
+  draw_hidden: { you: "You draw from the stock ({n} left).", other: "{who} draws from the stock ({n} left)." },
+  take_discard: { you: "You take {card}, discarded by {from}.", other: "{who} takes {card}, discarded by {from}." },
+  discard: { you: "You discard {card}.", other: "{who} discards {card}." },
+  call: { you: "You call Cherki!", other: "{who} calls Cherki!" },
+  win: {
+    you: "You win deal {deal} by {how}, completing the {pair}s. {cards}. Total {total}: {pays}.",
+    other: "{who} wins deal {deal} by {how}, completing the {pair}s. {cards}. Total {total}: {pays}.",
+  },
+  gets: { you: "You get {n}", other: "{who} gets {n}" },
+  pays: { you: "You pay {n}", other: "{who} pays {n}" },
+  deal_drawn: "The stock ran out: deal {deal} is drawn, nobody pays.",
+  new_deal: "Deal {deal} is dealt, dealer {dealer}.",
 };
 
 // Counted nouns: [one, more]. `count(2, "card")` is "2 cards".
