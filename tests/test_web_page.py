@@ -133,3 +133,25 @@ def test_the_page_s_password_proof_is_the_protocol_s_hmac(tmp_path: Path) -> Non
         hmac.new(p.encode(), f"cardnet-auth/1|{t}|{c}".encode(), hashlib.sha256).hexdigest() for p, t, c in cases
     ]
     assert json.loads(done.stdout) == expected
+
+
+def _cherki_section() -> str:
+    return (ROOT / "docs" / "GAMES.md").read_text("utf-8").split("## Cherki")[1].split("\n## ")[0]
+
+
+def test_words_cover_every_refusal_of_cherki() -> None:
+    section = _cherki_section()
+    codes = set(re.findall(r"`([a-z_]+)`", section)) & refusal_codes()
+    assert {"took_last_turn", "not_pair_kind", "just_taken", "call_with_discard"} <= codes
+    assert codes <= _table_keys("REFUSALS")
+
+
+def test_the_cherki_page_words_every_event_and_offers_every_move_of_the_game() -> None:
+    section = _cherki_section()
+    script = (PAGE / "js" / "cherki.js").read_text("utf-8")
+    moves = set(re.findall(r'"type":"(\w+)"', section.split("**Moves**")[1].split("**View.**")[0]))
+    events = set(re.findall(r'"type":"(\w+)"', section.split("**Events.**")[1].split("**Outcome.**")[0]))
+    assert moves == {"draw_stock", "take_discard", "discard", "call"}
+    assert {"draw_stock", "take_discard", "discard", "call", "win", "new_deal", "deal_drawn"} <= events
+    assert [move for move in moves if f'move.type === "{move}"' not in script] == []
+    assert [event for event in events if f'case "{event}":' not in script] == []
