@@ -266,9 +266,29 @@ def test_a_table_of_another_game_says_so_and_seats_nobody(phone: tuple[Page, Pag
         assert watch.errors == [] and watch.dialogs == []
 
 
-def test_a_whole_three_player_cherki_game_by_taps(phone: tuple[Page, PageWatch]) -> None:
+def cherki_turn(page: Page) -> bool:
+    """One tap of a Cherki turn: call when the page offers it, else take the top discard when offered, else as
+    :func:`take_turn` taps (draw, then discard the first card that may go); False once the game is over."""
+    page.locator("#turn.your-turn, #outcome:not([hidden])").first.wait_for(timeout=10_000)
+    if page.locator("#outcome").is_visible():
+        return False
+    for label in ("call Cherki", "Take "):
+        offer = page.locator("#actions button.offer.play", has_text=label)
+        if offer.count():
+            offer.first.click()
+            return True
+    return take_turn(page)
+
+
+def test_a_whole_three_player_cherki_game_by_taps(browser: Browser, phone: tuple[Page, PageWatch]) -> None:
     page, watch = phone
     with served_table("cherki", 3, {1: "heuristic", 2: "heuristic"}, seed=11) as table:
+        # A second guest watches: the table without a hand and without moves, to the same outcome.
+        viewer = browser.new_context(viewport=PHONE).new_page()
+        viewer.goto(table.url)
+        viewer.fill("#name", "Bea")
+        viewer.click("#watch-btn")
+        viewer.locator("#board .players").wait_for(timeout=10_000)
         page.goto(table.url)
         # No password at this table: no password field.
         page.locator("#join-seats li").first.wait_for(timeout=10_000)
@@ -295,9 +315,27 @@ def test_a_whole_three_player_cherki_game_by_taps(phone: tuple[Page, PageWatch])
         sizes = [box for box in (targets.nth(i).bounding_box() for i in range(targets.count())) if box]
         assert len(sizes) > 10
         assert [box for box in sizes if box["width"] < 44 or box["height"] < 44] == []
-        taps = play_to_the_end(page, max_taps=400)
+        page.locator("#actions button.offer.play").first.click()
+        # Once a discard may be taken, the page offers it; the card taken may not go straight back.
+        while not page.locator("#actions button.offer.play", has_text="Take ").count():
+            assert cherki_turn(page)
+            page.locator("#turn.your-turn, #outcome:not([hidden])").first.wait_for(timeout=10_000)
+        page.locator("#actions button.offer.play", has_text="Take ").click()
+        page.locator(".hand .card-button .card-mark").wait_for(timeout=10_000)
+        assert page.locator(".hand .card-button", has=page.locator(".card-mark")).is_disabled()
+        taps = 0
+        while cherki_turn(page):
+            taps += 1
+            assert taps < 400, "the game did not end within 400 taps"
         outcome = outcome_of(table)
         assert watch.errors == [] and watch.dialogs == []
+        viewer.locator("#outcome:not([hidden])").wait_for(timeout=10_000)
+        assert viewer.locator(".hand .card-button").count() == 0 and viewer.locator("#rematch-btn").count() == 0
+        watched = viewer.locator("#outcome .standings li").all_inner_texts()
+        assert [line.replace("Ann", "You") for line in watched] == page.locator(
+            "#outcome .standings li"
+        ).all_inner_texts()
+        viewer.context.close()
     names = ["You", "Bot 1 · heuristic", "Bot 2 · heuristic"]
     standings = page.locator("#outcome .standings li").all_inner_texts()
     for line, seat in zip(standings, outcome.order):
@@ -307,6 +345,7 @@ def test_a_whole_three_player_cherki_game_by_taps(phone: tuple[Page, PageWatch])
     deal = outcome.detail["deals"][0]
     log = page.locator("#log li").all_inner_texts()
     assert any(line.startswith("You draw ") for line in log) and any(line.startswith("You discard ") for line in log)
+    assert any(line.startswith("You take ") for line in log)
     if deal["result"] == "win":
         # The settlement in words: who won, how, and what each seat paid or got.
         (won,) = [line for line in log if " deal 1 by " in line]
