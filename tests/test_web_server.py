@@ -129,6 +129,18 @@ async def test_the_page_and_its_files_are_served_with_their_types_and_headers(pa
         assert (cached.status, cached.body) == (304, b"")
 
 
+async def test_a_game_s_rules_are_served_as_json_beside_any_page(page: Path) -> None:
+    async with running_host(fake_engine()) as host, web_seat(host, page) as seat:
+        assert seat.port is not None
+        rules = await exchange(seat.port, get("/rules/cherki.json"))
+        assert rules.status == 200 and rules.headers["content-type"] == "application/json"
+        assert rules.body.startswith(b'{"game":"cherki","rules":[{"tag":"h1","children":["Cherki"]}')
+        assert_secure(rules)
+        for path in ("/rules/poker.json", "/rules/cherki.md", "/rules/"):
+            assert (await exchange(seat.port, get(path))).status == 404, path
+        assert (await exchange(seat.port, get("/rules/../index.html"))).status == 400
+
+
 async def test_a_connection_is_kept_alive_for_the_next_request(page: Path) -> None:
     async with running_host(fake_engine()) as host, web_seat(host, page) as seat:
         assert seat.port is not None
