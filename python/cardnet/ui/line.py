@@ -58,7 +58,7 @@ def rematch_prompt() -> str:
     return _("{rematch} or {quit}> ").format(rematch=command_word("rematch"), quit=command_word("quit"))
 
 
-def refusal_text(error: HostError) -> str:
+def refusal_text(error: HostError, game: str | None = None) -> str:
     """What to tell the player about a refused message: the host's refusals in a player's words, a move the
     core refuses in the words of :mod:`cardnet.refusals` (the host's own reason for anything else)."""
     host_refusals = {
@@ -76,7 +76,7 @@ def refusal_text(error: HostError) -> str:
     from ..refusals import refusal_message
 
     # English keeps the core's own sentence, which names the cards and numbers involved.
-    translated = refusal_message(error.code) if current_language() != "en" else None
+    translated = refusal_message(error.code, game) if current_language() != "en" else None
     return translated.rstrip(".") if translated else error.reason
 
 
@@ -197,6 +197,7 @@ class PlainGame:
         leave_warning: Callable[[], str | None] | None = None,
     ) -> None:
         self.peer = peer
+        self.game = game
         self.seat = seat
         self.solo = solo
         isatty = getattr(stdin, "isatty", None)
@@ -489,10 +490,10 @@ class PlainGame:
         """A refusal: of our pending move (the same decision is asked again when still open), or of anything else."""
         pending = self.pending
         if pending is None or error.ref != pending.ref:
-            self.say(_("Host: {reason}.").format(reason=refusal_text(error)))
+            self.say(_("Host: {reason}.").format(reason=refusal_text(error, self.game)))
             return
         self.pending = None
-        self.say(_("Refused: {reason}").format(reason=refusal_text(error)))
+        self.say(_("Refused: {reason}").format(reason=refusal_text(error, self.game)))
         latest = self.latest
         if latest is not None and latest.decision_id == pending.decision_id:
             # Nothing changed at the table: the same decision is still ours to answer (the session re-opened it).
