@@ -5,6 +5,7 @@ chosen, with no placeholder left and no English word beyond an allow-list of nam
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import subprocess
@@ -203,6 +204,7 @@ def line_mode_game(game: str, lang: str) -> str:
         capture_output=True,
         text=True,
         timeout=300,
+        env={**os.environ, "COLUMNS": "80", "LINES": "24"},
     )
     assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
     return out.stdout
@@ -226,3 +228,5 @@ def test_a_line_mode_game_in_finnish_has_no_english_word(game: str) -> None:
     # Typed words answer in English too, but the game itself says them in Finnish.
     assert command_word("help") in finnish
     assert left == set(), sorted(left)
+    # Longer words still fit: line mode wraps what would run past 80 columns (the journal's path aside).
+    assert [line for line in finnish.splitlines() if len(line) > 80 and "/" not in line] == []

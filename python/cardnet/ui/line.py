@@ -43,6 +43,7 @@ from .render import (
     renderer_for,
     seat_labels,
     use_colour,
+    visible_len,
     watching_words,
     you,
 )
@@ -90,6 +91,16 @@ def _typed_command(word: str) -> str | None:
         if word in (command, command_word(command).lower()):
             return command
     return None
+
+
+def _fitted(line: str) -> list[str]:
+    """``line`` wrapped at words to the terminal's width, its continuation indented under its start: a sentence
+    that fits 80 columns in English may not in Finnish or Indonesian. A word wider than the terminal stays whole."""
+    width = shutil.get_terminal_size((80, 24)).columns
+    if visible_len(line) <= width:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 4)
+    return textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
 
 
 def _outcome_kind(kind: str) -> str:
@@ -248,15 +259,16 @@ class PlainGame:
         self.voted = False
         self._told_over = False
 
-    def say(self, line: str = "") -> None:
-        """Prints one line. A prompt waiting for input is wiped first on a terminal (the loop draws it again below
-        the new lines), else ended with a newline. Text typed after that prompt is still read when Enter is
-        pressed; only its echo is gone."""
+    def say(self, line: str = "", *, fit: bool = True) -> None:
+        """Prints one line, wrapped to the terminal unless ``fit`` is off (a command to copy stays one line). A
+        prompt waiting for input is wiped first on a terminal (the loop draws it again below the new lines), else
+        ended with a newline. Text typed after that prompt is still read when Enter is pressed; only its echo is
+        gone."""
         if self._at_prompt:
             self._at_prompt = False
             self.stdout.write("\r\x1b[K" if self.terminal else "\n")
         self._status_shown = False
-        self.stdout.write(line + "\n")
+        self.stdout.write("\n".join(_fitted(line) if fit else [line]) + "\n")
         self.stdout.flush()
 
     def status(self, line: str) -> None:
@@ -326,7 +338,7 @@ class PlainGame:
     def leave(self) -> int:
         """Says goodbye (and how to come back); the exit code of leaving on purpose."""
         for line in self.leave_lines:
-            self.say(line)
+            self.say(line, fit=False)
         return 0
 
     def _prompt(self) -> None:
