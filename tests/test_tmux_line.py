@@ -236,7 +236,7 @@ def test_host_plays_at_its_own_table_while_a_bot_joins(tmp_path: Path) -> None:
         out, err = bot.communicate(timeout=30)
         assert bot.returncode == 0, err
         # One line per game in words, then the summary.
-        assert out.startswith("Game 1: ") and "Won " in out and "games played" in out
+        assert out.startswith("Game 1: ") and "Won " in out and "1 game played" in out
     finally:
         pane.close()
         if bot is not None:

@@ -282,7 +282,8 @@ class PlainGame:
             self.stdout.write("\x1b[1A\r\x1b[K" * self._status_rows + line + "\n")
             self.stdout.flush()
         else:
-            self.say(line)
+            # Whole: the next status backs up over the rows this one takes as the terminal wraps it.
+            self.say(line, fit=False)
         columns = max(1, shutil.get_terminal_size((80, 24)).columns)
         self._status_rows = max(1, -(-len(line) // columns))
         self._status_shown = self.terminal
