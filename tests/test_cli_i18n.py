@@ -21,6 +21,7 @@ from cardnet import i18n, json_loads
 from cardnet.argparse_words import ARGPARSE_MESSAGES, DEVELOPER_MESSAGES, translate_error
 from cardnet.cli import build_parser
 from cardnet.games import outcome_from_dict
+from cardnet.rulebook import rules_text
 from cardnet.ui.render import GenericRenderer, command_word, move_list, renderer_for, you
 
 TRANSLATIONS = [lang for lang in i18n.LANGUAGES if lang != "en"]
@@ -230,3 +231,33 @@ def test_a_line_mode_game_in_finnish_has_no_english_word(game: str) -> None:
     assert left == set(), sorted(left)
     # Longer words still fit: line mode wraps what would run past 80 columns (the journal's path aside).
     assert [line for line in finnish.splitlines() if len(line) > 80 and "/" not in line] == []
+
+
+#: Each language's heading of the rules' last section, which says how to play the game in cardnet.
+HOW_TO = {"id": "Cara memainkannya di sini", "es": "Cómo jugarlo aquí", "fi": "Näin pelaat sitä täällä"}
+
+
+def first_move_words(game: str) -> set[str]:
+    """The first word of every move line mode lists, in the current language, over a few random games."""
+    words: set[str] = set()
+    for players, seed in [(None, s) for s in range(4)] + ([(1, 1), (3, 2)] if game == "ten" else []):
+        g = cardnet.new_game(game, players=players, seed=seed)
+        renderer = renderer_for(game, [you()] * g.players)
+        rng = random.Random(seed)
+        while (decision := g.decision()) is not None:
+            seat, count = decision
+            renderer.observe(g.view(seat))
+            words |= {renderer.move_text(move).split()[0] for move in g.legal_moves(seat)[:40]}
+            g.apply_index(seat, rng.randrange(count))
+    return words
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+@pytest.mark.parametrize("game", GAMES)
+def test_each_languages_rules_name_the_words_line_mode_shows(game: str, lang: str) -> None:
+    i18n.set_language(lang)
+    how = rules_text(game, lang).split(f"## {HOW_TO[lang]}\n", 1)[1].split("\n## ", 1)[0]
+    for word in sorted(first_move_words(game)):
+        assert f"`{word}" in how, (lang, game, word)
+    for command in ("list", "more", "table", "help", "quit"):
+        assert f"`{command_word(command)}" in how, (lang, game, command)
