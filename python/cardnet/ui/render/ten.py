@@ -214,8 +214,10 @@ class Renderer(GenericRenderer):
         lines += self.tableau_lines(pub)
         lines += self.market_lines(pub)
         lines.append(_("Players (a bust token pays 3; score = longest run in each colour):"))
+        # Names padded to the longest, so every seat's supplies line up ("Seat 1" is longer in most languages).
+        width = max(7, *(len(self.name(seat)) for seat in range(len(pub["seats"]))))
         for seat, info in enumerate(pub["seats"]):
-            lines += self.seat_lines(seat, info, seat == active)
+            lines += self.seat_lines(seat, info, seat == active, width)
         lines += self.pending_lines(pub, me)
         return lines
 
@@ -269,10 +271,10 @@ class Renderer(GenericRenderer):
                 groups.append(self.paint(f"{colour_name(colour)} " + " ".join(map(str, values)), _PAINT[colour]))
         return self.wrap(_("Market (price = number):"), groups, sep=" | ")
 
-    def seat_lines(self, seat: int, info: Mapping[str, Any], active: bool) -> list[str]:
-        """One seat's supplies, score and collection by colour."""
+    def seat_lines(self, seat: int, info: Mapping[str, Any], active: bool, width: int = 7) -> list[str]:
+        """One seat's supplies, score and collection by colour, its name padded to ``width``."""
         collection: list[Mapping[str, Any]] = info["collection"]
-        head = f"  {'*' if active else ' '}{self.name(seat):<7} " + _(
+        head = f"  {'*' if active else ' '}{self.name(seat):<{width}} " + _(
             "tokens {tokens}, busts {busts}, score {score}:"
         ).format(tokens=f"{info['tokens']:>2}", busts=info["bust_tokens"], score=f"{info['score']:>2}")
         groups = []
