@@ -36,7 +36,7 @@ NAMES = {"en": "English", "id": "Bahasa Indonesia", "es": "Español", "fi": "Suo
 LANGUAGES = tuple(NAMES)
 # Player-facing words are written with these (N_ marks a message translated later, when shown);
 # developer logs and the wire protocol stay English and never go through them.
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "N_": None}
 
 
 def po_path(lang: str) -> Path:
@@ -79,8 +79,10 @@ def extracted() -> Catalog:
         # Keep the old creation date when nothing changed, so an unchanged template is byte for byte the same.
         old = load(TEMPLATE)
 
-        def places(catalog: Catalog) -> list[tuple[object, list[str]]]:
-            return [(m.id, sorted({file for file, _ in m.locations})) for m in catalog if m.id]
+        def places(catalog: Catalog) -> list[tuple[object, object, list[str]]]:
+            # Sorted: a catalog read back is in msgid order, a fresh extraction in source order.
+            found = [(m.id, m.context, sorted({file for file, _ in m.locations})) for m in catalog if m.id]
+            return sorted(found, key=repr)
 
         if places(old) == places(template):
             template.creation_date = old.creation_date
@@ -109,7 +111,10 @@ def updated(lang: str, template: Catalog) -> Catalog:
     if lang == "en":
         # English says what the code says; its catalog is where the wording may later be changed.
         for message in catalog:
-            if message.id and not message.string:
+            if message.pluralizable and not any(message.string):
+                # English has two forms, the singular and plural ids themselves.
+                message.string = tuple(message.id)
+            elif message.id and not message.string:
                 message.string = message.id
     return catalog
 

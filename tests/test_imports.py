@@ -37,6 +37,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "cardnet.rulebook",
             "cardnet.i18n",
             "cardnet.refusals",
+            "cardnet.game_words",
             "cardnet.native",
         ),
     ),
@@ -47,7 +48,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # tables, so it sits between them.
     ("web", ("cardnet.web.*",)),
     ("ui", ("cardnet.ui.*",)),
-    ("cli", ("cardnet.cli", "cardnet.commands.*", "cardnet.__main__")),
+    ("cli", ("cardnet.cli", "cardnet.argparse_words", "cardnet.commands.*", "cardnet.__main__")),
 ]
 
 #: Every third-party package the package imports, and the modules (entries as in LAYERS) that may import it.

@@ -33,6 +33,7 @@ __all__ = [
     "language_from_locale",
     "ngettext",
     "parse_language",
+    "pgettext",
     "set_language",
     "translations",
 ]
@@ -137,3 +138,9 @@ def gettext(message: str) -> str:
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The form of a message that fits ``count`` in the current language (its own plural rules)."""
     return translations(_current).ngettext(singular, plural, count)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language, where ``context`` tells apart the same English word used twice
+    (``pass`` in Matchstick Tycoon and in TEN's auction are different words in Finnish)."""
+    return translations(_current).pgettext(context, message)
