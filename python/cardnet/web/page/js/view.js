@@ -5,9 +5,10 @@
 import { byId, el, setChildren } from "./dom.js";
 import * as fistful from "./fistful.js";
 import * as matchstick from "./matchstick.js";
+import * as ten from "./ten.js";
 import { GAMES, UI, count, say } from "./words.js";
 
-const GAME_MODULES = { fistful, matchstick };
+const GAME_MODULES = { fistful, matchstick, ten };
 
 /** The module drawing a game, or null for a game this page does not draw. */
 export function gameModule(game) {
@@ -84,6 +85,9 @@ export function gameContext(st, handlers) {
     name: (seat) => st.name(seat),
     marker: (seat) => seatMarker(st, seat),
     toggle: handlers.toggle,
+    // A game's own controls (TEN's bid form) answer with a legal move's index; `redraw` after data has loaded.
+    play: handlers.play,
+    redraw: handlers.redraw,
   };
 }
 
@@ -141,11 +145,11 @@ function drawOutcome(st, mod, ctx, handlers) {
 }
 
 function drawActions(st, mod, ctx, handlers) {
-  const { hint, offers } = mod.offers(ctx);
+  const { hint, offers, extra } = mod.offers(ctx);
   const buttons = offers.map((offer) =>
     el(
       "button",
-      { type: "button", class: `offer ${offer.kind || "play"}`, dataset: { index: String(offer.index) }, onclick: () => handlers.play(offer.index) },
+      { type: "button", class: `offer ${offer.kind || "play"}`, dataset: { index: String(offer.index) }, onclick: () => handlers.play(offer.index, offer.plan) },
       el("span", { class: "offer-label", text: offer.label }),
       offer.note ? el("span", { class: "offer-note", text: offer.note }) : null,
     ),
@@ -153,6 +157,7 @@ function drawActions(st, mod, ctx, handlers) {
   const parts = [];
   if (hint) parts.push(el("p", { class: "hint", text: hint }));
   parts.push(...buttons);
+  if (extra) parts.push(extra);
   if (st.selected.size) parts.push(el("button", { type: "button", class: "clear", text: UI.clear, onclick: handlers.clear }));
   setChildren(byId("actions"), parts);
 }
