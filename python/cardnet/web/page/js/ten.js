@@ -201,7 +201,7 @@ function pending(ctx) {
   return parts;
 }
 
-/** The turn, the solo label, the tableau, the market, the seats and what is in progress. */
+/** The turn, the solo label, the tableau, what is in progress, the market and the seats. */
 export function board(ctx) {
   const { pub } = ctx;
   loadDeck(ctx);
@@ -219,9 +219,11 @@ export function board(ctx) {
     head,
     solo,
     tableau(pub),
+    // What is in progress (an auction, an offer, a payment) comes before the market and the seats: on a phone
+    // it stays in sight above the moves.
+    pending(ctx),
     el("div", { class: "market" }, el("h3", {}, `${W.market} `, market)),
     seatList(ctx),
-    pending(ctx),
   );
 }
 
@@ -446,7 +448,9 @@ export function offers(ctx) {
     }
   });
   const extra = bids.size ? bidForm(ctx, bids) : null;
-  return { hint: PROMPTS[pub.phase] || "", offers: found, extra };
+  const buying = legal.some((move) => move.type === "buy");
+  const hint = legal.some((move) => move.type === "skip_buy") && !buying ? W.promptBuyNone : PROMPTS[pub.phase] || "";
+  return { hint, offers: found, extra };
 }
 
 function runsText(breakdown) {

@@ -296,6 +296,7 @@ export const TEN = {
   promptDraw: "Draw another card, or stop and take a prize.",
   promptPrize: "Choose your prize: the numbers (then buy one card) or the currency.",
   promptBuy: "Buy one market card (price = its number), or buy nothing.",
+  promptBuyNone: "There is nothing in the market you can buy: buy nothing.",
   promptAuction: "Bid for the wild (one bid each, higher than the high bid), or pass.",
   promptOffer: "Solo: take the wild for its price, or let it go.",
   promptPay: "Pay exactly (a token or card is worth 1), or with bust tokens alone (3 each, no change).",
