@@ -5,13 +5,21 @@ three-player game and a whole solo game played by taps against built-in players,
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
 
+import pytest
 from playwright.sync_api import Page
 
 from browserseat import TURN_TIMEOUT_MS, PageWatch, served_table
 from test_web_browser import browser, join, outcome_of, phone  # noqa: F401  (fixtures shared with the other browser tests)
 
+PAGE_JS = Path(__file__).resolve().parent.parent / "python" / "cardnet" / "web" / "page" / "js"
 #: A chip's face: a colour letter and a number or '#', '*' for any colour, '$' for currency.
 CHIP = re.compile(r"[RBOG][1-9#]|\*[1-9#]|\$[1-5]")
 #: The page's risk line: how many of the cards left would bust the next draw.
@@ -147,3 +155,79 @@ def test_a_whole_solo_ten_game_is_labelled_house_rules(phone: tuple[Page, PageWa
     standings = page.locator("#outcome .standings li").all_inner_texts()
     assert standings[0].startswith(f"1st. You: {outcome.scores[0]} point")
     assert standings[-1] == f"Solo target 25: {'reached' if outcome.winners else 'missed'}."
+
+
+def _node_or_skip() -> str:
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI"):
+            pytest.fail("node is missing: .ci/run installs nodejs")
+        pytest.skip("node is not installed")
+    return node
+
+
+def _card(id: int, colour: str, value: int) -> dict[str, Any]:
+    return {"colour": colour, "id": id, "type": "number", "value": value}
+
+
+def test_the_least_payment_is_valid_and_spends_the_fewest_cards(tmp_path: Path) -> None:
+    """ten.js's one-tap settle, in Node, against the payment rule (GAMES.md, TEN § Payments): exact, or bust tokens
+    alone; cards only when no payment without them exists, and then as few as possible; the cards it picks are
+    those the collection's runs miss least (a duplicate before a card of a run, a number card before a wild)."""
+    node = _node_or_skip()
+    for name in ("ten.js", "dom.js", "words.js"):
+        shutil.copy(PAGE_JS / name, tmp_path / name)
+    (tmp_path / "package.json").write_text('{"type": "module"}', encoding="utf-8")
+    collection = [_card(1, "red", 1), _card(2, "red", 2), _card(3, "red", 3), _card(4, "red", 3), _card(5, "blue", 7)]
+    wild = {"id": 9, "type": "any_wild"}
+    cases = []
+    for owed in range(1, 10):
+        for tokens in range(0, 6):
+            for busts in range(0, 4):
+                for cards in range(0, 4):
+                    seat = {"tokens": tokens, "bust_tokens": busts, "collection": [wild, *collection][:cards]}
+                    cases.append({"pay": {"owed": owed, "tokens": 0, "cards": []}, "seat": seat})
+    picks = [
+        {
+            "pay": {"owed": 1, "tokens": 0, "cards": []},
+            "seat": {"tokens": 0, "bust_tokens": 0, "collection": collection},
+        },
+        {
+            "pay": {"owed": 2, "tokens": 0, "cards": []},
+            "seat": {"tokens": 0, "bust_tokens": 0, "collection": [wild, *collection]},
+        },
+    ]
+    runner = tmp_path / "run.js"
+    runner.write_text(
+        'import { readFileSync } from "node:fs";\n'
+        'import { leastPayment } from "./ten.js";\n'
+        'const cases = JSON.parse(readFileSync(0, "utf8"));\n'
+        "console.log(JSON.stringify(cases.map((c) => leastPayment(c.pay, c.seat))));\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [node, str(runner)], input=json.dumps(cases + picks), capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)
+    for case, got in zip(cases, results[: len(cases)]):
+        owed, seat = case["pay"]["owed"], case["seat"]
+        have_t, have_b, have_c = seat["tokens"], seat["bust_tokens"], len(seat["collection"])
+        ways = [
+            (t, b, c)
+            for t in range(have_t + 1)
+            for b in range(have_b + 1)
+            for c in range(have_c + 1)
+            if t + 3 * b + c == owed or (t == c == 0 and b == -(-owed // 3))
+        ]
+        if not ways:
+            assert got is None, case
+            continue
+        assert got is not None, case
+        way = (got["tokens"], got["busts"], len(got["cards"]))
+        assert way in ways, (case, got)
+        assert way[2] == min(c for _, _, c in ways), (case, got)
+    duplicate, two = results[len(cases) :]
+    assert [card["id"] for card in duplicate["cards"]] in ([3], [4])
+    chosen = {card["id"] for card in two["cards"]}
+    assert len(chosen) == 2 and chosen & {3, 4} and 9 not in chosen

@@ -249,7 +249,7 @@ function runScore(cards) {
 }
 
 /** `n` cards to pay with that cost the collection the least: each time the one whose loss keeps the most of its
- * runs, number cards before wilds (a wild may fill any gap). */
+ * runs, number cards before wilds on a tie (a wild may fill any gap). */
 function cheapestCards(collection, n) {
   const left = [...collection];
   const chosen = [];
@@ -258,7 +258,8 @@ function cheapestCards(collection, n) {
     let bestKey = null;
     left.forEach((card, at) => {
       const rest = left.filter((_, j) => j !== at);
-      const key = [runScore(rest), isWild(card) ? 0 : 1];
+      // A wild counts as the point it adds by extending some run (its exact worth needs the core's scorer).
+      const key = [runScore(rest) + rest.filter(isWild).length, isWild(card) ? 0 : 1];
       if (!bestKey || key[0] > bestKey[0] || (key[0] === bestKey[0] && key[1] > bestKey[1])) {
         best = at;
         bestKey = key;
