@@ -179,15 +179,19 @@ def test_the_least_payment_is_valid_and_spends_the_fewest_cards(tmp_path: Path) 
         shutil.copy(PAGE_JS / name, tmp_path / name)
     (tmp_path / "package.json").write_text('{"type": "module"}', encoding="utf-8")
     collection = [_card(1, "red", 1), _card(2, "red", 2), _card(3, "red", 3), _card(4, "red", 3), _card(5, "blue", 7)]
-    wild = {"id": 9, "type": "any_wild"}
-    cases = []
+    wild: dict[str, Any] = {"id": 9, "type": "any_wild"}
+    cases: list[dict[str, Any]] = []
     for owed in range(1, 10):
         for tokens in range(0, 6):
             for busts in range(0, 4):
                 for cards in range(0, 4):
-                    seat = {"tokens": tokens, "bust_tokens": busts, "collection": [wild, *collection][:cards]}
+                    seat: dict[str, Any] = {
+                        "tokens": tokens,
+                        "bust_tokens": busts,
+                        "collection": [wild, *collection][:cards],
+                    }
                     cases.append({"pay": {"owed": owed, "tokens": 0, "cards": []}, "seat": seat})
-    picks = [
+    picks: list[dict[str, Any]] = [
         {
             "pay": {"owed": 1, "tokens": 0, "cards": []},
             "seat": {"tokens": 0, "bust_tokens": 0, "collection": collection},
