@@ -59,7 +59,7 @@ export const UI = {
   badTokenDropped: "Your old seat is gone; join again.",
   fullWatch: "Every seat is taken: you can watch.",
   noLegal: "None of the selected cards can be played together now.",
-  unsupported: "This page seats players at A Fistful of Gold and Matchstick Tycoon; this table plays {game}. Join it with cardnet.",
+  unsupported: "This page cannot seat players at this table yet: this table plays {game}. Join it with cardnet.",
 };
 
 // The host's refusals and fatal errors (PROTOCOL.md § 11), and the core's refusal codes of the two games
