@@ -11,14 +11,13 @@ The page counts how many of the cards still in the draw pile would bust the tabl
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from cardnet.games import ten_deck
+from page_data import PAGE, main, render
 
-TARGET = Path(__file__).resolve().parent.parent / "python" / "cardnet" / "web" / "page" / "ten-deck.json"
+TARGET = PAGE / "ten-deck.json"
 #: TEN seats 1 to 5 players.
 PLAYER_COUNTS = range(1, 6)
 
@@ -35,26 +34,5 @@ def page_deck() -> dict[str, Any]:
     return {"cards": cards, "decks": decks}
 
 
-def render() -> str:
-    """The file's text: sorted compact JSON on one line, then a newline."""
-    return json.dumps(page_deck(), sort_keys=True, separators=(",", ":")) + "\n"
-
-
-def main(argv: list[str]) -> int:
-    text = render()
-    if argv[1:] == ["check"]:
-        current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
-        if current != text:
-            print(f"{TARGET} is out of date: run python scripts/web_ten_deck.py", file=sys.stderr)
-            return 1
-        return 0
-    if argv[1:]:
-        print(__doc__, file=sys.stderr)
-        return 2
-    TARGET.write_text(text, encoding="utf-8")
-    print(f"wrote {TARGET} ({len(text)} bytes)")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(main(sys.argv, TARGET, render(page_deck()), __doc__ or ""))
