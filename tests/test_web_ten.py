@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
-from browserseat import TURN_TIMEOUT_MS, PageWatch, served_table
+from browserseat import PHONE, TURN_TIMEOUT_MS, PageWatch, served_table
 from test_web_browser import browser, join, outcome_of, phone  # noqa: F401  (fixtures shared with the other browser tests)
 
 PAGE_JS = Path(__file__).resolve().parent.parent / "python" / "cardnet" / "web" / "page" / "js"
@@ -108,9 +108,17 @@ def check_chips(page: Page) -> None:
     assert all(re.fullmatch(r"(red|blue|orange|green) [1-9]|.*wild.*|currency [1-5]", label) for label in labels)
 
 
-def test_a_whole_three_player_ten_game_by_taps(phone: tuple[Page, PageWatch]) -> None:  # noqa: F811
+def test_a_whole_three_player_ten_game_by_taps(browser: Browser, phone: tuple[Page, PageWatch]) -> None:  # noqa: F811
     page, watch = phone
     with served_table("ten", 3, {1: "heuristic", 2: "heuristic"}, seed=11) as table:
+        # A guest who only watches: the same board, no moves, the same outcome.
+        viewer = browser.new_context(viewport=PHONE).new_page()
+        viewer_watch = PageWatch()
+        viewer_watch.attach(viewer)
+        viewer.goto(table.url)
+        viewer.fill("#name", "Bea")
+        viewer.click("#watch-btn")
+        viewer.locator("#board .ten").wait_for(timeout=10_000)
         join(page, table, "Ann")
         page.locator("#turn.your-turn, #board .ten").first.wait_for(timeout=10_000)
         tapper = TenTapper(page)
@@ -128,7 +136,15 @@ def test_a_whole_three_player_ten_game_by_taps(phone: tuple[Page, PageWatch]) ->
                 assert page.locator("#actions .bid-raise").get_attribute("aria-label") == "Raise the bid"
                 checked_form = True
         outcome = outcome_of(table)
+        viewer.locator("#outcome:not([hidden])").wait_for(timeout=10_000)
+        assert viewer.locator("#actions button").count() == 0 and viewer.locator("#rematch-btn").count() == 0
+        watched = viewer.locator("#outcome .standings li").all_inner_texts()
+        assert [line.replace("Ann", "You", 1) for line in watched] == page.locator(
+            "#outcome .standings li"
+        ).all_inner_texts()
         assert watch.errors == [] and watch.dialogs == []
+        assert viewer_watch.errors == [] and viewer_watch.dialogs == []
+        viewer.context.close()
     log = page.locator("#log li").all_inner_texts()
     assert tapper.settles > 0 and any(line.startswith("You pay ") and line.endswith("paid in full.") for line in log)
     assert tapper.draws_by_risk > 5 and any(line.startswith("You draw ") for line in log)
