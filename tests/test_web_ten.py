@@ -29,13 +29,14 @@ RISK = re.compile(r"Next draw: (\d+) of (\d+) cards left would bust you")
 class TenTapper:
     """Plays one seat by taps: draws while at most a quarter of the cards left would bust it, takes the numbers,
     buys the first card offered, bids in every second auction (one step above the lowest legal bid when the form
-    allows it), pays every debt with the one-tap settle. Counts what it did."""
+    allows it; the first such bid by keyboard alone), pays every debt with the one-tap settle. Counts what it did."""
 
     def __init__(self, page: Page) -> None:
         self.page = page
         self.taps = 0
         self.settles = 0
         self.bids = 0
+        self.keyboard_bids = 0
         self.auctions = 0
         self.draws_by_risk = 0
 
@@ -65,12 +66,26 @@ class TenTapper:
             assert self.offer("Pass")
             return
         low = int(form.locator(".bid-amount").inner_text())
-        raise_button = form.locator(".bid-raise")
-        if raise_button.is_enabled():
-            raise_button.click()
-            assert int(form.locator(".bid-amount").inner_text()) == low + 1
+        legal = re.fullmatch(r"Legal bids: (\d+) to (\d+)\.", form.locator(".bid-range").inner_text())
+        assert legal is not None and int(legal.group(1)) == low
+        high = int(legal.group(2))
+        if high - low >= 2 and not self.keyboard_bids:
+            # Once by keyboard alone: Enter on + raises the bid, Tab reaches the bid button, Enter bids.
+            form.locator(".bid-raise").focus()
+            self.page.keyboard.press("Enter")
             assert form.locator(".bid-btn").inner_text() == f"Bid {low + 1}"
-        form.locator(".bid-btn").click()
+            self.page.keyboard.press("Tab")
+            assert form.locator(".bid-btn").evaluate("(button) => button === document.activeElement")
+            self.page.keyboard.press("Enter")
+            self.keyboard_bids += 1
+        else:
+            if high > low:
+                form.locator(".bid-raise").click()
+                assert int(form.locator(".bid-amount").inner_text()) == low + 1
+                assert form.locator(".bid-btn").inner_text() == f"Bid {low + 1}"
+            else:
+                assert form.locator(".bid-raise").is_disabled() and form.locator(".bid-lower").is_disabled()
+            form.locator(".bid-btn").click()
         self.bids += 1
 
     def turn(self) -> bool:
@@ -146,6 +161,7 @@ def test_a_whole_three_player_ten_game_by_taps(browser: Browser, phone: tuple[Pa
         assert viewer_watch.errors == [] and viewer_watch.dialogs == []
         viewer.context.close()
     log = page.locator("#log li").all_inner_texts()
+    assert tapper.keyboard_bids == 1 and tapper.bids > 1
     assert tapper.settles > 0 and any(line.startswith("You pay ") and line.endswith("paid in full.") for line in log)
     assert tapper.draws_by_risk > 5 and any(line.startswith("You draw ") for line in log)
     assert any(line.startswith("Turn ") for line in log)
