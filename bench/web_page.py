@@ -1,6 +1,6 @@
 """The web seat's page: its weight, and how long a phone waits from loading it to seeing the table.
 
-    python bench/web_page.py [--runs N] [--game fistful|matchstick] [--screenshot PATH]
+    python bench/web_page.py [--runs N] [--game fistful|matchstick|ten] [--screenshot PATH]
 
 Weight: the bytes of index.html, the JavaScript modules and the CSS as shipped (uncompressed, the goal is at most
 150 KB), then the data and icon files, and all of it gzipped for comparison (the host sends it uncompressed).
@@ -36,7 +36,11 @@ from browserseat import CHROMIUM, PHONE, ServedTable, served_table, take_turn  #
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
 PAGE = Path(cardnet.__file__).resolve().parent / "web" / "page"
-BOTS = {"fistful": (2, {1: "heuristic"}), "matchstick": (4, {1: "heuristic", 2: "heuristic", 3: "heuristic"})}
+BOTS = {
+    "fistful": (2, {1: "heuristic"}),
+    "matchstick": (4, {1: "heuristic", 2: "heuristic", 3: "heuristic"}),
+    "ten": (3, {1: "heuristic", 2: "heuristic"}),
+}
 
 
 def weight() -> dict[str, int]:

@@ -11,14 +11,13 @@ segment table of its own. `tests/test_web_page.py` fails when the committed file
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from cardnet import segments
+from page_data import PAGE, main, render
 
-TARGET = Path(__file__).resolve().parent.parent / "python" / "cardnet" / "web" / "page" / "segments.json"
+TARGET = PAGE / "segments.json"
 
 
 def _label(card: str) -> str:
@@ -44,26 +43,5 @@ def page_segments() -> dict[str, Any]:
     return {"values": values, "glyphs": {v: segments.glyph(v) for v in values}, "cards": cards}
 
 
-def render() -> str:
-    """The file's text: sorted compact JSON on one line, then a newline."""
-    return json.dumps(page_segments(), sort_keys=True, separators=(",", ":")) + "\n"
-
-
-def main(argv: list[str]) -> int:
-    text = render()
-    if argv[1:] == ["check"]:
-        current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
-        if current != text:
-            print(f"{TARGET} is out of date: run python scripts/web_segments.py", file=sys.stderr)
-            return 1
-        return 0
-    if argv[1:]:
-        print(__doc__, file=sys.stderr)
-        return 2
-    TARGET.write_text(text, encoding="utf-8")
-    print(f"wrote {TARGET} ({len(text)} bytes)")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(main(sys.argv, TARGET, render(page_segments()), __doc__ or ""))

@@ -257,15 +257,6 @@ def test_a_password_table_asks_for_it_and_again_after_a_reload(phone: tuple[Page
         assert watch.errors == [] and watch.dialogs == []
 
 
-def test_a_table_of_another_game_says_so_and_seats_nobody(phone: tuple[Page, PageWatch]) -> None:
-    page, watch = phone
-    with served_table("ten", 2, {1: "heuristic"}) as table:
-        page.goto(table.url)
-        page.locator("#join-error", has_text="cannot draw TEN").wait_for(timeout=10_000)
-        assert page.locator("#join-btn").is_disabled() and page.locator("#watch-btn").is_disabled()
-        assert watch.errors == [] and watch.dialogs == []
-
-
 def cherki_turn(page: Page) -> bool:
     """One tap of a Cherki turn: call when the page offers it, else take the top discard when offered, else as
     :func:`take_turn` taps (draw, then discard the first card that may go); False once the game is over."""

@@ -106,6 +106,30 @@ def test_words_cover_every_host_error_and_every_refusal_of_the_two_games() -> No
         assert codes and codes <= _table_keys("REFUSALS") & refusal_codes(), (game, codes)
 
 
+def test_ten_deck_json_is_what_the_core_gives() -> None:
+    script = ROOT / "scripts" / "web_ten_deck.py"
+    done = subprocess.run([sys.executable, str(script), "check"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+def test_words_cover_every_refusal_and_event_of_ten() -> None:
+    # The codes TEN's core refuses moves with, read from its source (the games' docs do not list them).
+    explain = (ROOT / "rust" / "core" / "src" / "games" / "ten" / "explain.rs").read_text("utf-8")
+    codes = set(re.findall(r'GameError::illegal\(\s*"([a-z_]+)"', explain))
+    assert {"draw_pile_empty", "not_minimal", "overpayment"} <= codes
+    assert codes <= _table_keys("REFUSALS") & refusal_codes()
+    # Every event GAMES.md lists for TEN is worded by ten.js, from the words module's TEN_EVENTS table; the two
+    # that say nothing of their own are named here (the next turn's line and the outcome say them).
+    section = (ROOT / "docs" / "GAMES.md").read_text("utf-8").split("## TEN")[1].split("\n## ")[0]
+    listed = section.split("### Events")[1].split("Examples:")[0]
+    events = set(re.findall(r"`([a-z_]+)`", re.sub(r"\([^)]*\)", "", listed)))
+    assert {"draw", "pay", "final_round", "game_over"} <= events
+    ten = (PAGE / "js" / "ten.js").read_text("utf-8")
+    worded = set(re.findall(r'^    case "([a-z_]+)":', ten.split("export function eventText")[1], re.MULTILINE))
+    assert events - worded == {"turn_end", "game_over"}
+    assert worded <= _table_keys("TEN_EVENTS")
+
+
 def test_the_page_s_password_proof_is_the_protocol_s_hmac(tmp_path: Path) -> None:
     """auth.js (the browser's crypto.subtle is missing on plain-http LAN pages) against Python's hmac, in Node."""
     node = shutil.which("node")

@@ -24,6 +24,8 @@ let link = "connecting";
 let firstState = false;
 // The table's password as typed during this visit: kept in memory only, never stored.
 let password = null;
+// The moves one tap still has to make, one per decision (see handlers.play).
+let planned = [];
 const connection = new Connection(socketUrl(window.location), { onMessage, onStatus });
 
 const handlers = {
@@ -38,9 +40,15 @@ const handlers = {
     st.selected = new Set();
     draw();
   },
-  play(index) {
+  /** Answer with legal move `index`; `plan`: predicates picking the moves to send at this seat's next decisions
+   * (TEN's one-tap payment, one piece per decision), dropped at the first that matches no legal move. */
+  play(index, plan = []) {
     const message = st.answer(index);
     if (message) connection.send(message);
+    planned = message ? [...plan] : [];
+    draw();
+  },
+  redraw() {
     draw();
   },
   rematch() {
@@ -153,7 +161,24 @@ function onMessage(message) {
     default:
       return;
   }
+  continuePlan();
   draw();
+}
+
+/** The next move of a one-tap plan, once this seat's next decision (with its legal moves) is open. */
+function continuePlan() {
+  if (!planned.length || !st.decision) return;
+  if (st.over) {
+    planned = [];
+    return;
+  }
+  const index = st.decision.legal.findIndex(planned.shift());
+  if (index < 0) {
+    planned = [];
+    return;
+  }
+  const message = st.answer(index);
+  if (message) connection.send(message);
 }
 
 /** Ask for a decision's legal moves, page by page, when the host sent it without them. */
@@ -163,6 +188,7 @@ function requestLegal() {
 }
 
 function onError(message) {
+  planned = [];
   if (!message.fatal) {
     st.onError(message);
     return;

@@ -6,9 +6,10 @@ import * as cherki from "./cherki.js";
 import { byId, el, setChildren } from "./dom.js";
 import * as fistful from "./fistful.js";
 import * as matchstick from "./matchstick.js";
+import * as ten from "./ten.js";
 import { GAMES, UI, count, say } from "./words.js";
 
-const GAME_MODULES = { cherki, fistful, matchstick };
+const GAME_MODULES = { cherki, fistful, matchstick, ten };
 
 /** The module drawing a game, or null for a game this page does not draw. */
 export function gameModule(game) {
@@ -63,13 +64,12 @@ export function drawJoin(st, error, kept) {
       el("li", { class: seat.kind === "open" ? "open" : "" }, el("span", { class: "who", text: seat.kind === "open" ? UI.seatOpen : names[i] }), seatMarker(st, i)),
     ),
   );
-  const drawn = Boolean(gameModule(table.game));
+  // The page is served by the host it plays at, so it draws every game that host can hold.
   byId("join-btn").textContent = kept ? UI.rejoin : UI.join;
-  byId("join-btn").disabled = !drawn || (!kept && !st.seats.some((seat) => seat.kind === "open"));
+  byId("join-btn").disabled = !kept && !st.seats.some((seat) => seat.kind === "open");
   byId("password-row").hidden = !table.password;
-  byId("watch-btn").disabled = !drawn;
   const ask = table.password ? UI.passwordNeeded : "";
-  byId("join-error").textContent = drawn ? error || ask : say(UI.unsupported, { game: GAMES[table.game] || table.game });
+  byId("join-error").textContent = error || ask;
 }
 
 /** What the game modules read: the view's parts, names, the selection and what tapping does. */
@@ -85,6 +85,9 @@ export function gameContext(st, handlers) {
     name: (seat) => st.name(seat),
     marker: (seat) => seatMarker(st, seat),
     toggle: handlers.toggle,
+    // A game's own controls (TEN's bid form) answer with a legal move's index; `redraw` after data has loaded.
+    play: handlers.play,
+    redraw: handlers.redraw,
   };
 }
 
@@ -142,11 +145,11 @@ function drawOutcome(st, mod, ctx, handlers) {
 }
 
 function drawActions(st, mod, ctx, handlers) {
-  const { hint, offers } = mod.offers(ctx);
+  const { hint, offers, extra } = mod.offers(ctx);
   const buttons = offers.map((offer) =>
     el(
       "button",
-      { type: "button", class: `offer ${offer.kind || "play"}`, dataset: { index: String(offer.index) }, onclick: () => handlers.play(offer.index) },
+      { type: "button", class: `offer ${offer.kind || "play"}`, dataset: { index: String(offer.index) }, onclick: () => handlers.play(offer.index, offer.plan) },
       el("span", { class: "offer-label", text: offer.label }),
       offer.note ? el("span", { class: "offer-note", text: offer.note }) : null,
     ),
@@ -154,6 +157,7 @@ function drawActions(st, mod, ctx, handlers) {
   const parts = [];
   if (hint) parts.push(el("p", { class: "hint", text: hint }));
   parts.push(...buttons);
+  if (extra) parts.push(extra);
   if (st.selected.size) parts.push(el("button", { type: "button", class: "clear", text: UI.clear, onclick: handlers.clear }));
   setChildren(byId("actions"), parts);
 }
