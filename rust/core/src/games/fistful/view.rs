@@ -364,6 +364,12 @@ impl Fistful {
             game.hand[s] = hand;
             game.discard[s] = disc;
             game.pending[s] = pick;
+            // The public log must admit a history of the observer's own seat too: one it cannot fit is no
+            // game's, and its spectator's view would not rebuild (the fuzzer found such a view accepted). The
+            // bound-first search finds a history whenever one exists; its own generator leaves `rng` as it was.
+            if game.sample_hidden(s, &mut Rng::new(0), true).is_none() {
+                return Err(corrupt(format!("no history of seat {s} fits the public log")));
+            }
         } else if !private.is_null() {
             return Err(corrupt("a spectator's view has `private: null`"));
         }
