@@ -48,7 +48,9 @@ for target in "${targets[@]}"; do
   features=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
   kept=$(find "$corpus" -type f | wc -l)
   crashes=$(find "$artifacts" -type f | wc -l)
-  printf '%-9s %9s %9s %8s %8s %7s %8s %7s\n' "$target" "$seconds" "${execs:-?}" "${rate:-?}" \
+  # The time it ran (shorter than asked when it stopped at a crash).
+  ran=$(awk -v e="${execs:-0}" -v r="${rate:-0}" 'BEGIN { print (r > 0 ? int(e / r + 0.5) : "?") }')
+  printf '%-9s %9s %9s %8s %8s %7s %8s %7s\n' "$target" "$ran" "${execs:-?}" "${rate:-?}" \
     "${edges:-?}" "${features:-?}" "$kept" "$crashes"
   if [ "$status" -ne 0 ]; then
     echo "  $target stopped with status $status: see $log and $artifacts/" >&2
