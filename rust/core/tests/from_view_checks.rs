@@ -58,3 +58,19 @@ fn a_fistful_view_whose_log_fits_no_history_of_the_observer_is_corrupt() {
         }
     }
 }
+
+/// Found by the fuzzer too: Fistful's start with `"duel": 0` was accepted, and the round then ran a seventh duel,
+/// leaving a seat to pick with no card it may play. Duels count from 1 to the round's number.
+#[test]
+fn a_fistful_view_with_a_duel_number_outside_the_round_is_corrupt() {
+    let game = new_game("fistful", Some(2), 3, &json!({})).expect("new game");
+    let view = game.view(None).expect("a spectator's view");
+    for duel in [0, 7] {
+        let mut shown = view.clone();
+        shown["public"]["duel"] = json!(duel);
+        match from_view("fistful", Some(2), &json!({}), None, &shown, 41) {
+            Err(GameError::CorruptState(reason)) => assert!(reason.contains("duel"), "{reason}"),
+            other => panic!("duel {duel}: expected corrupt_state, got {:?}", other.map(|g| g.state_hash())),
+        }
+    }
+}

@@ -153,6 +153,16 @@ impl Fistful {
             return Err(corrupt("round numbers start at 1"));
         }
         self.duel = uint(field(public, "duel")?, "duel", u64::from(Self::duels_in(1)))?;
+        // Duels count from 1 to the round's number (the fuzzer found `duel: 0` accepted: the round then ran one
+        // duel too many, into a pick with no legal card).
+        if self.duel == 0 || self.duel > Self::duels_in(self.round) {
+            return Err(corrupt(format!(
+                "round {} has duels 1 to {}, not {}",
+                self.round,
+                Self::duels_in(self.round),
+                self.duel
+            )));
+        }
         self.gold = pair(field(public, "gold")?, "gold", int)?;
         self.pot = int(field(public, "pot")?, "pot")?;
         let played = pair(field(public, "played")?, "played", cards)?;
