@@ -71,6 +71,14 @@ class Figures:
     """Samples over every table of a run."""
 
     mover_rtt: list[float] = field(default_factory=list)
+    #: When each of ``mover_rtt``'s acks arrived (``time.perf_counter``), to split a run into phases.
+    mover_rtt_at: list[float] = field(default_factory=list)
+    #: Snapshots spectators received: the host sends one to a peer that fell so far behind that it dropped the
+    #: states queued for it (docs/PROTOCOL.md § 9).
+    spectator_snapshots: int = 0
+    #: States spectators never saw: the host dropped them from a lagging spectator's queue (the snapshot after
+    #: them carries the state they led to).
+    spectator_states_skipped: int = 0
     spectator_lag: list[float] = field(default_factory=list)
     last_spectator_lag: list[float] = field(default_factory=list)
 
@@ -82,6 +90,12 @@ def handle(
     state = state_of(client, msg)
     if state is None:
         return
+    if client.seat < 0:
+        if msg.get("type") == "snapshot":
+            figures.spectator_snapshots += 1
+        if client.last_state >= 0 and state > client.last_state + 1:
+            figures.spectator_states_skipped += state - client.last_state - 1
+    client.last_state = max(client.last_state, state)
     if client.seat < 0:
         sent = table.sent_for_state.get(state)
         if sent is not None:
@@ -96,6 +110,7 @@ def handle(
         sent = table.pending.pop((client.seat, int(ack["decision_id"])), None)
         if sent is not None:
             figures.mover_rtt.append(now - sent)
+            figures.mover_rtt_at.append(now)
             table.moves += 1
     table.over = bool(msg.get("over"))
     if table.over:
@@ -121,13 +136,20 @@ def handle(
 
 
 def drive(
-    tables: list[Table], seconds: float, grace: float, seed: int, tick: Callable[[float, Figures], float] | None = None
+    tables: list[Table],
+    seconds: float,
+    grace: float,
+    seed: int,
+    tick: Callable[[float, Figures], float] | None = None,
+    reading: Callable[[Client, float], bool] | None = None,
 ) -> tuple[Figures, float]:
     """Serves every connection until time is up and each table's game has ended; (figures, elapsed).
 
     ``tick(now, figures)``, when given, runs once per pass and returns when it wants to run next (bench/soak.py
-    reports there)."""
+    reports there). ``reading(client, now)``, when given, says whether a client's socket is read in this pass:
+    one it leaves unread stalls that link's host-to-peer direction (bench/net_stall.py)."""
     selector = selectors.DefaultSelector()
+    unread: set[int] = set()
     for table in tables:
         for client in table.players + table.spectators:
             selector.register(client.sock, selectors.EVENT_READ, (table, client))
@@ -140,8 +162,6 @@ def drive(
     while True:
         now = time.perf_counter()
         playing = now < deadline
-        if not playing and (now > deadline + grace or all(t.over and not t.pending for t in tables)):
-            break
         wake = tick(now, figures) if tick is not None else now + 0.5
         for table, client, data in events:
             client.buffer += data
@@ -150,6 +170,9 @@ def drive(
                 del client.buffer[: cut + 1]
                 handle(table, client, json.loads(line), time.perf_counter(), playing, rng, figures)
         events = []
+        # Checked once the bytes read in the last pass are handled, so that none is dropped at the end.
+        if not playing and (now > deadline + grace or all(t.over and not t.pending for t in tables)):
+            break
         now = time.perf_counter()
         due = []
         for table in tables:
@@ -157,6 +180,16 @@ def drive(
                 client.vote_if_due(now)
                 if client.vote_at:
                     due.append(client.vote_at)
+        if reading is not None:
+            for table in tables:
+                for client in table.players + table.spectators:
+                    wanted, fd = reading(client, now), client.sock.fileno()
+                    if wanted and fd in unread:
+                        unread.discard(fd)
+                        selector.register(client.sock, selectors.EVENT_READ, (table, client))
+                    elif not wanted and fd not in unread:
+                        unread.add(fd)
+                        selector.unregister(client.sock)
         for key, _ in selector.select(timeout=min([0.5, max(0.0, wake - now), *(max(0.0, t - now) for t in due)])):
             table, client = key.data
             try:

@@ -10,8 +10,9 @@ to the end (``--grace`` seconds at most) and votes no more.
 Every ``--report-every`` seconds one window is printed (stderr, and kept for the JSON document): moves and games
 in the window, the mover's round trip p50/p99 in it (the p99 must not drift), and per host the resident set size,
 open file descriptors and journal bytes, with journal bytes per move so far (they grow only with moves). The JSON
-document at the end holds every window, the games finished, the tables whose last game did not end, and the
-largest RSS and descriptor growth of any host between the first window and the last.
+document at the end holds every window, the last window's p99 over the first's (the drift), the games finished,
+the tables whose last game did not end, and the largest RSS and descriptor growth of any host between the first
+window and the last.
 
 A benchmark, never a test; tests/test_soak.py runs a short version and checks what must not grow.
 """
@@ -120,6 +121,9 @@ def main() -> int:
                 "games_finished": sum(t.games for t in tables),
                 "tables_unfinished": [t.index for t in tables if not t.over],
                 "mover_rtt_p99_ms_per_window": p99s,
+                # Drift: the last window's p99 over the first's (1.0: none). The first window includes the
+                # hosts' warm-up, and on a shared machine both read its load as much as the hosts.
+                "mover_rtt_p99_last_over_first": round(p99s[-1] / p99s[0], 2) if len(p99s) >= 2 and p99s[0] else None,
                 "host_rss_kib_growth_max": max(e - s for s, e in zip(first["rss_kib"], last["rss_kib"])),
                 "host_rss_kib_growth_after_first_window_max": max(
                     e - s for s, e in zip(windows[0]["rss_kib"], last["rss_kib"])

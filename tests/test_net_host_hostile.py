@@ -578,6 +578,50 @@ async def test_a_peer_whose_control_backlog_overflows_is_dropped_at_once() -> No
                 await trio.sleep(0.01)
 
 
+async def test_a_spectator_stalled_through_rematches_keeps_its_link_and_gets_the_standing_tally() -> None:
+    """Rematch tallies supersede each other, so they are dropped with the states of a peer that lags: kept as
+    control messages, the tallies of players voting game after game once filled a stalled spectator's backlog
+    and cut it off within seconds (bench/net_stall.py, a fast table). It keeps its link and, reading again,
+    gets whole lines ending on a snapshot of the current game followed by the tally that stands."""
+    config = TableConfig("callpick", 2, 3, options={"rounds": 1}, seeded=True, table_id="tallies")
+    table = Table(config, fake_engine(), clock=trio.current_time)
+    opts = HostOptions(outbox_messages=4, write_timeout=30)
+    async with running_host(fake_engine(), table=table, host_options=opts) as host:
+        client_end, host_end = trio.testing.lockstep_stream_pair()
+        assert host._nursery is not None
+        host._nursery.start_soon(host.accept_stream, host_end)
+        mute = RawClient(client_end)  # type: ignore[arg-type]
+        assert (await mute.join("mute", role="spectator"))["type"] == "welcome"
+        a = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
+        b = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
+        await a.join("a")
+        await b.join("b")
+        games = 8
+        with trio.fail_after(20):
+            for game_no in range(games):
+                while not table.game.is_over():
+                    seat = min(table.decisions)
+                    before = table.state_id
+                    await (a, b)[seat].send({"type": "move", "decision_id": table.decisions[seat].id, "index": 0})
+                    while table.state_id == before:
+                        await trio.sleep(0.001)
+                await a.send({"type": "rematch"})
+                while table.rematch_votes != {0}:
+                    await trio.sleep(0.001)
+                if game_no < games - 1:
+                    await b.send({"type": "rematch"})
+                    while table.game_no == game_no:
+                        await trio.sleep(0.001)
+        assert any(conn.spectator for conn in host.conns.values()), "the stalled spectator was cut off"
+        with trio.fail_after(10):
+            last: dict[str, Any] | None = None
+            while last is None or last["type"] != "snapshot" or last["state_id"] != table.state_id:
+                last = await mute.recv()
+                assert last is not None, "the stalled spectator's link was closed"
+            tally = await mute.recv_type("rematch")
+        assert tally["votes"] == [0] and tally["game_no"] == table.game_no == games - 1
+
+
 @over_each_stream
 async def test_a_snapshot_that_cannot_be_built_costs_one_message_not_the_host(kind: str) -> None:
     async with running_host(fake_engine(), web=kind == "ws") as host:

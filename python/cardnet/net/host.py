@@ -73,6 +73,8 @@ class Connection:
     outbox_size: int = 0
     needs_snapshot: bool = False
     unsent_ack: Ack | None = None  # an ack whose update was never sent: the next snapshot carries it
+    #: A rematch tally was dropped with the states: the snapshot is followed by the tally current then.
+    owes_votes: bool = False
     wake: trio.Event = field(default_factory=trio.Event)
     closing: str | None = None
     scope: trio.CancelScope | None = None  # cancelling it ends the connection's reader and writer at once
@@ -611,7 +613,7 @@ class Host:
             and not conn.busy
             and not conn.outbox
             and conn.closing is None
-            and not (conn.needs_snapshot and kind == "state")
+            and not (conn.needs_snapshot and kind in ("state", "votes"))
             and len(data) <= self.opts.outbox_bytes
             and self.opts.outbox_messages > 0
         )
@@ -625,10 +627,12 @@ class Host:
         """Queue a line (or, with ``wire``, bytes already framed) for a peer without ever blocking the table.
 
         States supersede each other, so a peer that falls behind loses its queued states and gets one fresh
-        snapshot when it catches up; chat is best effort; control messages are kept, and a peer whose control
-        backlog alone exceeds the budget is not reading at all and is disconnected. A dropped update's ack
-        is not lost: the snapshot carries it. A line for a framed stream (a WebSocket) is framed here, so
-        the outbox and the direct writes hold wire bytes alike.
+        snapshot when it catches up; rematch tallies supersede each other too (a table of fast bots votes every
+        few moves: kept, they alone cut off a spectator stalled for seconds), so they go with the states and
+        the snapshot is followed by the tally current then; chat is best effort; control messages are kept,
+        and a peer whose control backlog alone exceeds the budget is not reading at all and is disconnected. A
+        dropped update's ack is not lost: the snapshot carries it. A line for a framed stream (a WebSocket) is
+        framed here, so the outbox and the direct writes hold wire bytes alike.
         """
         if conn.framed and not wire:
             assert conn.reader is not None
@@ -639,17 +643,19 @@ class Host:
             return
         if conn.closing is not None:
             return
-        if kind == "state" and conn.needs_snapshot:
+        if kind in ("state", "votes") and conn.needs_snapshot:
             self._owe_ack(conn, ack)
+            conn.owes_votes = conn.owes_votes or kind == "votes"
             return
         if conn.outbox_size + len(data) > self.opts.outbox_bytes or len(conn.outbox) >= self.opts.outbox_messages:
             for item in conn.outbox:
                 self._owe_ack(conn, item[2])
+            conn.owes_votes = conn.owes_votes or kind == "votes" or any(item[0] == "votes" for item in conn.outbox)
             conn.outbox = deque(item for item in conn.outbox if item[0] == "ctl")
             conn.outbox_size = sum(len(item[1]) for item in conn.outbox)
             conn.needs_snapshot = True
             conn.wake.set()
-            if kind in ("state", "chat"):
+            if kind in ("state", "votes", "chat"):
                 self._owe_ack(conn, ack)
                 return
             if conn.outbox_size + len(data) > self.opts.outbox_bytes or len(conn.outbox) >= self.opts.outbox_messages:
@@ -717,6 +723,10 @@ class Host:
                             conn.unsent_ack = None
                         if conn.framed and conn.reader is not None:
                             data = conn.reader.frame(data)
+                        if conn.owes_votes:
+                            conn.owes_votes = False
+                            votes = self.session.votes_line()
+                            data += conn.reader.frame(votes) if conn.framed and conn.reader is not None else votes
                     with trio.move_on_after(self.opts.write_timeout) as timeout:
                         await conn.stream.send_all(data)
                     if timeout.cancelled_caught:

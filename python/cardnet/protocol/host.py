@@ -164,7 +164,9 @@ class Link:
 
 @dataclass(frozen=True)
 class Send:
-    """Queue ``data`` (one encoded line) for ``link``; ``kind`` is ``ctl`` (kept) or ``chat`` (best effort)."""
+    """Queue ``data`` (one encoded line) for ``link``; ``kind`` is ``ctl`` (kept), ``votes`` (a rematch tally: a
+    lagging peer's are dropped with its states and the snapshot is followed by the tally then current) or
+    ``chat`` (best effort)."""
 
     link: Link
     kind: str
@@ -582,7 +584,7 @@ class HostSession:
             if records and records[-1]["kind"] == "game":
                 return [self._commit(records, kind="snapshot")]
             effects: list[Effect] = [Append(record) for record in records]
-            return effects + self._broadcast(self.rematch_votes().to_wire())
+            return effects + self._broadcast(self.rematch_votes().to_wire(), kind="votes")
         if isinstance(msg, Ping):
             return [self._ctl(link, Pong(msg.id))]
         if isinstance(msg, Pong):
@@ -654,6 +656,11 @@ class HostSession:
     def rematch_votes(self) -> RematchVotes:
         """Who has voted for a rematch."""
         return RematchVotes(self.table.game_no, sorted(self.table.rematch_votes))
+
+    def votes_line(self) -> bytes:
+        """The rematch tally as a line, or nothing when no vote stands (a new game began): what follows the
+        snapshot of a peer whose tallies were dropped while it lagged."""
+        return encode(self.rematch_votes().to_wire()) if self.table.rematch_votes else b""
 
     def _decision(self, d: OpenDecision | None) -> Decision | None:
         if d is None:
@@ -786,9 +793,9 @@ class HostSession:
         seats = SeatsChanged(self.seat_entries(), self.table.started, self.spectator_count())
         return self._broadcast(seats.to_wire())
 
-    def _broadcast(self, msg: dict[str, Encodable]) -> list[Effect]:
+    def _broadcast(self, msg: dict[str, Encodable], kind: str = "ctl") -> list[Effect]:
         data = encode(msg)
-        return [Send(link, "ctl", data) for link in self.links.values() if link.ready]
+        return [Send(link, kind, data) for link in self.links.values() if link.ready]
 
     @staticmethod
     def _ctl(link: Link, msg: TableInfo | Welcome | HostError | LegalPage | RematchVotes | Pong) -> Send:

@@ -66,7 +66,11 @@ pub fn check_random_game<G: Game>(
     Ok(step)
 }
 
-fn check_state<G: Game>(game: &G, rng: &mut Rng, depth: Depth) -> Result<(), String> {
+/// Every check of one state (the legal-move engine against itself, moves through JSON, clones, the public
+/// part of every observer's view, views rebuilt by `from_view`, determinization), with the error naming what
+/// failed: what [`check_random_game`] runs at each step, and the fuzzers (`rust/fuzz`) on every state they
+/// reach from outside data.
+pub fn check_state<G: Game>(game: &G, rng: &mut Rng, depth: Depth) -> Result<(), String> {
     let players = game.setup().players;
     let to_act = game.to_act();
     if to_act.is_empty() != game.outcome().is_some() {

@@ -40,3 +40,37 @@ fn a_view_whose_game_is_on_but_nobody_acts_is_corrupt() {
         }
     }
 }
+
+/// Found by the coverage-guided fuzzer (rust/fuzz, target `views`): a Fistful view for seat 1 whose public log
+/// fits no history of seat 1's own cards (the Green 8 gives back card 5 in two rounds) was accepted for seat 1,
+/// although the same table's spectator view was refused. Both are refused now.
+#[test]
+fn a_fistful_view_whose_log_fits_no_history_of_the_observer_is_corrupt() {
+    let view: Value = serde_json::from_str(r#"{"private":{"discard":[1,2,3,4],"hand":[6,7,8],"pick":null},"public":{"barred":[null,null],"colours":["pink","green"],"discard_sizes":[4,4],"duel":3,"duels_in_round":4,"gold":[7,0],"green7_played_at":null,"green8_played":false,"hand_sizes":[2,3],"history":[{"played":[[1,3,6,7,8,9],[2,3,5,6,8,9]],"retrieved":{"card":5,"seat":1},"round":1},{"played":[[1,3,6,8,9],[5,6,7,8,9]],"retrieved":{"card":5,"seat":1},"round":2}],"last_duel":{"cards":[8,9],"duel":2,"gold":[7,0],"pot":0,"round":3,"steps":[{"gold":3,"seat":0,"step":"base"}]},"length":"short","phase":"pick","picked":[true,false],"played":[[1,8],[5,9]],"pot":0,"retrieved":null,"round":3,"six_played":false,"stars":[0,1],"target_stars":2,"to_act":[1]}}"#).expect("JSON");
+    for observer in [Some(1), None] {
+        let mut shown = view.clone();
+        if observer.is_none() {
+            shown["private"] = Value::Null;
+        }
+        match from_view("fistful", Some(2), &json!({}), observer, &shown, 9) {
+            Err(GameError::CorruptState(reason)) => assert!(reason.contains("fits the public log"), "{reason}"),
+            other => panic!("{observer:?}: expected corrupt_state, got {:?}", other.map(|g| g.state_hash())),
+        }
+    }
+}
+
+/// Found by the fuzzer too: Fistful's start with `"duel": 0` was accepted, and the round then ran a seventh duel,
+/// leaving a seat to pick with no card it may play. Duels count from 1 to the round's number.
+#[test]
+fn a_fistful_view_with_a_duel_number_outside_the_round_is_corrupt() {
+    let game = new_game("fistful", Some(2), 3, &json!({})).expect("new game");
+    let view = game.view(None).expect("a spectator's view");
+    for duel in [0, 7] {
+        let mut shown = view.clone();
+        shown["public"]["duel"] = json!(duel);
+        match from_view("fistful", Some(2), &json!({}), None, &shown, 41) {
+            Err(GameError::CorruptState(reason)) => assert!(reason.contains("duel"), "{reason}"),
+            other => panic!("duel {duel}: expected corrupt_state, got {:?}", other.map(|g| g.state_hash())),
+        }
+    }
+}

@@ -153,6 +153,16 @@ impl Fistful {
             return Err(corrupt("round numbers start at 1"));
         }
         self.duel = uint(field(public, "duel")?, "duel", u64::from(Self::duels_in(1)))?;
+        // Duels count from 1 to the round's number (the fuzzer found `duel: 0` accepted: the round then ran one
+        // duel too many, into a pick with no legal card).
+        if self.duel == 0 || self.duel > Self::duels_in(self.round) {
+            return Err(corrupt(format!(
+                "round {} has duels 1 to {}, not {}",
+                self.round,
+                Self::duels_in(self.round),
+                self.duel
+            )));
+        }
         self.gold = pair(field(public, "gold")?, "gold", int)?;
         self.pot = int(field(public, "pot")?, "pot")?;
         let played = pair(field(public, "played")?, "played", cards)?;
@@ -364,6 +374,12 @@ impl Fistful {
             game.hand[s] = hand;
             game.discard[s] = disc;
             game.pending[s] = pick;
+            // The public log must admit a history of the observer's own seat too: one it cannot fit is no
+            // game's, and its spectator's view would not rebuild (the fuzzer found such a view accepted). The
+            // bound-first search finds a history whenever one exists; its own generator leaves `rng` as it was.
+            if game.sample_hidden(s, &mut Rng::new(0), true).is_none() {
+                return Err(corrupt(format!("no history of seat {s} fits the public log")));
+            }
         } else if !private.is_null() {
             return Err(corrupt("a spectator's view has `private: null`"));
         }
