@@ -109,7 +109,12 @@ def updated(lang: str, template: Catalog) -> Catalog:
     if lang == "en":
         # English says what the code says; its catalog is where the wording may later be changed.
         for message in catalog:
-            if message.id and not message.string:
+            if isinstance(message.id, (tuple, list)):
+                # A plural message's empty forms are a tuple of empty strings (a true value): English's two forms
+                # are its singular and plural ids.
+                if not any(message.string):
+                    message.string = tuple(message.id)
+            elif message.id and not message.string:
                 message.string = message.id
     return catalog
 
