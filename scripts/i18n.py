@@ -36,7 +36,7 @@ NAMES = {"en": "English", "id": "Bahasa Indonesia", "es": "Español", "fi": "Suo
 LANGUAGES = tuple(NAMES)
 # Player-facing words are written with these (N_ marks a message translated later, when shown);
 # developer logs and the wire protocol stay English and never go through them.
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "N_": None}
 
 
 def po_path(lang: str) -> Path:
@@ -109,11 +109,9 @@ def updated(lang: str, template: Catalog) -> Catalog:
     if lang == "en":
         # English says what the code says; its catalog is where the wording may later be changed.
         for message in catalog:
-            if isinstance(message.id, (tuple, list)):
-                # A plural message's empty forms are a tuple of empty strings (a true value): English's two forms
-                # are its singular and plural ids.
-                if not any(message.string):
-                    message.string = tuple(message.id)
+            if message.pluralizable and not any(message.string):
+                # English has two forms, the singular and plural ids themselves.
+                message.string = tuple(message.id)
             elif message.id and not message.string:
                 message.string = message.id
     return catalog

@@ -38,7 +38,7 @@ def test_an_unknown_word_is_refused_with_the_games_move_words(game: str) -> None
     with pytest.raises(MoveTextError) as refused:
         renderer.parse_move("foo", view)
     text = str(refused.value)
-    assert text.startswith("'foo' is not a move here") and renderer.move_words in text
+    assert text.startswith("'foo' is not a move here") and renderer.move_words() in text
     assert not any(wire in text for wire in WIRE_TYPES[game]), text
     # A JSON object still reaches the host as it is (bot authors and tests type those).
     assert renderer.parse_move('{"type": "foo"}', view) == {"type": "foo"}

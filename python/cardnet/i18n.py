@@ -35,6 +35,7 @@ __all__ = [
     "language_from_locale",
     "ngettext",
     "parse_language",
+    "pgettext",
     "set_language",
     "translations",
 ]
@@ -154,6 +155,12 @@ def N_(message: str) -> str:
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The form of a message that fits ``count`` in the current language (its own plural rules)."""
     return translations(_current).ngettext(singular, plural, count)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language, where ``context`` tells apart the same English word used twice
+    (``pass`` in Matchstick Tycoon and in TEN's auction are different words in Finnish)."""
+    return translations(_current).pgettext(context, message)
 
 
 # Each language's decimal sign and thousands separator, as Babel's CLDR data has them (Finnish groups with a

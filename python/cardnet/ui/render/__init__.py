@@ -18,6 +18,8 @@ from typing import Any, TextIO
 
 from ... import json_dumps, json_loads
 from ...games import Outcome
+from ...i18n import gettext as _
+from ...i18n import ngettext, pgettext
 
 __all__ = [
     "ANSI",
@@ -30,6 +32,7 @@ __all__ = [
     "move_list",
     "renderer_for",
     "seat_labels",
+    "you",
     "use_colour",
     "visible_len",
     "watching_words",
@@ -44,8 +47,27 @@ LIST_LIMIT = 40
 _MIN_ROOM = 4
 
 
-#: A typed move no word of the game reads ({text}: what was typed; {moves}: the game's move words).
-UNKNOWN_MOVE = "'{text}' is not a move here. The moves: {moves}; or a number from the list."
+def _unknown_move(text: str, moves: str) -> str:
+    """A typed move no word of the game reads ({text}: what was typed; {moves}: the game's move words)."""
+    return _("'{text}' is not a move here. The moves: {moves}; or a number from the list.").format(
+        text=text, moves=moves
+    )
+
+
+def you() -> str:
+    """What a player's own seat is called, in the current language."""
+    return _("You")
+
+
+def _bot_level(level: str) -> str:
+    """A built-in player's level (``easy``, ``medium``, ``hard``) in the current language; others unchanged."""
+    levels = {
+        "easy": pgettext("bot level", "easy"),
+        "medium": pgettext("bot level", "medium"),
+        "hard": pgettext("bot level", "hard"),
+        "built-in": pgettext("bot level", "built-in"),
+    }
+    return levels.get(level, level)
 
 
 class MoveTextError(ValueError):
@@ -72,16 +94,17 @@ def seat_labels(seats: Sequence[Any], me: int | None) -> list[str]:
         info = seat if isinstance(seat, Mapping) else {}
         name = info.get("name")
         if i == me:
-            labels.append("You")
+            labels.append(you())
         elif info.get("kind") == "bot":
             level = str(name).removesuffix(" bot") if isinstance(name, str) and name else "built-in"
-            labels.append(f"Bot {i} · {level}")
+            labels.append(_("Bot {seat} · {level}").format(seat=i, level=_bot_level(level)))
         elif info.get("kind") == "open" or not isinstance(name, str) or not name:
-            labels.append(f"Seat {i}")
+            labels.append(_("Seat {seat}").format(seat=i))
         else:
             labels.append(name)
     return [
-        f"{label} (seat {i})" if labels.count(label) > 1 and label != "You" else label for i, label in enumerate(labels)
+        _("{name} (seat {seat})").format(name=label, seat=i) if labels.count(label) > 1 and i != me else label
+        for i, label in enumerate(labels)
     ]
 
 
@@ -90,8 +113,8 @@ def watching_words(spectators: int | None) -> str:
     if spectators is None:
         return ""
     if spectators == 0:
-        return "nobody watching"
-    return f"{spectators} watching"
+        return _("nobody watching")
+    return ngettext("{count} watching", "{count} watching", spectators).format(count=spectators)
 
 
 def use_colour(stream: TextIO) -> bool:
@@ -103,13 +126,14 @@ def use_colour(stream: TextIO) -> bool:
 class GenericRenderer:
     """Draws any game as JSON-ish text; per-game renderers subclass it."""
 
-    #: The moves as this game's players type them (the help's words); empty for the generic ``TYPE key=value``.
-    move_words = ""
-
     def __init__(self, names: Sequence[str]) -> None:
         self.names = list(names)
         #: Whether :meth:`paint` may emit ANSI colour codes (set by the caller from its output stream).
         self.colour = False
+
+    def move_words(self) -> str:
+        """The moves as this game's players type them (the help's words); empty for the generic ``TYPE key=value``."""
+        return ""
 
     def width(self) -> int:
         """Terminal width (80 when unknown)."""
@@ -145,11 +169,11 @@ class GenericRenderer:
 
     def table(self, view: View, me: int) -> list[str]:
         """Lines describing the table as ``me`` sees it."""
-        lines = ["Table:"]
+        lines = [_("Table:")]
         lines += _json_lines(view.get("public"), "  ")
         private = view.get("private")
         if private is not None:
-            lines.append("You:")
+            lines.append(_("You:"))
             lines += _json_lines(private, "  ")
         return lines
 
@@ -169,7 +193,7 @@ class GenericRenderer:
 
     def list_hint(self, key: str) -> str:
         """How to see or type the moves of a collapsed group (shown after its first moves)."""
-        return f"type: list {key}"
+        return _("type: list {key}").format(key=key)
 
     def parse_move(self, text: str, view: View) -> Move | None:
         """A typed move: JSON text, ``TYPE``, or ``TYPE key=value ...``; None when not understood.
@@ -205,9 +229,9 @@ class GenericRenderer:
     def unknown_move(self, text: str, view: View) -> Move | None:
         """Typed text none of a game's own words read: a JSON object still passes (for bot authors); anything
         else is refused with the words this game's players type, never the wire's move types."""
-        if not self.move_words or text.strip().startswith("{"):
+        if not self.move_words() or text.strip().startswith("{"):
             return GenericRenderer.parse_move(self, text, view)
-        raise MoveTextError(UNKNOWN_MOVE.format(text=text.strip(), moves=self.move_words))
+        raise MoveTextError(_unknown_move(text.strip(), self.move_words()))
 
     def event_text(self, event: Mapping[str, Any]) -> str | None:
         """One line for an event (None to stay silent)."""
@@ -220,25 +244,38 @@ class GenericRenderer:
 
     def name(self, seat: int) -> str:
         """How a seat is called on screen."""
-        return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat}"
+        return self.names[seat] if 0 <= seat < len(self.names) else _("Seat {seat}").format(seat=seat)
+
+    def is_you(self, seat: int) -> bool:
+        """Whether ``seat`` is the player's own (named :func:`you`; English's ``You`` from older callers)."""
+        return self.name(seat) in (you(), "You")
 
     def does(self, seat: int, third_person: str, base: str) -> str:
-        """``"Seat 2 plays"`` or ``"You play"``: the seat's name with the verb agreeing."""
-        name = self.name(seat)
-        return f"{name} {base if name == 'You' else third_person}"
+        """``"Seat 2 plays"`` or ``"You play"`` from English verb forms: English only, so new text uses
+        :meth:`says` (whole sentences in the catalogs) instead."""
+        return f"{self.name(seat)} {base if self.is_you(seat) else third_person}"
+
+    def says(self, seat: int, yours: str, theirs: str, **fields: object) -> str:
+        """A whole sentence about what ``seat`` did: ``yours`` (``"You play {card}."``) for the player's own
+        seat, else ``theirs`` (``"{name} plays {card}."``), filled with ``name`` and ``fields``; two sentences,
+        so every language conjugates its verb and orders its words as it must."""
+        return (yours if self.is_you(seat) else theirs).format(name=self.name(seat), **fields)
 
     def outcome_lines(self, outcome: Outcome) -> list[str]:
         """The final standings, one line per seat from best to worst."""
         lines = []
         for place, seat in enumerate(outcome.order, start=1):
-            won = " - winner" if seat in outcome.winners else ""
-            lines.append(f"  {place}. {self.name(seat)} (score {outcome.scores[seat]}){won}")
+            fields = {"place": place, "name": self.name(seat), "score": outcome.scores[seat]}
+            if seat in outcome.winners:
+                lines.append("  " + _("{place}. {name} (score {score}) - winner").format(**fields))
+            else:
+                lines.append("  " + _("{place}. {name} (score {score})").format(**fields))
         return lines
 
     def help(self) -> list[str]:
         """Game-specific help about typing moves: whole paragraphs, which each screen wraps to its width."""
         return [
-            "Type a move as listed (TYPE key=value ..., values in JSON) or as one JSON object.",
+            _("Type a move as listed (TYPE key=value ..., values in JSON) or as one JSON object."),
         ]
 
 
@@ -275,16 +312,22 @@ def move_list(
     room = max(_MIN_ROOM, min(room, LIST_LIMIT))
     shown = [(i, m) for i, m in enumerate(moves) if not filter_text or filter_text in renderer.move_text(m)]
     if filter_text and not shown:
-        return MovePage([f"No legal move matches {filter_text!r}."], None)
-    matching = f", {len(shown)} with {filter_text!r}" if filter_text else ""
-    head = f"Your moves ({len(moves)}{matching}):"
+        return MovePage([_("No legal move matches '{text}'.").format(text=filter_text)], None)
+    if filter_text:
+        head = _("Your moves ({count}, {matching} with '{text}'):").format(
+            count=len(moves), matching=len(shown), text=filter_text
+        )
+    else:
+        head = _("Your moves ({count}):").format(count=len(moves))
     budget = room - 1
     if start is not None:
         page = shown[start : start + budget - 1] if len(shown) - start > budget else shown[start:]
         lines = [head] + [_move_line(renderer, i, m, view) for i, m in page]
         end = start + len(page)
         if end < len(shown):
-            lines.append(f"        ... {len(shown) - end} more: type 'more' for the next page")
+            lines.append(
+                "        " + _("... {count} more: type 'more' for the next page").format(count=len(shown) - end)
+            )
             return MovePage(lines, end)
         return MovePage(lines, None)
     if len(shown) <= budget:
@@ -299,9 +342,10 @@ def move_list(
         body += [_move_line(renderer, i, m, view) for i, m in members[:per_group]]
         hidden = len(members) - per_group
         if hidden > 0:
-            body.append(f"        ... {hidden} more '{key}' ({renderer.list_hint(key)})")
+            hint = renderer.list_hint(key)
+            body.append("        " + _("... {count} more '{key}' ({hint})").format(count=hidden, key=key, hint=hint))
     if len(body) > budget:
-        body = body[: budget - 1] + ["        ... more: 'list' shows every move, page by page"]
+        body = body[: budget - 1] + ["        " + _("... more: 'list' shows every move, page by page")]
     return MovePage([head] + body, None)
 
 

@@ -9,16 +9,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ...games import Outcome
-from . import GenericRenderer, Move, View
+from ...i18n import gettext as _
+from ...i18n import ngettext, pgettext
+from . import GenericRenderer, Move, View, you
 
 __all__ = ["Renderer", "card_kind", "card_name", "pair_kind_of"]
 
 _SUITS = ("Coins", "Strings", "Myriads")
-_HONOURS = {
-    27: ("White Flower", "white-flower"),
-    28: ("Red Flower", "red-flower"),
-    29: ("Old Thousand", "old-thousand"),
-}
+#: The honours' faces by the kind the core writes for them.
+_HONOURS = {27: "white-flower", 28: "red-flower", 29: "old-thousand"}
 #: Faces printed with the red stamp: the 9 of Strings, Red Flower and Old Thousand.
 _RED_STAMP = {17, 28, 29}
 _SUIT_PAINT = {"Coins": "yellow", "Strings": "green", "Myriads": "blue"}
@@ -30,8 +29,18 @@ def card_kind(card: int) -> str:
     """The kind of a card as the core writes it: ``"1"``-``"9"`` or the honour's name."""
     face = card // 4
     if face in _HONOURS:
-        return _HONOURS[face][1]
+        return _HONOURS[face]
     return str(face % 9 + 1)
+
+
+def _suit_card(rank: int, suit: str) -> str:
+    """A number card's face in the current language (``3 Coins``)."""
+    faces = {
+        "Coins": _("{rank} Coins"),
+        "Strings": _("{rank} Strings"),
+        "Myriads": _("{rank} Myriads"),
+    }
+    return faces[suit].format(rank=rank)
 
 
 def card_name(card: int) -> str:
@@ -39,13 +48,34 @@ def card_name(card: int) -> str:
     face = card // 4
     stamp = "*" if face in _RED_STAMP else ""
     if face in _HONOURS:
-        return _HONOURS[face][0] + stamp
-    return f"{face % 9 + 1} {_SUITS[face // 9]}{stamp}"
+        return kind_name(_HONOURS[face]) + stamp
+    return _suit_card(face % 9 + 1, _SUITS[face // 9]) + stamp
 
 
 def kind_name(kind: str) -> str:
-    """A kind for people: ``8`` stays ``8``, ``red-flower`` becomes ``Red Flower``."""
-    return kind.replace("-", " ").title()
+    """A kind for people: ``8`` stays ``8``, ``red-flower`` becomes ``Red Flower`` (in the current language)."""
+    honours = {
+        "white-flower": _("White Flower"),
+        "red-flower": _("Red Flower"),
+        "old-thousand": _("Old Thousand"),
+    }
+    return honours.get(kind, kind.replace("-", " ").title())
+
+
+def _word(word: str) -> str:
+    """A move word a Cherki player types (``draw``, ``take``, ``call``, ``discard``) in the current language."""
+    words = {
+        "draw": pgettext("cherki move", "draw"),
+        "take": pgettext("cherki move", "take"),
+        "call": pgettext("cherki move", "call"),
+        "discard": pgettext("cherki move", "discard"),
+    }
+    return words[word]
+
+
+def _reads(typed: str, word: str) -> bool:
+    """Whether a typed word is the move word ``word``, in the current language or in English."""
+    return typed in (word, _word(word).lower())
 
 
 def pair_kind_of(cards: Iterable[int]) -> str | None:
@@ -63,19 +93,23 @@ def _kind_order(kind: str) -> tuple[int, str]:
     return (0, kind) if kind.isdigit() else (1, kind)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+def _cards(n: int) -> str:
+    return ngettext("{count} card", "{count} cards", n).format(count=n)
 
 
 class Renderer(GenericRenderer):
     """Draws a Cherki deal: hand by kind, discard pile, stock and scores."""
 
-    move_words = "draw, take, call, discard N, discard N call"
+    def move_words(self) -> str:
+        return _("{draw}, {take}, {call}, {discard} N, {discard} N {call}").format(
+            draw=_word("draw"), take=_word("take"), call=_word("call"), discard=_word("discard")
+        )
 
     def __init__(self, names: Sequence[str]) -> None:
         super().__init__(names)
         #: The seat whose moves are listed: the one named "You", or the last seat a table was drawn for.
-        self.me = self.names.index("You") if "You" in self.names else 0
+        mine = [s for s in range(len(self.names)) if self.names[s] in (you(), "You")]
+        self.me = mine[0] if mine else 0
 
     def card(self, card: int, with_id: bool = True) -> str:
         """A card as ``[42] 3 Coins``, painted by suit (red for the red stamp) when colour is on."""
@@ -98,43 +132,58 @@ class Renderer(GenericRenderer):
         priv: Mapping[str, Any] | None = view.get("private")
         self.me = me
         scores = [f"{self.name(s)} {n:+d}" if n else f"{self.name(s)} 0" for s, n in enumerate(pub["scores"])]
-        head = f"Deal {pub['deal']} of {pub['deals']}, dealer {self.name(pub['dealer'])}, stock {pub['stock']}. Scores:"
+        head = _("Deal {deal} of {deals}, dealer {dealer}, stock {stock}. Scores:").format(
+            deal=pub["deal"], deals=pub["deals"], dealer=self.name(pub["dealer"]), stock=pub["stock"]
+        )
         lines = self.wrap(head, scores, sep=", ")
         last = pub.get("last_deal")
         if last:
-            lines.append(f"Last deal: {self.deal_summary(last)}")
+            lines.append(_("Last deal: {summary}").format(summary=self.deal_summary(last)))
         players = []
         for seat, p in enumerate(pub["players"]):
-            text = f"{self.name(seat)} {_plural(p['hand_size'], 'card')}"
+            fields = {"name": self.name(seat), "cards": _cards(p["hand_size"])}
+            to_play = pub.get("turn") == seat
             if p.get("called"):
-                text += ", CALLED"
-            if pub.get("turn") == seat:
-                text += " (to play)"
-            players.append(text)
-        lines += self.wrap("Players:", players, sep=" | ")
+                text = _("{name} {cards}, CALLED (to play)") if to_play else _("{name} {cards}, CALLED")
+            else:
+                text = _("{name} {cards} (to play)") if to_play else _("{name} {cards}")
+            players.append(text.format(**fields))
+        lines += self.wrap(_("Players:"), players, sep=" | ")
         discards = pub.get("discards") or []
         if discards:
             shown = []
             for d in discards[-_DISCARDS_SHOWN:]:
                 taken = d.get("taken_by")
-                by = f"{self.name(d['seat'])}" + (f", taken by {self.name(taken)}" if taken is not None else "")
-                shown.append(f"{self.card(d['card'], with_id=False)} ({by})")
+                card = self.card(d["card"], with_id=False)
+                if taken is not None:
+                    text = _("{card} ({name}, taken by {taker})").format(
+                        card=card, name=self.name(d["seat"]), taker=self.name(taken)
+                    )
+                else:
+                    text = _("{card} ({name})").format(card=card, name=self.name(d["seat"]))
+                shown.append(text)
             older = len(discards) - len(shown)
-            head = f"Discards ({older} older, then):" if older > 0 else "Discards:"
+            if older > 0:
+                head = ngettext("Discards ({count} older, then):", "Discards ({count} older, then):", older).format(
+                    count=older
+                )
+            else:
+                head = _("Discards:")
             lines += self.wrap(head, shown, sep=", ")
         top = pub.get("top_discard")
         if top:
-            can = ""
-            if pub.get("phase") == "start":
-                if not top.get("takeable"):
-                    can = " - it cannot be taken"
-                elif priv is not None and not priv.get("can_take") and pub.get("turn") == me:
-                    can = " - you may not take it now"
-                else:
-                    can = " - it may be taken"
-            lines.append(f"Top discard: {self.card(top['card'])} from {self.name(top['seat'])}{can}")
+            fields = {"card": self.card(top["card"]), "name": self.name(top["seat"])}
+            if pub.get("phase") != "start":
+                text = _("Top discard: {card} from {name}")
+            elif not top.get("takeable"):
+                text = _("Top discard: {card} from {name} - it cannot be taken")
+            elif priv is not None and not priv.get("can_take") and pub.get("turn") == me:
+                text = _("Top discard: {card} from {name} - you may not take it now")
+            else:
+                text = _("Top discard: {card} from {name} - it may be taken")
+            lines.append(text.format(**fields))
         elif pub.get("phase") != "over":
-            lines.append("Top discard: none to take (draw from the stock)")
+            lines.append(_("Top discard: none to take (draw from the stock)"))
         if priv is not None:
             lines += self.hand_lines(priv, pub, me)
         return lines
@@ -143,52 +192,65 @@ class Renderer(GenericRenderer):
         """The hand by kind, then whether it is ready and what calling would wait for."""
         hand: list[int] = priv["hand"]
         drawn = priv.get("drawn")
-        lines = [f"Your hand ({_plural(len(hand), 'card')}, by kind):"]
+        lines = [_("Your hand ({cards}, by kind):").format(cards=_cards(len(hand)))]
         for kind, texts in self.grouped(hand):
             label = f"  {kind_name(kind)} x{len(texts)}"
             lines += self.wrap(f"{label:<18}", texts, indent=" " * 18, sep="  ")
         if drawn is not None:
-            lines.append(f"Just drawn: {self.card(drawn)}")
+            lines.append(_("Just drawn: {card}").format(card=self.card(drawn)))
         locked = priv.get("pair_kind")
         if locked is not None:
-            lines.append(f"You called Cherki: you win with any {kind_name(locked)} you draw or take.")
+            lines.append(
+                _("You called Cherki: you win with any {kind} you draw or take.").format(kind=kind_name(locked))
+            )
         elif priv.get("ready"):
             kind = kind_name(priv["ready_pair_kind"])
-            call = " - you may call now ('call')" if pub.get("phase") == "start" else ""
-            lines.append(f"Ready: two triples and a pair of {kind}{call}.")
+            if pub.get("phase") == "start":
+                text = _("Ready: two triples and a pair of {kind} - you may call now ('{call}').")
+            else:
+                text = _("Ready: two triples and a pair of {kind}.")
+            lines.append(text.format(kind=kind, call=_word("call")))
         elif pub.get("phase") == "drawn" and pub.get("turn") == me:
             discards = pub.get("discards") or []
             # A card just taken from the discard pile may not go straight back.
             taken = drawn if discards and discards[-1].get("taken_by") == me and discards[-1]["card"] == drawn else None
             calls = [c for c in hand if c != taken and pair_kind_of(x for x in hand if x != c) is not None]
             if calls:
-                lines.append("Ready after discarding " + ", ".join(self.card(c) for c in calls) + ": you may call.")
+                cards = ", ".join(self.card(c) for c in calls)
+                lines.append(_("Ready after discarding {cards}: you may call.").format(cards=cards))
             else:
-                lines.append("Not ready: no discard makes two triples and a pair.")
+                lines.append(_("Not ready: no discard makes two triples and a pair."))
         else:
-            lines.append("Not ready: you need two triples and a pair to call.")
+            lines.append(_("Not ready: you need two triples and a pair to call."))
         return lines
 
     def deal_summary(self, deal: Mapping[str, Any]) -> str:
         """A finished deal in one line."""
         if deal.get("result") != "win":
-            return f"deal {deal['deal']} was drawn (the stock ran out), nobody paid"
-        how = "taking the discard" if deal.get("by") == "take_discard" else "drawing from the stock"
-        gain = deal["payments"][deal["winner"]]
-        return f"{self.name(deal['winner'])} won deal {deal['deal']} by {how}, total {deal['total']} ({gain:+d})"
+            return _("deal {deal} was drawn (the stock ran out), nobody paid").format(deal=deal["deal"])
+        fields = {
+            "name": self.name(deal["winner"]),
+            "deal": deal["deal"],
+            "total": deal["total"],
+            "gain": f"{deal['payments'][deal['winner']]:+d}",
+        }
+        if deal.get("by") == "take_discard":
+            return _("{name} won deal {deal} by taking the discard, total {total} ({gain})").format(**fields)
+        return _("{name} won deal {deal} by drawing from the stock, total {total} ({gain})").format(**fields)
 
     # -- moves --------------------------------------------------------------------------------------
 
     def move_text(self, move: Move) -> str:
         kind = move.get("type")
         if kind == "draw_stock":
-            return "draw"
+            return _word("draw")
         if kind == "take_discard":
-            return "take"
+            return _word("take")
         if kind == "call":
-            return "call"
+            return _word("call")
         if kind == "discard":
-            return f"discard {move['card']}" + (" call" if move.get("call") else "")
+            text = f"{_word('discard')} {move['card']}"
+            return f"{text} {_word('call')}" if move.get("call") else text
         return super().move_text(move)
 
     def move_note(self, move: Move, view: View) -> str:
@@ -196,50 +258,61 @@ class Renderer(GenericRenderer):
         priv = view.get("private") or {}
         kind = move.get("type")
         if kind == "draw_stock":
-            return f"from the stock, {pub['stock']} left"
+            return _("from the stock, {count} left").format(count=pub["stock"])
         if kind == "take_discard":
             top = pub.get("top_discard")
             if not top:
                 return ""
-            note = f"{self.card(top['card'], with_id=False)} from {self.name(top['seat'])}"
+            fields = {"card": self.card(top["card"], with_id=False), "name": self.name(top["seat"])}
             locked = priv.get("pair_kind")
             if locked is not None and card_kind(top["card"]) == locked:
-                note += ": completes your hand, you win"
-            return note
+                return _("{card} from {name}: completes your hand, you win").format(**fields)
+            return _("{card} from {name}").format(**fields)
         if kind == "call":
             ready = priv.get("ready_pair_kind")
-            return f"lock your hand, then win with any {kind_name(ready)}" if ready else "lock your hand"
+            if ready:
+                return _("lock your hand, then win with any {kind}").format(kind=kind_name(ready))
+            return _("lock your hand")
         if kind == "discard":
-            note = self.card(move["card"], with_id=False)
+            card = self.card(move["card"], with_id=False)
+            after = pair_kind_of(c for c in priv.get("hand", []) if c != move["card"]) if move.get("call") else None
+            fields = {"card": card, "kind": kind_name(after) if after is not None else ""}
             if move["card"] == priv.get("drawn"):
-                note += ", just drawn"
-            if move.get("call"):
-                after = pair_kind_of(c for c in priv.get("hand", []) if c != move["card"])
                 if after is not None:
-                    note += f"; call Cherki, then win with any {kind_name(after)}"
-            return note
+                    return _("{card}, just drawn; call Cherki, then win with any {kind}").format(**fields)
+                return _("{card}, just drawn").format(**fields)
+            if after is not None:
+                return _("{card}; call Cherki, then win with any {kind}").format(**fields)
+            return card
         return ""
 
     def group_key(self, move: Move) -> str:
         if move.get("type") == "discard" and move.get("call"):
-            return "discard call"
-        return str(move.get("type", "?"))
+            return f"{_word('discard')} {_word('call')}"
+        if move.get("type") == "discard":
+            return _word("discard")
+        return self.move_text(move)
 
     def progress(self, public: Mapping[str, Any], seat: int) -> str:
-        return f"deal {public['deal']} of {public['deals']}, {public['stock']} cards in the stock"
+        return ngettext(
+            "deal {deal} of {deals}, {count} card in the stock",
+            "deal {deal} of {deals}, {count} cards in the stock",
+            public["stock"],
+        ).format(deal=public["deal"], deals=public["deals"], count=public["stock"])
 
     def parse_move(self, text: str, view: View) -> Move | None:
         words = text.lower().split()
         if not words:
             return None
         head, rest = words[0], words[1:]
-        if head in ("draw", "stock", "draw_stock") and not rest:
+        if (_reads(head, "draw") or head in ("stock", "draw_stock")) and not rest:
             return {"type": "draw_stock"}
-        if head in ("take", "take_discard") and not rest:
+        if (_reads(head, "take") or head == "take_discard") and not rest:
             return {"type": "take_discard"}
-        if head == "call" and not rest:
+        if _reads(head, "call") and not rest:
             return {"type": "call"}
-        if head == "discard" and rest and rest[0].isdigit() and rest[1:] in ([], ["call"]):
+        calls = rest[1:] == [] or (len(rest) == 2 and _reads(rest[1], "call"))
+        if _reads(head, "discard") and rest and rest[0].isdigit() and calls:
             move: Move = {"type": "discard", "card": int(rest[0])}
             if rest[1:]:
                 move["call"] = True
@@ -253,44 +326,85 @@ class Renderer(GenericRenderer):
         seat: int = event.get("seat", -1)
         if kind == "draw_stock":
             if event.get("card") is not None:
-                return f"{self.does(seat, 'draws', 'draw')} {self.card(event['card'])} ({event['stock']} left in the stock)."
-            return f"{self.does(seat, 'draws', 'draw')} from the stock ({event['stock']} left)."
+                return self.says(
+                    seat,
+                    _("You draw {card} ({count} left in the stock)."),
+                    _("{name} draws {card} ({count} left in the stock)."),
+                    card=self.card(event["card"]),
+                    count=event["stock"],
+                )
+            return self.says(
+                seat,
+                _("You draw from the stock ({count} left)."),
+                _("{name} draws from the stock ({count} left)."),
+                count=event["stock"],
+            )
         if kind == "take_discard":
-            return f"{self.does(seat, 'takes', 'take')} {self.card(event['card'])}, discarded by {self.name(event['from'])}."
+            return self.says(
+                seat,
+                _("You take {card}, discarded by {giver}."),
+                _("{name} takes {card}, discarded by {giver}."),
+                card=self.card(event["card"]),
+                giver=self.name(event["from"]),
+            )
         if kind == "discard":
-            return f"{self.does(seat, 'discards', 'discard')} {self.card(event['card'])}."
+            return self.says(
+                seat, _("You discard {card}."), _("{name} discards {card}."), card=self.card(event["card"])
+            )
         if kind == "call":
-            return f"{self.does(seat, 'calls', 'call')} Cherki!"
+            return self.says(seat, _("You call Cherki!"), _("{name} calls Cherki!"))
         if kind == "win":
             return self.win_text(event)
         if kind == "deal_drawn":
-            return f"The stock ran out: deal {event['deal']} is drawn, nobody pays."
+            return _("The stock ran out: deal {deal} is drawn, nobody pays.").format(deal=event["deal"])
         if kind == "new_deal":
-            return f"Deal {event['deal']} is dealt, dealer {self.name(event['dealer'])}."
+            return _("Deal {deal} is dealt, dealer {name}.").format(deal=event["deal"], name=self.name(event["dealer"]))
         return super().event_text(event)
 
     def win_text(self, event: Mapping[str, Any]) -> str:
         """A win: how, the nine cards by kind, the total and what each seat pays or gets."""
         winner: int = event["winner"]
-        how = "taking the discard" if event.get("by") == "take_discard" else "drawing from the stock"
-        pair = kind_name(str(event.get("pair_kind", "")))
-        lines = [f"{self.does(winner, 'wins', 'win')} deal {event['deal']} by {how}, completing the {pair}s:"]
+        fields = {"deal": event["deal"], "kind": kind_name(str(event.get("pair_kind", "")))}
+        if event.get("by") == "take_discard":
+            head = self.says(
+                winner,
+                _("You win deal {deal} by taking the discard, completing the {kind}s:"),
+                _("{name} wins deal {deal} by taking the discard, completing the {kind}s:"),
+                **fields,
+            )
+        else:
+            head = self.says(
+                winner,
+                _("You win deal {deal} by drawing from the stock, completing the {kind}s:"),
+                _("{name} wins deal {deal} by drawing from the stock, completing the {kind}s:"),
+                **fields,
+            )
+        lines = [head]
         for kind, texts in self.grouped(event["hand"], with_id=False):
             lines.append(f"    {kind_name(kind)}: " + ", ".join(texts))
         payments = []
         for seat, amount in enumerate(event["payments"]):
             if seat == winner:
-                payments.append(f"{self.does(seat, 'gets', 'get')} {amount}")
+                payments.append(self.says(seat, _("You get {amount}"), _("{name} gets {amount}"), amount=amount))
             else:
-                payments.append(f"{self.does(seat, 'pays', 'pay')} {-amount}")
-        lines += self.wrap(f"    Total {event['total']}:", payments, indent="      ", sep=", ")
+                payments.append(self.says(seat, _("You pay {amount}"), _("{name} pays {amount}"), amount=-amount))
+        lines += self.wrap(
+            "    " + _("Total {total}:").format(total=event["total"]), payments, indent="      ", sep=", "
+        )
         return "\n".join(lines)
 
     def outcome_lines(self, outcome: Outcome) -> list[str]:
         lines = []
         for place, seat in enumerate(outcome.order, start=1):
-            won = " - winner" if seat in outcome.winners else ""
-            lines.append(f"  {place}. {self.name(seat)}: {outcome.scores[seat]:+d} points{won}")
+            points = outcome.scores[seat]
+            fields = {"place": place, "name": self.name(seat), "points": f"{points:+d}"}
+            if seat in outcome.winners:
+                text = ngettext(
+                    "{place}. {name}: {points} point - winner", "{place}. {name}: {points} points - winner", abs(points)
+                )
+            else:
+                text = ngettext("{place}. {name}: {points} point", "{place}. {name}: {points} points", abs(points))
+            lines.append("  " + text.format(**fields))
         for deal in outcome.detail.get("deals", []):
             summary = self.deal_summary(deal)
             lines.append(f"  {summary[0].upper()}{summary[1:]}")
@@ -298,8 +412,11 @@ class Renderer(GenericRenderer):
 
     def help(self) -> list[str]:
         return [
-            "Moves: 'draw' takes the top stock card, 'take' the last discard; then 'discard ID' (the number in"
-            " brackets), or 'discard ID call' to call Cherki as you discard; 'call' before drawing when your 8 cards"
-            " are ready (two triples and a pair). After calling, draw or take a card of your pair's kind to win."
-            " Numbers of any suit share a kind; honours only match themselves. '*' marks the red stamp (display only).",
+            _(
+                "Moves: '{draw}' takes the top stock card, '{take}' the last discard; then '{discard} ID' (the number"
+                " in brackets), or '{discard} ID {call}' to call Cherki as you discard; '{call}' before drawing when"
+                " your 8 cards are ready (two triples and a pair). After calling, draw or take a card of your pair's"
+                " kind to win. Numbers of any suit share a kind; honours only match themselves. '*' marks the red"
+                " stamp (display only)."
+            ).format(draw=_word("draw"), take=_word("take"), call=_word("call"), discard=_word("discard")),
         ]

@@ -9,7 +9,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...games import Outcome
-from . import GenericRenderer, Move, MoveTextError, View
+from ...i18n import gettext as _
+from ...i18n import ngettext, pgettext
+from . import GenericRenderer, Move, MoveTextError, View, you
 
 __all__ = ["Renderer", "card_label"]
 
@@ -25,8 +27,24 @@ def card_label(card: int) -> str:
     return "D" if card == DYNAMITE else str(card)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+def _word(word: str) -> str:
+    """A move word a Fistful player types (``pick``, ``discard``, ``retrieve``) in the current language."""
+    words = {
+        "pick": pgettext("fistful move", "pick"),
+        "discard": pgettext("fistful move", "discard"),
+        "retrieve": pgettext("fistful move", "retrieve"),
+    }
+    return words[word]
+
+
+def _reads(typed: str, word: str) -> bool:
+    """Whether a typed word is the move word ``word``, in the current language or in English."""
+    return typed in (word, _word(word).lower())
+
+
+def _colour_name(colour: str) -> str:
+    """``Pink`` or ``Green`` in the current language (empty for an unknown colour)."""
+    return {"pink": _("Pink"), "green": _("Green")}.get(colour, colour.capitalize())
 
 
 def _parse_card(word: str) -> int | None:
@@ -37,20 +55,24 @@ def _parse_card(word: str) -> int | None:
     if not word.isdigit():
         return None
     if not 1 <= int(word) < DYNAMITE:
-        raise MoveTextError(f"there is no card {word}: the cards are 1 to 8 and D (the Dynamite)")
+        raise MoveTextError(_("there is no card {card}: the cards are 1 to 8 and D (the Dynamite)").format(card=word))
     return int(word)
 
 
 class Renderer(GenericRenderer):
     """Draws the duel table of A Fistful of Gold."""
 
-    move_words = "pick CARD, discard CARD CARD, retrieve CARD"
+    def move_words(self) -> str:
+        return _("{pick} CARD, {discard} CARD CARD, {retrieve} CARD").format(
+            pick=_word("pick"), discard=_word("discard"), retrieve=_word("retrieve")
+        )
 
     def __init__(self, names: Sequence[str]) -> None:
         super().__init__(names)
         self.colours: list[str] = []
         #: The seat whose moves are listed: the one named "You", or the last seat a table was drawn for.
-        self.me = self.names.index("You") if "You" in self.names else 0
+        mine = [s for s in range(len(self.names)) if self.names[s] in (you(), "You")]
+        self.me = mine[0] if mine else 0
 
     def observe(self, view: View) -> None:
         self.colours = list(view["public"].get("colours") or [])
@@ -59,7 +81,7 @@ class Renderer(GenericRenderer):
 
     def colour_of(self, seat: int) -> str:
         """``Pink`` or ``Green`` for a seat (empty before any view was seen)."""
-        return self.colours[seat].capitalize() if 0 <= seat < len(self.colours) else ""
+        return _colour_name(self.colours[seat]) if 0 <= seat < len(self.colours) else ""
 
     def card(self, seat: int, card: int, short: bool = False) -> str:
         """A seat's card as ``Pink 7`` / ``Green Dynamite`` (or ``7`` / ``D`` when ``short``), painted in
@@ -67,9 +89,10 @@ class Renderer(GenericRenderer):
         colour = self.colours[seat] if 0 <= seat < len(self.colours) else ""
         if short:
             text = card_label(card)
+        elif card == DYNAMITE:
+            text = {"pink": _("Pink Dynamite"), "green": _("Green Dynamite")}.get(colour, _("Dynamite"))
         else:
-            face = "Dynamite" if card == DYNAMITE else str(card)
-            text = f"{colour.capitalize()} {face}".strip()
+            text = {"pink": _("Pink {card}"), "green": _("Green {card}")}.get(colour, "{card}").format(card=card)
         return self.paint(text, _PAINT.get(colour))
 
     def cards(self, seat: int, cards: Sequence[int]) -> str:
@@ -80,15 +103,19 @@ class Renderer(GenericRenderer):
         """What a card does beyond the plain duel table (empty for 1-5)."""
         colour = self.colours[seat] if 0 <= seat < len(self.colours) else ""
         if card == DYNAMITE:
-            return "Dynamite: beats 1-4, loses to 5-8, the winner gets 3"
+            return _("Dynamite: beats 1-4, loses to 5-8, the winner gets 3")
         if card == 6:
-            return "the round's first 6 takes the pot"
+            return _("the round's first 6 takes the pot")
         if card == 7:
-            return "Pink 7: ends the round from duel 3" if colour == "pink" else "Green 7: +1 gold per later duel won"
+            return (
+                _("Pink 7: ends the round from duel 3")
+                if colour == "pink"
+                else _("Green 7: +1 gold per later duel won")
+            )
         if card == 8:
             if colour == "pink":
-                return "Pink 8: wins 3 against a 1"
-            return "Green 8: take a discard back, discard 2 at round end"
+                return _("Pink 8: wins 3 against a 1")
+            return _("Green 8: take a discard back, discard 2 at round end")
         return ""
 
     # -- the table ----------------------------------------------------------------------------------
@@ -101,40 +128,66 @@ class Renderer(GenericRenderer):
         self.me = me
         them = 1 - me
         stars = ", ".join(f"{self.name(s)} {pub['stars'][s]}" for s in (me, them))
-        length = f"{pub['length']} match (first to {_plural(pub['target_stars'], 'star')})"
-        lines = [f"Round {pub['round']} of a {length}. Stars: {stars}"]
+        if pub["length"] == "short":
+            head = ngettext(
+                "Round {round} of a short match (first to {count} star). Stars: {stars}",
+                "Round {round} of a short match (first to {count} stars). Stars: {stars}",
+                pub["target_stars"],
+            )
+        else:
+            head = ngettext(
+                "Round {round} of a long match (first to {count} star). Stars: {stars}",
+                "Round {round} of a long match (first to {count} stars). Stars: {stars}",
+                pub["target_stars"],
+            )
+        lines = [head.format(round=pub["round"], count=pub["target_stars"], stars=stars)]
         if pub["phase"] in ("pick", "green8_retrieve"):
             lines.append(
-                f"Duel {pub['duel']} of {pub['duels_in_round']}. Gold: {self.name(me)} {pub['gold'][me]}, "
-                f"{self.name(them)} {pub['gold'][them]}; pot {pub['pot']}"
+                _("Duel {duel} of {duels}. Gold: {me} {my_gold}, {them} {their_gold}; pot {pot}").format(
+                    duel=pub["duel"],
+                    duels=pub["duels_in_round"],
+                    me=self.name(me),
+                    my_gold=pub["gold"][me],
+                    them=self.name(them),
+                    their_gold=pub["gold"][them],
+                    pot=pub["pot"],
+                )
             )
         for seat in (me, them):
-            who = f"{self.name(seat)} ({self.colour_of(seat)})"
+            who = _("{name} ({colour}) played:").format(name=self.name(seat), colour=self.colour_of(seat))
             lines += self.wrap(
-                f"  {who + ' played:':<24}",
+                f"  {who:<24}",
                 [
                     self.cards(seat, pub["played"][seat]),
-                    f"[hand {pub['hand_sizes'][seat]}, discard pile {pub['discard_sizes'][seat]}]",
+                    _("[hand {hand}, discard pile {discards}]").format(
+                        hand=pub["hand_sizes"][seat], discards=pub["discard_sizes"][seat]
+                    ),
                 ],
                 indent="      ",
             )
         last = pub.get("last_duel")
         if last and last.get("round") == pub["round"]:
-            played = f"{self.card(0, last['cards'][0])} vs {self.card(1, last['cards'][1])}"
-            if me == 1:
-                played = f"{self.card(1, last['cards'][1])} vs {self.card(0, last['cards'][0])}"
-            steps = [self.step_text(s) for s in last.get("steps", [])] or ["nothing happens"]
-            lines += self.wrap(f"Last duel ({last['duel']}): {played}:", steps, indent="    ", sep="; ")
+            first, second = (0, 1) if me == 0 else (1, 0)
+            played = _("{first} vs {second}").format(
+                first=self.card(first, last["cards"][first]), second=self.card(second, last["cards"][second])
+            )
+            steps = [self.step_text(s) for s in last.get("steps", [])] or [_("nothing happens")]
+            head = _("Last duel ({duel}): {played}:").format(duel=last["duel"], played=played)
+            lines += self.wrap(head, steps, indent="    ", sep="; ")
         lines += self.effects(pub)
         if pub["picked"][them] and pub["phase"] == "pick":
-            lines.append(f"{self.does(them, 'has', 'have')} picked a card.")
+            lines.append(self.says(them, _("You have picked a card."), _("{name} has picked a card.")))
         if priv is not None:
-            hand = f"Your hand ({self.colour_of(me)}):"
+            hand = _("Your hand ({colour}):").format(colour=self.colour_of(me))
             lines += self.wrap(
-                hand, [self.cards(me, priv["hand"]), f"  discard pile: {self.cards(me, priv['discard'])}"]
+                hand,
+                [
+                    self.cards(me, priv["hand"]),
+                    "  " + _("discard pile: {cards}").format(cards=self.cards(me, priv["discard"])),
+                ],
             )
             if priv.get("pick") is not None:
-                lines.append(f"Your pick: {self.card(me, priv['pick'])}")
+                lines.append(_("Your pick: {card}").format(card=self.card(me, priv["pick"])))
         lines += self.barred(pub, me)
         lines += self.prompt(pub, me)
         return lines
@@ -143,18 +196,26 @@ class Renderer(GenericRenderer):
         """Lines for the special effects already in play this round."""
         notes = []
         if pub.get("six_played"):
-            notes.append("a 6 was played (no more pot taking)")
+            notes.append(_("a 6 was played (no more pot taking)"))
         at = pub.get("green7_played_at")
         if at is not None:
             green = self.colours.index("green") if "green" in self.colours else None
-            who = f" by {self.name(green)}" if green is not None else ""
-            notes.append(f"Green 7 played{who} in duel {at} (+1 per duel won after it)")
+            if green is not None:
+                notes.append(
+                    _("Green 7 played by {name} in duel {duel} (+1 per duel won after it)").format(
+                        name=self.name(green), duel=at
+                    )
+                )
+            else:
+                notes.append(_("Green 7 played in duel {duel} (+1 per duel won after it)").format(duel=at))
         retrieved = pub.get("retrieved")
         if retrieved:
             notes.append(
-                f"{self.name(retrieved['seat'])} took back {self.card(retrieved['seat'], retrieved['card'])} (Green 8)"
+                _("{name} took back {card} (Green 8)").format(
+                    name=self.name(retrieved["seat"]), card=self.card(retrieved["seat"], retrieved["card"])
+                )
             )
-        return self.wrap("This round:", notes, sep="; ") if notes else []
+        return self.wrap(_("This round:"), notes, sep="; ") if notes else []
 
     def barred(self, pub: Mapping[str, Any], me: int) -> list[str]:
         """Which card the +1 rule bars for each seat in this duel."""
@@ -165,21 +226,28 @@ class Renderer(GenericRenderer):
             card = (pub.get("barred") or [None, None])[seat]
             if card is None:
                 continue
-            whose = "your" if self.name(seat) == "You" else f"{self.name(seat)}'s"
-            lines.append(f"Barred by the +1 rule: {whose} {self.card(seat, card)} (played {card - 1} last duel)")
+            lines.append(
+                self.says(
+                    seat,
+                    _("Barred by the +1 rule: your {card} (played {last} last duel)"),
+                    _("Barred by the +1 rule: {name}'s {card} (played {last} last duel)"),
+                    card=self.card(seat, card),
+                    last=card - 1,
+                )
+            )
         return lines
 
     def prompt(self, pub: Mapping[str, Any], me: int) -> list[str]:
         """What the player is asked to do now."""
         phase = pub["phase"]
         if phase == "setup_discard":
-            return ["Setup: discard 2 of your 9 cards face down; you keep 7 for round 1."]
+            return [_("Setup: discard 2 of your 9 cards face down; you keep 7 for round 1.")]
         if phase == "pick":
-            return [f"Pick your card for duel {pub['duel']}; both cards are revealed together."]
+            return [_("Pick your card for duel {duel}; both cards are revealed together.").format(duel=pub["duel"])]
         if phase == "green8_retrieve":
-            return ["Green 8: take one card back from your discard pile (your opponent sees it)."]
+            return [_("Green 8: take one card back from your discard pile (your opponent sees it).")]
         if phase == "round_end_discard":
-            return ["The round ended early: discard unplayed cards face down, then take back the played ones."]
+            return [_("The round ended early: discard unplayed cards face down, then take back the played ones.")]
         return []
 
     # -- moves --------------------------------------------------------------------------------------
@@ -187,11 +255,11 @@ class Renderer(GenericRenderer):
     def move_text(self, move: Move) -> str:
         kind = move.get("type")
         if kind == "pick":
-            return f"pick {card_label(move['card'])}"
+            return f"{_word('pick')} {card_label(move['card'])}"
         if kind == "retrieve":
-            return f"retrieve {card_label(move['card'])}"
+            return f"{_word('retrieve')} {card_label(move['card'])}"
         if kind == "discard":
-            return " ".join(["discard"] + [card_label(c) for c in move["cards"]])
+            return " ".join([_word("discard")] + [card_label(c) for c in move["cards"]])
         return super().move_text(move)
 
     def move_note(self, move: Move, view: View) -> str:
@@ -209,44 +277,56 @@ class Renderer(GenericRenderer):
         notes = []
         if card == 6:
             notes.append(
-                "a 6 was already played: no pot"
+                _("a 6 was already played: no pot")
                 if pub.get("six_played")
-                else f"first 6 takes the pot ({pub['pot']} gold)"
+                else _("first 6 takes the pot ({gold} gold)").format(gold=pub["pot"])
             )
         elif card == 7 and colour == "pink":
             duel = pub["duel"]
             notes.append(
-                "Pink 7: ends the round after this duel" if duel >= 3 else "Pink 7: ends the round from duel 3"
+                _("Pink 7: ends the round after this duel") if duel >= 3 else _("Pink 7: ends the round from duel 3")
             )
         elif card >= 7:
             notes.append(self.special(me, card))
         hand = (view.get("private") or {}).get("hand", [])
         if card < 8 and card + 1 in hand and pub["duel"] < pub["duels_in_round"]:
-            notes.append(f"bars your {card + 1} next duel")
+            notes.append(_("bars your {card} next duel").format(card=card + 1))
         return "; ".join(notes)
 
+    def group_key(self, move: Move) -> str:
+        kind = move.get("type")
+        return _word(kind) if kind in ("pick", "discard", "retrieve") else super().group_key(move)
+
     def list_hint(self, key: str) -> str:
-        if key == "discard":
-            return "or type any two, e.g. discard 3 D"
+        if key == _word("discard"):
+            return _("or type any two, e.g. {discard} 3 D").format(discard=_word("discard"))
         return super().list_hint(key)
 
     def progress(self, public: Mapping[str, Any], seat: int) -> str:
         stars = public["stars"]
-        return f"round {public['round']}, duel {public['duel']} of {public['duels_in_round']}, stars {stars[seat]}-{stars[1 - seat]}"
+        return _("round {round}, duel {duel} of {duels}, stars {mine}-{theirs}").format(
+            round=public["round"],
+            duel=public["duel"],
+            duels=public["duels_in_round"],
+            mine=stars[seat],
+            theirs=stars[1 - seat],
+        )
 
     def parse_move(self, text: str, view: View) -> Move | None:
         words = text.split()
         if not words:
             return None
         head = words[0].lower()
+        discard = _reads(head, "discard") or head == "d"
+        retrieve = _reads(head, "retrieve") or head == "r"
+        pick = _reads(head, "pick") or head in ("play", "p")
         cards = [_parse_card(w) for w in words[1:]]
-        if head in ("pick", "play", "p", "retrieve", "r", "discard", "d") and cards and None not in cards:
+        if (pick or retrieve or discard) and cards and None not in cards:
             ids = [c for c in cards if c is not None]
-            if head in ("discard", "d"):
+            if discard:
                 return {"type": "discard", "cards": sorted(ids)}
             if len(ids) == 1:
-                kind = "retrieve" if head in ("retrieve", "r") else "pick"
-                return {"type": kind, "card": ids[0]}
+                return {"type": "retrieve" if retrieve else "pick", "card": ids[0]}
         return self.unknown_move(text, view)
 
     # -- events -------------------------------------------------------------------------------------
@@ -256,22 +336,45 @@ class Renderer(GenericRenderer):
         kind = step.get("step") or step.get("type")
         seat: int = step.get("seat", -1)
         if kind == "tie":
-            return f"tie: 2 gold into the pot (pot {step['pot']})"
+            return _("tie: 2 gold into the pot (pot {pot})").format(pot=step["pot"])
         if kind == "base":
-            return f"{self.does(seat, 'wins', 'win')} {step['gold']} gold"
+            return self.says(seat, _("You win {gold} gold"), _("{name} wins {gold} gold"), gold=step["gold"])
         if kind == "pink8":
-            return f"Pink 8 beats the 1: {self.does(seat, 'wins', 'win')} {step['gold']} gold instead"
+            return self.says(
+                seat,
+                _("Pink 8 beats the 1: You win {gold} gold instead"),
+                _("Pink 8 beats the 1: {name} wins {gold} gold instead"),
+                gold=step["gold"],
+            )
         if kind == "green7_bonus":
-            return f"Green 7 bonus: {self.does(seat, 'gets', 'get')} {step['gold']} more gold"
+            return self.says(
+                seat,
+                _("Green 7 bonus: You get {gold} more gold"),
+                _("Green 7 bonus: {name} gets {gold} more gold"),
+                gold=step["gold"],
+            )
         if kind == "six_takes_pot":
-            takes = self.does(seat, "takes", "take")
             if not step["gold"]:
-                return f"first 6: {takes} the pot, but it is empty"
-            return f"first 6: {takes} the pot ({step['gold']} gold)"
+                return self.says(
+                    seat,
+                    _("first 6: You take the pot, but it is empty"),
+                    _("first 6: {name} takes the pot, but it is empty"),
+                )
+            return self.says(
+                seat,
+                _("first 6: You take the pot ({gold} gold)"),
+                _("first 6: {name} takes the pot ({gold} gold)"),
+                gold=step["gold"],
+            )
         if kind == "green8_retrieve":
-            return f"Green 8: {self.does(seat, 'takes', 'take')} back {self.card(seat, step['card'])}"
+            return self.says(
+                seat,
+                _("Green 8: You take back {card}"),
+                _("Green 8: {name} takes back {card}"),
+                card=self.card(seat, step["card"]),
+            )
         if kind == "pink7_end":
-            return "Pink 7 in duel 3 or later: the round ends"
+            return _("Pink 7 in duel 3 or later: the round ends")
         return str(kind)
 
     def event_text(self, event: Mapping[str, Any]) -> str | None:
@@ -279,32 +382,76 @@ class Renderer(GenericRenderer):
         seat: int = event.get("seat", -1)
         if kind == "pick":
             if "card" in event:
-                return f"{self.does(seat, 'picks', 'pick')} {self.card(seat, event['card'])}."
-            return f"{self.does(seat, 'has', 'have')} picked a card."
+                return self.says(
+                    seat, _("You pick {card}."), _("{name} picks {card}."), card=self.card(seat, event["card"])
+                )
+            return self.says(seat, _("You have picked a card."), _("{name} has picked a card."))
         if kind == "discard":
-            when = "setup" if event.get("when") == "setup" else "round end"
-            forced = ", forced" if event.get("auto") else ""
             if "cards" in event:
-                shown = " and ".join(self.card(seat, c) for c in event["cards"])
-                return f"{self.does(seat, 'discards', 'discard')} {shown} face down ({when}{forced})."
-            count = _plural(event["count"], "card")
-            return f"{self.does(seat, 'discards', 'discard')} {count} face down ({when}{forced})."
+                shown = (
+                    _("{first} and {second}").format(
+                        first=self.card(seat, event["cards"][0]), second=self.card(seat, event["cards"][-1])
+                    )
+                    if len(event["cards"]) == 2
+                    else ", ".join(self.card(seat, c) for c in event["cards"])
+                )
+            else:
+                shown = ngettext("{count} card", "{count} cards", event["count"]).format(count=event["count"])
+            setup = event.get("when") == "setup"
+            if event.get("auto"):
+                yours = (
+                    _("You discard {cards} face down (setup, forced).")
+                    if setup
+                    else _("You discard {cards} face down (round end, forced).")
+                )
+                theirs = (
+                    _("{name} discards {cards} face down (setup, forced).")
+                    if setup
+                    else _("{name} discards {cards} face down (round end, forced).")
+                )
+            else:
+                yours = (
+                    _("You discard {cards} face down (setup).")
+                    if setup
+                    else _("You discard {cards} face down (round end).")
+                )
+                theirs = (
+                    _("{name} discards {cards} face down (setup).")
+                    if setup
+                    else _("{name} discards {cards} face down (round end).")
+                )
+            return self.says(seat, yours, theirs, cards=shown)
         if kind == "reveal":
             a, b = event["cards"]
-            return f"Duel {event['duel']}: {self.name(0)} {self.card(0, a)} vs {self.name(1)} {self.card(1, b)}"
+            return _("Duel {duel}: {first} {first_card} vs {second} {second_card}").format(
+                duel=event["duel"],
+                first=self.name(0),
+                first_card=self.card(0, a),
+                second=self.name(1),
+                second_card=self.card(1, b),
+            )
         if kind in ("tie", "base", "pink8", "green7_bonus", "six_takes_pot", "green8_retrieve", "pink7_end"):
             return "  - " + self.step_text(event)
         if kind == "round_end":
             gold = ", ".join(f"{self.name(s)} {g}" for s, g in enumerate(event["gold"]))
             star = event.get("star")
             stars = ", ".join(f"{self.name(s)} {n}" for s, n in enumerate(event["stars"]))
-            won = f"{self.does(star, 'wins', 'win')} a sheriff star" if isinstance(star, int) else "equal gold, no star"
-            return f"Round {event['round']} over, gold {gold}:\n    {won}. Stars: {stars}."
+            if isinstance(star, int):
+                won = self.says(star, _("You win a sheriff star"), _("{name} wins a sheriff star"))
+            else:
+                won = _("equal gold, no star")
+            return _("Round {round} over, gold {gold}:\n    {result}. Stars: {stars}.").format(
+                round=event["round"], gold=gold, result=won, stars=stars
+            )
         if kind == "take_back":
             sizes = event["hand_sizes"]
-            return f"Played cards go back to hand (hands: {sizes[0]} and {sizes[1]} cards)."
+            return _("Played cards go back to hand (hands: {first} and {second} cards).").format(
+                first=sizes[0], second=sizes[1]
+            )
         if kind == "round_start":
-            return f"Round {event['round']} begins: {_plural(event['duels'], 'duel')}."
+            return ngettext(
+                "Round {round} begins: {count} duel.", "Round {round} begins: {count} duels.", event["duels"]
+            ).format(round=event["round"], count=event["duels"])
         if kind == "match_end":
             return None
         return super().event_text(event)
@@ -312,19 +459,32 @@ class Renderer(GenericRenderer):
     def outcome_lines(self, outcome: Outcome) -> list[str]:
         lines = []
         for place, seat in enumerate(outcome.order, start=1):
-            won = " - winner" if seat in outcome.winners else ""
-            lines.append(
-                f"  {place}. {self.name(seat)} ({self.colour_of(seat)}): {_plural(outcome.scores[seat], 'star')}{won}"
-            )
+            stars = outcome.scores[seat]
+            fields = {"place": place, "name": self.name(seat), "colour": self.colour_of(seat), "count": stars}
+            if seat in outcome.winners:
+                text = ngettext(
+                    "{place}. {name} ({colour}): {count} star - winner",
+                    "{place}. {name} ({colour}): {count} stars - winner",
+                    stars,
+                )
+            else:
+                text = ngettext(
+                    "{place}. {name} ({colour}): {count} star", "{place}. {name} ({colour}): {count} stars", stars
+                )
+            lines.append("  " + text.format(**fields))
         if outcome.detail.get("reason") == "no_duels_left":
-            lines.append("  No duel was left to play, and the stars were equal.")
+            lines.append("  " + _("No duel was left to play, and the stars were equal."))
         return lines
 
     def help(self) -> list[str]:
         return [
-            "Moves: 'pick 7' plays a card in the duel ('pick D' the Dynamite); 'discard 3 5' discards face down;"
-            " 'retrieve 4' takes a card back after your Green 8. Cards are 1 to 8 and D, in their owner's colour:"
-            " Pink 7, Green 8.",
-            "Duel: equal cards tie (2 gold to the pot); 1-3 apart the higher card wins the difference, 4+ apart the"
-            " lower one does. +1 rule: you may not play one more than your own card of the previous duel.",
+            _(
+                "Moves: '{pick} 7' plays a card in the duel ('{pick} D' the Dynamite); '{discard} 3 5' discards face"
+                " down; '{retrieve} 4' takes a card back after your Green 8. Cards are 1 to 8 and D, in their owner's"
+                " colour: Pink 7, Green 8."
+            ).format(pick=_word("pick"), discard=_word("discard"), retrieve=_word("retrieve")),
+            _(
+                "Duel: equal cards tie (2 gold to the pot); 1-3 apart the higher card wins the difference, 4+ apart"
+                " the lower one does. +1 rule: you may not play one more than your own card of the previous duel."
+            ),
         ]

@@ -9,6 +9,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ... import segments
+from ...i18n import current_language, ngettext, pgettext
+from ...i18n import gettext as _
 from . import GenericRenderer, Move, MoveTextError, View
 
 __all__ = ["Renderer", "card_label"]
@@ -21,12 +23,35 @@ _COMPACT_BELOW_ROWS = 32
 
 
 def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else _ORDINALS.get(n % 10, "th")
-    return f"{n}{suffix}"
+    """A finishing place as an ordinal number: ``1st`` in English, ``1.`` in Finnish, ``ke-1`` in Indonesian."""
+    if current_language() == "en":
+        suffix = "th" if 10 <= n % 100 <= 20 else _ORDINALS.get(n % 10, "th")
+        return f"{n}{suffix}"
+    # Translators: an ordinal number, a finishing place (1st, 2nd): "{n}." in Finnish, "{n}.º" in Spanish.
+    return _("{n}th").format(n=n)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+def _cards(n: int) -> str:
+    return ngettext("{count} card", "{count} cards", n).format(count=n)
+
+
+def _sticks(n: int) -> str:
+    return ngettext("{count} matchstick", "{count} matchsticks", n).format(count=n)
+
+
+def _word(word: str) -> str:
+    """A move word a Matchstick Tycoon player types (``play``, ``pass``, ``discard``) in the current language."""
+    words = {
+        "play": pgettext("matchstick move", "play"),
+        "pass": pgettext("matchstick move", "pass"),
+        "discard": pgettext("matchstick move", "discard"),
+    }
+    return words[word]
+
+
+def _reads(typed: str, word: str) -> bool:
+    """Whether a typed word is the move word ``word``, in the current language or in English."""
+    return typed in (word, _word(word).lower())
 
 
 def card_label(card: str) -> str:
@@ -39,7 +64,10 @@ def card_label(card: str) -> str:
 class Renderer(GenericRenderer):
     """Draws hands and the table as seven-segment cards."""
 
-    move_words = "play VALUE POSITION ..., pass, discard"
+    def move_words(self) -> str:
+        return _("{play} VALUE POSITION ..., {pass_}, {discard}").format(
+            play=_word("play"), pass_=_word("pass"), discard=_word("discard")
+        )
 
     def __init__(self, names: Sequence[str]) -> None:
         super().__init__(names)
@@ -70,36 +98,62 @@ class Renderer(GenericRenderer):
         public: Mapping[str, Any] = view["public"]
         private: Mapping[str, Any] | None = view.get("private")
         lines: list[str] = []
-        order = "REVOLUTION: 0 is strongest" if public.get("revolution") else "normal order: F is strongest"
+        revolution = bool(public.get("revolution"))
         top = public.get("table")
         if top:
+            fields = {"name": self.name(top["seat"]), "count": top["count"], "value": top["value"]}
             cost = top.get("cost", 0)
-            sticks = f", {_plural(cost, 'matchstick')}" if cost else ""
-            lines.append(f"Table ({order}): {self.name(top['seat'])} played {top['count']} x {top['value']}{sticks}")
+            if revolution and cost:
+                text = _("Table (REVOLUTION: 0 is strongest): {name} played {count} x {value}, {sticks}")
+            elif revolution:
+                text = _("Table (REVOLUTION: 0 is strongest): {name} played {count} x {value}")
+            elif cost:
+                text = _("Table (normal order: F is strongest): {name} played {count} x {value}, {sticks}")
+            else:
+                text = _("Table (normal order: F is strongest): {name} played {count} x {value}")
+            lines.append(text.format(sticks=_sticks(cost), **fields))
             lines += self.card_rows([(c["lit"], c["added"], [card_label(c["card"])]) for c in top["cards"]])
         else:
-            leads = self.does(me, "leads", "lead") if public.get("turn") == me else "the leader leads"
-            lines.append(f"Table ({order}): empty - {leads}")
+            if public.get("turn") == me:
+                text = (
+                    _("Table (REVOLUTION: 0 is strongest): empty - you lead")
+                    if revolution
+                    else _("Table (normal order: F is strongest): empty - you lead")
+                )
+            else:
+                text = (
+                    _("Table (REVOLUTION: 0 is strongest): empty - the leader leads")
+                    if revolution
+                    else _("Table (normal order: F is strongest): empty - the leader leads")
+                )
+            lines.append(text)
         passed = set(public.get("passed") or [])
         status = []
         for p in public["players"]:
             seat = p["seat"]
+            name = self.name(seat)
             if p.get("out"):
                 finish = p.get("finish")
-                status.append(f"{self.name(seat)}: out ({_ordinal(finish)})" if finish else f"{self.name(seat)}: out")
+                status.append(
+                    _("{name}: out ({place})").format(name=name, place=_ordinal(finish))
+                    if finish
+                    else _("{name}: out").format(name=name)
+                )
                 continue
-            text = f"{self.name(seat)}: {_plural(p['hand_size'], 'card')}, {_plural(p['matchsticks'], 'matchstick')}"
+            fields = {"name": name, "cards": _cards(p["hand_size"]), "sticks": _sticks(p["matchsticks"])}
             if seat in passed:
-                text += ", passed"
-            status.append(text)
-        lines.append("Players:")
+                status.append(_("{name}: {cards}, {sticks}, passed").format(**fields))
+            else:
+                status.append(_("{name}: {cards}, {sticks}").format(**fields))
+        lines.append(_("Players:"))
         lines += ["  " + text for text in status]
         if private:
             hand = private.get("hand", [])
             mine = public["players"][me]["matchsticks"]
             lines.append(
-                f"Your hand ({_plural(len(hand), 'card')}, {_plural(mine, 'matchstick')}; "
-                "value and position under each):"
+                _("Your hand ({cards}, {sticks}; value and position under each):").format(
+                    cards=_cards(len(hand)), sticks=_sticks(mine)
+                )
             )
             self.hand = [c["id"] for c in hand]
             cards = [(segments.shape(c["card"]), "", [card_label(c["card"]), str(p)]) for p, c in enumerate(hand, 1)]
@@ -111,14 +165,16 @@ class Renderer(GenericRenderer):
         if kind == "play":
             # Positions in the hand as drawn; an id no longer in the hand can only be named by its id.
             where = [str(self.hand.index(i) + 1) if i in self.hand else f"id {i}" for i in move["cards"]]
-            return " ".join(["play", str(move["value"]), *where])
+            return " ".join([_word("play"), str(move["value"]), *where])
         if kind == "discard_matchstick":
-            return "discard"
+            return _word("discard")
+        if kind == "pass":
+            return _word("pass")
         return str(kind or "?")
 
     def move_note(self, move: Move, view: View) -> str:
         if move.get("type") == "pass":
-            return "take a matchstick"
+            return _("take a matchstick")
         if move.get("type") != "play":
             return ""
         private = view.get("private") or {}
@@ -132,41 +188,52 @@ class Renderer(GenericRenderer):
             label = card_label(card) if card != "?" else card
             parts.append(label if card == move["value"] else f"{label}->{move['value']}")
         note = " ".join(parts)
-        return note + (f", {_plural(sticks, 'matchstick')}" if sticks else "")
+        return f"{note}, {_sticks(sticks)}" if sticks else note
 
     def group_key(self, move: Move) -> str:
         if move.get("type") == "play":
-            return f"play {move['value']}"
-        return str(move.get("type", "?"))
+            return f"{_word('play')} {move['value']}"
+        return self.move_text(move)
 
     def progress(self, public: Mapping[str, Any], seat: int) -> str:
         players = public["players"]
         out = sum(1 for p in players if p.get("out"))
         mine = next((p for p in players if p["seat"] == seat), None)
-        held = f"{_plural(mine['hand_size'], 'card')} in your hand, " if mine and not mine.get("out") else ""
-        return f"{held}{out} of {len(players)} players out"
+        if mine and not mine.get("out"):
+            return ngettext(
+                "{cards} in your hand, {out} of {count} player out",
+                "{cards} in your hand, {out} of {count} players out",
+                len(players),
+            ).format(cards=_cards(mine["hand_size"]), out=out, count=len(players))
+        return ngettext("{out} of {count} player out", "{out} of {count} players out", len(players)).format(
+            out=out, count=len(players)
+        )
 
     def parse_move(self, text: str, view: View) -> Move | None:
         words = text.split()
         if not words:
             return None
         head = words[0].lower()
-        if head in ("pass", "p") and len(words) == 1:
+        if (_reads(head, "pass") or head == "p") and len(words) == 1:
             return {"type": "pass"}
-        if head in ("discard", "discard_matchstick") and len(words) == 1:
+        if (_reads(head, "discard") or head == "discard_matchstick") and len(words) == 1:
             return {"type": "discard_matchstick"}
-        if head == "play" and len(words) >= 3 and all(w.isdigit() for w in words[2:]):
+        if _reads(head, "play") and len(words) >= 3 and all(w.isdigit() for w in words[2:]):
             hand = [c["id"] for c in (view.get("private") or {}).get("hand", [])]
             positions = [int(w) for w in words[2:]]
             for p in positions:
                 if not 1 <= p <= len(hand):
                     raise MoveTextError(
-                        f"there is no card at position {p}: your hand has positions 1 to {len(hand)}"
+                        _("there is no card at position {position}: your hand has positions 1 to {last}").format(
+                            position=p, last=len(hand)
+                        )
                         if hand
-                        else "your hand is empty"
+                        else _("your hand is empty")
                     )
                 if positions.count(p) > 1:
-                    raise MoveTextError(f"position {p} is named twice: each card can be played once")
+                    raise MoveTextError(
+                        _("position {position} is named twice: each card can be played once").format(position=p)
+                    )
             return {"type": "play", "value": words[1], "cards": [hand[p - 1] for p in positions]}
         return self.unknown_move(text, view)
 
@@ -174,32 +241,63 @@ class Renderer(GenericRenderer):
         kind = event.get("type")
         if kind == "play":
             cost = event.get("cost", 0)
-            sticks = f" with {_plural(cost, 'matchstick')}" if cost else ""
             cards = ", ".join(card_label(c["card"]) for c in event.get("cards", []))
-            return f"{self.does(event['seat'], 'plays', 'play')} {event['count']} x {event['value']}{sticks} (cards {cards})"
+            fields = {"count": event["count"], "value": event["value"], "cards": cards, "sticks": _sticks(cost)}
+            if cost:
+                return self.says(
+                    event["seat"],
+                    _("You play {count} x {value} with {sticks} (cards {cards})"),
+                    _("{name} plays {count} x {value} with {sticks} (cards {cards})"),
+                    **fields,
+                )
+            return self.says(
+                event["seat"],
+                _("You play {count} x {value} (cards {cards})"),
+                _("{name} plays {count} x {value} (cards {cards})"),
+                **fields,
+            )
         if kind == "pass":
-            return f"{self.does(event['seat'], 'passes and takes', 'pass and take')} a matchstick (now {event['matchsticks']})"
+            return self.says(
+                event["seat"],
+                _("You pass and take a matchstick (now {count})"),
+                _("{name} passes and takes a matchstick (now {count})"),
+                count=event["matchsticks"],
+            )
         if kind == "discard_matchstick":
-            return f"{self.does(event['seat'], 'discards', 'discard')} a matchstick ({event['matchsticks']} left)"
+            return self.says(
+                event["seat"],
+                _("You discard a matchstick ({count} left)"),
+                _("{name} discards a matchstick ({count} left)"),
+                count=event["matchsticks"],
+            )
         if kind == "revolution":
             return (
-                "Revolution! 0 is now the strongest"
+                _("Revolution! 0 is now the strongest")
                 if event.get("revolution")
-                else "Order restored: F is the strongest"
+                else _("Order restored: F is the strongest")
             )
         if kind == "went_out":
-            return f"{self.does(event['seat'], 'goes', 'go')} out ({_ordinal(event['position'])})"
+            return self.says(
+                event["seat"],
+                _("You go out ({place})"),
+                _("{name} goes out ({place})"),
+                place=_ordinal(event["position"]),
+            )
         if kind == "trick_cleared":
             leader = event.get("leader")
-            return "Trick over." + (f" {self.does(leader, 'leads', 'lead')}." if isinstance(leader, int) else "")
+            if isinstance(leader, int):
+                return self.says(leader, _("Trick over. You lead."), _("Trick over. {name} leads."))
+            return _("Trick over.")
         if kind == "game_over":
             return None
         return super().event_text(event)
 
     def help(self) -> list[str]:
         return [
-            "Moves: 'play VALUE POS POS ...' shows VALUE with the cards at those positions in your hand (e.g."
-            " 'play 8 2 5'; turning and matchsticks are worked out for you), 'pass' takes a matchstick, 'discard'"
-            " drops one. Under each card: the value it shows (6/9: 6 upright, 9 turned), then its position. '='"
-            " and '!' are matchsticks.",
+            _(
+                "Moves: '{play} VALUE POS POS ...' shows VALUE with the cards at those positions in your hand (e.g."
+                " '{play} 8 2 5'; turning and matchsticks are worked out for you), '{pass_}' takes a matchstick,"
+                " '{discard}' drops one. Under each card: the value it shows (6/9: 6 upright, 9 turned), then its"
+                " position. '=' and '!' are matchsticks."
+            ).format(play=_word("play"), pass_=_word("pass"), discard=_word("discard")),
         ]

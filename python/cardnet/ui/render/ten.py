@@ -10,7 +10,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ...games import Outcome, ten_deck
-from . import GenericRenderer, Move, View
+from ...i18n import gettext as _
+from ...i18n import ngettext, pgettext
+from . import GenericRenderer, Move, View, you
 
 __all__ = ["COLOURS", "BustRisk", "Renderer", "bust_risk", "card_text", "unseen_cards"]
 
@@ -25,8 +27,58 @@ _MAX_NUMBER = 9
 _MAX_CURRENCY = 5
 
 
-#: What a payment is for, in words.
-_PURPOSES = {"buy": "a purchase", "final_buy": "a final purchase", "auction": "an auction win", "solo_wild": "a wild"}
+def colour_name(colour: str) -> str:
+    """A TEN colour in the current language (the core's word when it is none of the four)."""
+    names = {"red": _("red"), "blue": _("blue"), "orange": _("orange"), "green": _("green")}
+    return names.get(colour, colour)
+
+
+def _purpose(purpose: str) -> str:
+    """What a payment is for, in words."""
+    purposes = {
+        "buy": _("a purchase"),
+        "final_buy": _("a final purchase"),
+        "auction": _("an auction win"),
+        "solo_wild": _("a wild"),
+    }
+    return purposes.get(purpose, _("payment"))
+
+
+def _word(word: str) -> str:
+    """A move word or phrase a TEN player types, in the current language."""
+    words = {
+        "draw": pgettext("ten move", "draw"),
+        "stop": pgettext("ten move", "stop"),
+        "numbers": pgettext("ten move", "numbers"),
+        "currency": pgettext("ten move", "currency"),
+        "buy": pgettext("ten move", "buy"),
+        "skip": pgettext("ten move", "skip"),
+        "bid": pgettext("ten move", "bid"),
+        "pass": pgettext("ten move", "pass"),
+        "pay token": pgettext("ten move", "pay token"),
+        "pay bust": pgettext("ten move", "pay bust"),
+        "pay card": pgettext("ten move", "pay card"),
+        "accept": pgettext("ten move", "accept"),
+        "decline": pgettext("ten move", "decline"),
+    }
+    return words[word]
+
+
+#: The moves typed as a word or phrase alone, by their English words, with the wire move they make.
+_SIMPLE = {
+    "draw": {"type": "draw"},
+    "stop": {"type": "stop"},
+    "skip": {"type": "skip_buy"},
+    "pass": {"type": "pass_bid"},
+    "accept": {"type": "accept_wild"},
+    "decline": {"type": "decline_wild"},
+    "pay token": {"type": "pay_token"},
+    "pay bust": {"type": "pay_bust"},
+    "numbers": {"type": "prize", "kind": "numbers"},
+    "currency": {"type": "prize", "kind": "currency"},
+}
+#: The moves typed as a word or phrase and a number, with the wire move type and the number's field.
+_NUMBERED = {"buy": ("buy", "card"), "bid": ("bid", "amount"), "pay card": ("pay_card", "card")}
 
 
 def card_text(card: Mapping[str, Any]) -> str:
@@ -34,15 +86,15 @@ def card_text(card: Mapping[str, Any]) -> str:
     (anything), ``currency 4``."""
     kind = card.get("type")
     if kind == "number":
-        return f"{card['colour']} {card['value']}"
+        return _("{colour} {value}").format(colour=colour_name(card["colour"]), value=card["value"])
     if kind == "colour_wild":
-        return f"{card['colour']} wild #"
+        return _("{colour} wild #").format(colour=colour_name(card["colour"]))
     if kind == "number_wild":
-        return f"wild {card['value']}"
+        return _("wild {value}").format(value=card["value"])
     if kind == "any_wild":
-        return "wild #"
+        return _("wild #")
     if kind == "currency":
-        return f"currency {card['value']}"
+        return _("currency {value}").format(value=card["value"])
     return str(kind)
 
 
@@ -88,8 +140,8 @@ def bust_risk(pub: Mapping[str, Any], players: int) -> BustRisk:
     return BustRisk(busting, len(unseen))
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+def _tokens(n: int) -> str:
+    return ngettext("{count} token", "{count} tokens", n).format(count=n)
 
 
 def _is_wild(card: Mapping[str, Any]) -> bool:
@@ -99,14 +151,31 @@ def _is_wild(card: Mapping[str, Any]) -> bool:
 class Renderer(GenericRenderer):
     """Draws a TEN table: tableau, market, collections, auction and payment."""
 
-    move_words = (
-        "draw, stop, numbers, currency, buy ID, skip, bid N, pass, pay token, pay bust, pay card ID, accept, decline"
-    )
+    def move_words(self) -> str:
+        return _(
+            "{draw}, {stop}, {numbers}, {currency}, {buy} ID, {skip}, {bid} N, {pass_}, {pay_token}, {pay_bust},"
+            " {pay_card} ID, {accept}, {decline}"
+        ).format(
+            draw=_word("draw"),
+            stop=_word("stop"),
+            numbers=_word("numbers"),
+            currency=_word("currency"),
+            buy=_word("buy"),
+            skip=_word("skip"),
+            bid=_word("bid"),
+            pass_=_word("pass"),
+            pay_token=_word("pay token"),
+            pay_bust=_word("pay bust"),
+            pay_card=_word("pay card"),
+            accept=_word("accept"),
+            decline=_word("decline"),
+        )
 
     def __init__(self, names: Sequence[str]) -> None:
         super().__init__(names)
         #: The seat whose moves are listed: the one named "You", or the last seat a table was drawn for.
-        self.me = self.names.index("You") if "You" in self.names else 0
+        mine = [s for s in range(len(self.names)) if self.names[s] in (you(), "You")]
+        self.me = mine[0] if mine else 0
 
     def card(self, card: Mapping[str, Any]) -> str:
         """A card in words, painted in its colour when colour is on."""
@@ -119,16 +188,32 @@ class Renderer(GenericRenderer):
         self.me = me
         active: int = pub["active"]
         discard = pub["discard"]
-        top = f" (top: {self.card(discard['top'])})" if discard.get("top") else ""
-        lines = [
-            f"Turn {pub['turn']}: {self.name(active)} {'are' if self.name(active) == 'You' else 'is'} active. "
-            f"Draw pile {pub['draw_pile']}, discard pile {discard['size']}{top}."
-        ]
+        fields = {
+            "turn": pub["turn"],
+            "draw": pub["draw_pile"],
+            "discards": discard["size"],
+            "top": self.card(discard["top"]) if discard.get("top") else "",
+        }
+        if discard.get("top"):
+            head = self.says(
+                active,
+                _("Turn {turn}: You are active. Draw pile {draw}, discard pile {discards} (top: {top})."),
+                _("Turn {turn}: {name} is active. Draw pile {draw}, discard pile {discards} (top: {top})."),
+                **fields,
+            )
+        else:
+            head = self.says(
+                active,
+                _("Turn {turn}: You are active. Draw pile {draw}, discard pile {discards}."),
+                _("Turn {turn}: {name} is active. Draw pile {draw}, discard pile {discards}."),
+                **fields,
+            )
+        lines = [head]
         if pub.get("house_rules"):
-            lines.append(f"Solo (house rules): reach {pub['solo_target']} points to win.")
+            lines.append(_("Solo (house rules): reach {target} points to win.").format(target=pub["solo_target"]))
         lines += self.tableau_lines(pub)
         lines += self.market_lines(pub)
-        lines.append("Players (a bust token pays 3; score = longest run in each colour):")
+        lines.append(_("Players (a bust token pays 3; score = longest run in each colour):"))
         for seat, info in enumerate(pub["seats"]):
             lines += self.seat_lines(seat, info, seat == active)
         lines += self.pending_lines(pub, me)
@@ -139,14 +224,17 @@ class Renderer(GenericRenderer):
         tab = pub["tableau"]
         cards = [self.card(c) for c in tab["cards"]]
         if not cards:
-            return ["Tableau: empty."]
+            return [_("Tableau: empty.")]
         numbers, currency = tab["numbers"], tab["currency"]
-        lines = self.wrap("Tableau:", cards, sep=", ")
+        lines = self.wrap(_("Tableau:"), cards, sep=", ")
         lines.append(
-            f"  numbers {numbers} - currency {currency} = {numbers - currency}, currency {currency} "
-            "(either one reaching 11 busts)"
+            "  "
+            + _(
+                "numbers {numbers} - currency {currency} = {difference}, currency {currency} (either one reaching 11"
+                " busts)"
+            ).format(numbers=numbers, currency=currency, difference=numbers - currency)
         )
-        lines.append("  Bust margin: safe next card is " + self.margin(numbers, currency))
+        lines.append("  " + _("Bust margin: safe next card is {margin}").format(margin=self.margin(numbers, currency)))
         return lines
 
     @staticmethod
@@ -155,44 +243,47 @@ class Renderer(GenericRenderer):
         currency card once currency reaches 11."""
         room_n = BUST_AT - 1 - (numbers - currency)
         room_c = BUST_AT - 1 - currency
-        parts = []
-        for room, top, word in ((room_n, _MAX_NUMBER, "number"), (room_c, _MAX_CURRENCY, "currency")):
-            if room >= top:
-                parts.append(f"any {word}")
-            elif room >= 1:
-                parts.append(f"a {word} up to {room}")
-            else:
-                parts.append(f"no {word}")
-        return ", ".join(parts)
+        if room_n >= _MAX_NUMBER:
+            number = _("any number")
+        elif room_n >= 1:
+            number = _("a number up to {room}").format(room=room_n)
+        else:
+            number = _("no number")
+        if room_c >= _MAX_CURRENCY:
+            money = _("any currency")
+        elif room_c >= 1:
+            money = _("a currency up to {room}").format(room=room_c)
+        else:
+            money = _("no currency")
+        return f"{number}, {money}"
 
     def market_lines(self, pub: Mapping[str, Any]) -> list[str]:
         """The market by colour; a card's price is its number."""
         market = pub.get("market") or []
         if not market:
-            return ["Market: empty."]
+            return [_("Market: empty.")]
         groups = []
         for colour in COLOURS:
             values = sorted(c["value"] for c in market if c.get("colour") == colour and c.get("type") == "number")
             if values:
-                groups.append(self.paint(f"{colour} " + " ".join(map(str, values)), _PAINT[colour]))
-        return self.wrap("Market (price = number):", groups, sep=" | ")
+                groups.append(self.paint(f"{colour_name(colour)} " + " ".join(map(str, values)), _PAINT[colour]))
+        return self.wrap(_("Market (price = number):"), groups, sep=" | ")
 
     def seat_lines(self, seat: int, info: Mapping[str, Any], active: bool) -> list[str]:
         """One seat's supplies, score and collection by colour."""
         collection: list[Mapping[str, Any]] = info["collection"]
-        head = (
-            f"  {'*' if active else ' '}{self.name(seat):<7} tokens {info['tokens']:>2}, busts {info['bust_tokens']}, "
-            f"score {info['score']:>2}:"
-        )
+        head = f"  {'*' if active else ' '}{self.name(seat):<7} " + _(
+            "tokens {tokens}, busts {busts}, score {score}:"
+        ).format(tokens=f"{info['tokens']:>2}", busts=info["bust_tokens"], score=f"{info['score']:>2}")
         groups = []
         for colour in COLOURS:
             values = sorted(c["value"] for c in collection if c.get("type") == "number" and c["colour"] == colour)
             if values:
-                groups.append(self.paint(f"{colour} " + " ".join(map(str, values)), _PAINT[colour]))
+                groups.append(self.paint(f"{colour_name(colour)} " + " ".join(map(str, values)), _PAINT[colour]))
         wilds = [self.card(c) for c in collection if _is_wild(c)]
         if wilds:
-            groups.append("wilds: " + ", ".join(wilds))
-        return self.wrap(head, groups or ["no cards"], indent=" " * 12, sep=" | ")
+            groups.append(_("wilds: {cards}").format(cards=", ".join(wilds)))
+        return self.wrap(head, groups or [_("no cards")], indent=" " * 12, sep=" | ")
 
     def pending_lines(self, pub: Mapping[str, Any], me: int) -> list[str]:
         """The auction, offer, payment or final round in progress, and the prompt."""
@@ -200,37 +291,62 @@ class Renderer(GenericRenderer):
         auction = pub.get("auction")
         if auction:
             high = auction.get("high_seat")
-            state = f"high bid {auction['high_bid']} by {self.name(high)}" if high is not None else "no bid yet"
+            fields = {"card": self.card(auction["card"]), "least": auction["min_bid"]}
+            if high is not None:
+                text = _("Auction of {card}: high bid {bid} by {name}, next bid at least {least}.").format(
+                    bid=auction["high_bid"], name=self.name(high), **fields
+                )
+            else:
+                text = _("Auction of {card}: no bid yet, next bid at least {least}.").format(**fields)
+            lines.append(text)
             order = ", ".join(self.name(s) for s in auction["order"])
-            lines.append(f"Auction of {self.card(auction['card'])}: {state}, next bid at least {auction['min_bid']}.")
-            lines.append(f"  One bid each, in order {order}; now {self.name(auction['next'])}.")
+            lines.append(
+                "  "
+                + _("One bid each, in order {order}; now {name}.").format(order=order, name=self.name(auction["next"]))
+            )
         offer = pub.get("offer")
         if offer:
-            lines.append(f"Offer: {self.card(offer['card'])} for {offer['price']} (accept or decline).")
+            lines.append(
+                _("Offer: {card} for {price} ({accept} or {decline}).").format(
+                    card=self.card(offer["card"]),
+                    price=offer["price"],
+                    accept=_word("accept"),
+                    decline=_word("decline"),
+                )
+            )
         pay = pub.get("payment")
         if pay:
             pieces = []
             if pay["tokens"]:
-                pieces.append(_plural(pay["tokens"], "token"))
+                pieces.append(_tokens(pay["tokens"]))
             if pay["bust_tokens"]:
-                pieces.append(_plural(pay["bust_tokens"], "bust token"))
+                pieces.append(
+                    ngettext("{count} bust token", "{count} bust tokens", pay["bust_tokens"]).format(
+                        count=pay["bust_tokens"]
+                    )
+                )
             pieces += [self.card(c) for c in pay["cards"]]
-            who = self.name(pay["payer"])
-            verb = "owe" if who == "You" else "owes"
             lines.append(
-                f"Payment: {who} {verb} {pay['owed']} for {self.card(pay['card'])} "
-                f"({_PURPOSES.get(pay['purpose'], 'payment')}, price {pay['price']})."
+                self.says(
+                    pay["payer"],
+                    _("Payment: You owe {owed} for {card} ({purpose}, price {price})."),
+                    _("Payment: {name} owes {owed} for {card} ({purpose}, price {price})."),
+                    owed=pay["owed"],
+                    card=self.card(pay["card"]),
+                    purpose=_purpose(pay["purpose"]),
+                    price=pay["price"],
+                )
             )
             if pieces:
-                lines += self.wrap(f"  Paid so far ({pay['paid']}):", pieces, sep=", ")
+                lines += self.wrap("  " + _("Paid so far ({paid}):").format(paid=pay["paid"]), pieces, sep=", ")
             if pay["payer"] == me:
-                lines.append("  Pay exactly, or with bust tokens alone (3 each, no change).")
+                lines.append("  " + _("Pay exactly, or with bust tokens alone (3 each, no change)."))
         final = pub.get("final_round")
         if final:
             order = ", ".join(self.name(s) for s in final["order"])
-            lines.append(f"Final buy round ({order}): now {self.name(final['next'])}.")
+            lines.append(_("Final buy round ({order}): now {name}.").format(order=order, name=self.name(final["next"])))
         if pub["phase"] == "prize" and pub["active"] == me:
-            lines.append("Choose a prize: the numbers (then buy one card) or the currency tokens.")
+            lines.append(_("Choose a prize: the numbers (then buy one card) or the currency tokens."))
         return lines
 
     # -- moves --------------------------------------------------------------------------------------
@@ -248,15 +364,15 @@ class Renderer(GenericRenderer):
             "decline_wild": "decline",
         }
         if kind in simple:
-            return simple[str(kind)]
-        if kind == "prize":
-            return str(move["kind"])
+            return _word(simple[str(kind)])
+        if kind == "prize" and move.get("kind") in ("numbers", "currency"):
+            return _word(str(move["kind"]))
         if kind == "buy":
-            return f"buy {move['card']}"
+            return f"{_word('buy')} {move['card']}"
         if kind == "bid":
-            return f"bid {move['amount']}"
+            return f"{_word('bid')} {move['amount']}"
         if kind == "pay_card":
-            return f"pay card {move['card']}"
+            return f"{_word('pay card')} {move['card']}"
         return super().move_text(move)
 
     def move_note(self, move: Move, view: View) -> str:
@@ -265,28 +381,29 @@ class Renderer(GenericRenderer):
         kind = move.get("type")
         tab = pub["tableau"]
         if kind == "draw":
-            return f"{pub['draw_pile']} left; safe next card: " + self.margin(tab["numbers"], tab["currency"])
+            return _("{count} left; safe next card: {margin}").format(
+                count=pub["draw_pile"], margin=self.margin(tab["numbers"], tab["currency"])
+            )
         if kind == "stop":
-            return "keep the tableau and choose a prize" if tab["cards"] else "end the turn"
+            return _("keep the tableau and choose a prize") if tab["cards"] else _("end the turn")
         if kind == "prize":
-            numbers = [self.card(c) for c in tab["cards"] if c.get("type") == "number"]
+            numbers = ", ".join(self.card(c) for c in tab["cards"] if c.get("type") == "number")
             if move["kind"] == "numbers":
-                others = (
-                    " others gain " + str(tab["currency"]) + "," if tab["currency"] and len(pub["seats"]) > 1 else ""
-                )
-                return f"take {', '.join(numbers)};{others} then buy"
-            return f"gain {tab['currency']} tokens (10 at most); numbers go to the market"
+                if tab["currency"] and len(pub["seats"]) > 1:
+                    return _("take {cards}; others gain {count}, then buy").format(cards=numbers, count=tab["currency"])
+                return _("take {cards}; then buy").format(cards=numbers)
+            return _("gain {count} tokens (10 at most); numbers go to the market").format(count=tab["currency"])
         if kind == "buy":
             card = self.find(pub.get("market") or [], move["card"])
-            return f"{self.card(card)}, price {card['value']}" if card else ""
+            return _("{card}, price {price}").format(card=self.card(card), price=card["value"]) if card else ""
         if kind == "skip_buy":
-            return "buy nothing"
+            return _("buy nothing")
         if kind == "bid":
-            return f"for {self.card(pub['auction']['card'])}" if pub.get("auction") else ""
+            return _("for {card}").format(card=self.card(pub["auction"]["card"])) if pub.get("auction") else ""
         if kind == "pass_bid":
-            return "no bid"
+            return _("no bid")
         if kind == "accept_wild" and pub.get("offer"):
-            return f"pay {pub['offer']['price']} for {self.card(pub['offer']['card'])}"
+            return _("pay {price} for {card}").format(price=pub["offer"]["price"], card=self.card(pub["offer"]["card"]))
         if kind in ("pay_token", "pay_bust", "pay_card"):
             return self.pay_note(move, pub, me)
         return ""
@@ -297,12 +414,16 @@ class Renderer(GenericRenderer):
         seat = pub["seats"][me]
         kind = move.get("type")
         if kind == "pay_token":
-            return f"worth 1 of {owed} owed; you have {seat['tokens']}"
+            return _("worth 1 of {owed} owed; you have {count}").format(owed=owed, count=seat["tokens"])
         if kind == "pay_bust":
             lost = max(0, 3 - owed)
-            return f"worth 3 of {owed} owed" + (f", {lost} lost" if lost else "") + f"; you have {seat['bust_tokens']}"
+            if lost:
+                return _("worth 3 of {owed} owed, {lost} lost; you have {count}").format(
+                    owed=owed, lost=lost, count=seat["bust_tokens"]
+                )
+            return _("worth 3 of {owed} owed; you have {count}").format(owed=owed, count=seat["bust_tokens"])
         card = self.find(seat["collection"], move["card"])
-        return f"{self.card(card)}, worth 1" if card else "worth 1"
+        return _("{card}, worth 1").format(card=self.card(card)) if card else _("worth 1")
 
     @staticmethod
     def find(cards: Sequence[Mapping[str, Any]], card_id: int) -> Mapping[str, Any] | None:
@@ -310,46 +431,32 @@ class Renderer(GenericRenderer):
         return next((c for c in cards if c.get("id") == card_id), None)
 
     def group_key(self, move: Move) -> str:
-        return "pay card" if move.get("type") == "pay_card" else str(move.get("type", "?"))
+        kind = move.get("type")
+        named = {"pay_card": "pay card", "buy": "buy", "bid": "bid"}
+        return _word(named[str(kind)]) if kind in named else self.move_text(move)
 
     def progress(self, public: Mapping[str, Any], seat: int) -> str:
-        return f"turn {public['turn']}, {public['draw_pile']} cards left to draw"
+        return ngettext(
+            "turn {turn}, {count} card left to draw", "turn {turn}, {count} cards left to draw", public["draw_pile"]
+        ).format(turn=public["turn"], count=public["draw_pile"])
 
     def parse_move(self, text: str, view: View) -> Move | None:
         words = text.lower().split()
         if not words:
             return None
-        head, rest = words[0], words[1:]
-        simple = {
-            "draw": "draw",
-            "stop": "stop",
-            "skip": "skip_buy",
-            "skip_buy": "skip_buy",
-            "pass": "pass_bid",
-            "pass_bid": "pass_bid",
-            "accept": "accept_wild",
-            "accept_wild": "accept_wild",
-            "decline": "decline_wild",
-            "decline_wild": "decline_wild",
-            "pay_token": "pay_token",
-            "pay_bust": "pay_bust",
-        }
-        if head in simple and not rest:
-            return {"type": simple[head]}
-        if head in ("numbers", "currency") and not rest:
-            return {"type": "prize", "kind": head}
-        if head == "prize" and rest in (["numbers"], ["currency"]):
-            return {"type": "prize", "kind": rest[0]}
-        if head == "pay" and rest in (["token"], ["bust"]):
-            return {"type": f"pay_{rest[0]}"}
-        if head == "pay" and len(rest) == 2 and rest[0] == "card" and rest[1].isdigit():
-            return {"type": "pay_card", "card": int(rest[1])}
-        if head == "pay_card" and len(rest) == 1 and rest[0].isdigit():
-            return {"type": "pay_card", "card": int(rest[0])}
-        if head == "buy" and len(rest) == 1 and rest[0].isdigit():
-            return {"type": "buy", "card": int(rest[0])}
-        if head == "bid" and len(rest) == 1 and rest[0].isdigit():
-            return {"type": "bid", "amount": int(rest[0])}
+        typed = " ".join(words)
+        for english, move in _SIMPLE.items():
+            if typed in (english, _word(english).lower(), english.replace(" ", "_")):
+                return dict(move)
+        if words[0] in ("skip_buy", "pass_bid", "accept_wild", "decline_wild") and len(words) == 1:
+            return {"type": words[0]}
+        if words[0] == "prize" and words[1:] in (["numbers"], ["currency"]):
+            return {"type": "prize", "kind": words[1]}
+        head, number = " ".join(words[:-1]), words[-1]
+        if number.isdigit():
+            for english, (kind, field) in _NUMBERED.items():
+                if head in (english, _word(english).lower(), english.replace(" ", "_")):
+                    return {"type": kind, field: int(number)}
         return self.unknown_move(text, view)
 
     # -- events -------------------------------------------------------------------------------------
@@ -358,70 +465,146 @@ class Renderer(GenericRenderer):
         kind = event.get("type")
         seat: int = event.get("seat", -1)
         if kind == "draw":
-            return f"{self.does(seat, 'draws', 'draw')} {self.card(event['card'])}."
+            return self.says(seat, _("You draw {card}."), _("{name} draws {card}."), card=self.card(event["card"]))
         if kind == "stop":
-            return f"{self.does(seat, 'stops', 'stop')} drawing."
+            return self.says(seat, _("You stop drawing."), _("{name} stops drawing."))
         if kind == "prize":
-            what = "the numbers" if event["kind"] == "numbers" else "the currency"
-            return f"{self.does(seat, 'takes', 'take')} {what}."
+            if event["kind"] == "numbers":
+                return self.says(seat, _("You take the numbers."), _("{name} takes the numbers."))
+            return self.says(seat, _("You take the currency."), _("{name} takes the currency."))
         if kind == "bust":
-            which = "numbers - currency >= 11" if event["kind"] == "numbers" else "currency >= 11"
-            token = ", +1 bust token" if event.get("bust_token") else ""
-            return f"BUST! {self.name(seat)} ({which}): numbers to the market{token}."
+            numbers = event["kind"] == "numbers"
+            if event.get("bust_token"):
+                text = (
+                    _("BUST! {name} (numbers - currency >= 11): numbers to the market, +1 bust token.")
+                    if numbers
+                    else _("BUST! {name} (currency >= 11): numbers to the market, +1 bust token.")
+                )
+            else:
+                text = (
+                    _("BUST! {name} (numbers - currency >= 11): numbers to the market.")
+                    if numbers
+                    else _("BUST! {name} (currency >= 11): numbers to the market.")
+                )
+            return text.format(name=self.name(seat))
         if kind == "gain":
-            lost = f" ({event['lost']} lost to the cap of 10)" if event.get("lost") else ""
-            return f"{self.does(seat, 'gains', 'gain')} {_plural(event['tokens'], 'token')}{lost}."
+            tokens = _tokens(event["tokens"])
+            if event.get("lost"):
+                return self.says(
+                    seat,
+                    _("You gain {tokens} ({lost} lost to the cap of 10)."),
+                    _("{name} gains {tokens} ({lost} lost to the cap of 10)."),
+                    tokens=tokens,
+                    lost=event["lost"],
+                )
+            return self.says(seat, _("You gain {tokens}."), _("{name} gains {tokens}."), tokens=tokens)
         if kind == "auction":
-            return f"Wild drawn: {self.card(event['card'])} goes to auction."
+            return _("Wild drawn: {card} goes to auction.").format(card=self.card(event["card"]))
         if kind == "bid":
-            return f"{self.does(seat, 'bids', 'bid')} {event['amount']}."
+            return self.says(seat, _("You bid {amount}."), _("{name} bids {amount}."), amount=event["amount"])
         if kind == "pass_bid":
-            return f"{self.does(seat, 'passes', 'pass')}."
+            return self.says(seat, _("You pass."), _("{name} passes."))
         if kind == "auction_won":
-            return f"{self.does(seat, 'wins', 'win')} {self.card(event['card'])} for {event['amount']}."
+            return self.says(
+                seat,
+                _("You win {card} for {amount}."),
+                _("{name} wins {card} for {amount}."),
+                card=self.card(event["card"]),
+                amount=event["amount"],
+            )
         if kind == "wild_discarded":
-            return f"Nobody takes {self.card(event['card'])}: it is discarded."
+            return _("Nobody takes {card}: it is discarded.").format(card=self.card(event["card"]))
         if kind == "offer":
-            return f"Wild drawn: {self.card(event['card'])} is offered for {event['price']}."
+            return _("Wild drawn: {card} is offered for {price}.").format(
+                card=self.card(event["card"]), price=event["price"]
+            )
         if kind == "buy":
             card = event["card"]
-            price = f" (price {card['value']})" if card.get("type") == "number" else ""
-            return f"{self.does(seat, 'buys', 'buy')} {self.card(card)}{price}."
+            if card.get("type") == "number":
+                return self.says(
+                    seat,
+                    _("You buy {card} (price {price})."),
+                    _("{name} buys {card} (price {price})."),
+                    card=self.card(card),
+                    price=card["value"],
+                )
+            return self.says(seat, _("You buy {card}."), _("{name} buys {card}."), card=self.card(card))
         if kind == "skip_buy":
-            return f"{self.does(seat, 'buys', 'buy')} nothing."
+            return self.says(seat, _("You buy nothing."), _("{name} buys nothing."))
         if kind == "pay":
-            piece = {"token": "a token", "bust_token": "a bust token"}.get(event["piece"])
-            if piece is None:
-                piece = self.card(event["card"]) if event.get("card") else "a card"
-            left = f", {event['owed']} still owed" if event.get("owed") else ", paid in full"
-            return f"{self.does(seat, 'pays', 'pay')} {piece}{left}."
+            return self.pay_text(seat, event)
         if kind == "collect":
-            return f"{self.does(seat, 'collects', 'collect')} {self.card(event['card'])}."
+            return self.says(
+                seat, _("You collect {card}."), _("{name} collects {card}."), card=self.card(event["card"])
+            )
         if kind == "turn_end":
             return None
         if kind == "turn":
-            return f"-- Turn {event['turn']}: {self.name(seat)} --"
+            return "-- " + _("Turn {turn}: {name}").format(turn=event["turn"], name=self.name(seat)) + " --"
         if kind == "final_round":
-            return f"The draw pile is empty: final buy round, starting with {self.name(event['first'])}."
+            return _("The draw pile is empty: final buy round, starting with {name}.").format(
+                name=self.name(event["first"])
+            )
         if kind == "game_over":
             return None
         return super().event_text(event)
+
+    def pay_text(self, seat: int, event: Mapping[str, Any]) -> str:
+        """A payment piece handed over, and what is still owed."""
+        piece = {"token": _("a token"), "bust_token": _("a bust token")}.get(event["piece"])
+        if piece is None:
+            piece = self.card(event["card"]) if event.get("card") else _("a card")
+        if event.get("owed"):
+            return self.says(
+                seat,
+                _("You pay {piece}, {owed} still owed."),
+                _("{name} pays {piece}, {owed} still owed."),
+                piece=piece,
+                owed=event["owed"],
+            )
+        return self.says(
+            seat, _("You pay {piece}, paid in full."), _("{name} pays {piece}, paid in full."), piece=piece
+        )
 
     def outcome_lines(self, outcome: Outcome) -> list[str]:
         detail = outcome.detail
         lines = []
         for place, seat in enumerate(outcome.order, start=1):
-            won = " - winner" if seat in outcome.winners else ""
-            extra = ""
+            score = outcome.scores[seat]
+            fields: dict[str, object] = {"place": place, "name": self.name(seat), "count": score}
             if "tokens" in detail and "cards" in detail:
-                extra = f", {_plural(detail['tokens'][seat], 'token')}, {_plural(detail['cards'][seat], 'card')}"
-            lines.append(f"  {place}. {self.name(seat)}: {_plural(outcome.scores[seat], 'point')}{extra}{won}")
+                fields["tokens"] = _tokens(detail["tokens"][seat])
+                fields["cards"] = ngettext("{count} card", "{count} cards", detail["cards"][seat]).format(
+                    count=detail["cards"][seat]
+                )
+                if seat in outcome.winners:
+                    text = ngettext(
+                        "{place}. {name}: {count} point, {tokens}, {cards} - winner",
+                        "{place}. {name}: {count} points, {tokens}, {cards} - winner",
+                        score,
+                    )
+                else:
+                    text = ngettext(
+                        "{place}. {name}: {count} point, {tokens}, {cards}",
+                        "{place}. {name}: {count} points, {tokens}, {cards}",
+                        score,
+                    )
+            elif seat in outcome.winners:
+                text = ngettext(
+                    "{place}. {name}: {count} point - winner", "{place}. {name}: {count} points - winner", score
+                )
+            else:
+                text = ngettext("{place}. {name}: {count} point", "{place}. {name}: {count} points", score)
+            lines.append("  " + text.format(**fields))
             breakdown = (detail.get("breakdown") or [])[seat : seat + 1]
             if breakdown:
                 lines += self.breakdown_lines(breakdown[0])
         if detail.get("solo_target") is not None:
-            reached = "reached" if outcome.winners else "missed"
-            lines.append(f"  Solo target {detail['solo_target']}: {reached}.")
+            target = detail["solo_target"]
+            if outcome.winners:
+                lines.append("  " + _("Solo target {target}: reached.").format(target=target))
+            else:
+                lines.append("  " + _("Solo target {target}: missed.").format(target=target))
         return lines
 
     def breakdown_lines(self, breakdown: Mapping[str, Any]) -> list[str]:
@@ -429,16 +612,42 @@ class Renderer(GenericRenderer):
         runs = []
         for colour, points, run in zip(COLOURS, breakdown.get("per_colour", []), breakdown.get("runs", [])):
             if run:
-                runs.append(self.paint(f"{colour} {run[0]}-{run[1]} = {points}", _PAINT[colour]))
-        wilds = [f"{w['colour']} {w['value']}" for w in breakdown.get("wilds", [])]
-        items = runs + (["wilds played as " + ", ".join(wilds)] if wilds else [])
-        return self.wrap("       runs:", items or ["none"], indent="         ", sep=" | ")
+                runs.append(self.paint(f"{colour_name(colour)} {run[0]}-{run[1]} = {points}", _PAINT[colour]))
+        wilds = [
+            _("{colour} {value}").format(colour=colour_name(w["colour"]), value=w["value"])
+            for w in breakdown.get("wilds", [])
+        ]
+        items = runs + ([_("wilds played as {cards}").format(cards=", ".join(wilds))] if wilds else [])
+        return self.wrap("       " + _("runs:"), items or [_("none")], indent="         ", sep=" | ")
 
     def help(self) -> list[str]:
         return [
-            "Moves: 'draw' / 'stop'; prize 'numbers' or 'currency'; 'buy ID' or 'skip'; 'bid N' or 'pass';"
-            " 'pay token', 'pay bust' (worth 3, no change), 'pay card ID' (worth 1); solo: 'accept' / 'decline'.",
-            "Bust: numbers - currency reaches 11, or currency reaches 11. Score: the longest run of numbers in each"
-            " colour (1-9 scores 10). Wilds: 'red wild #' is any red number, 'wild 8' an 8 of any colour, 'wild #'"
-            " anything.",
+            _(
+                "Moves: '{draw}' / '{stop}'; prize '{numbers}' or '{currency}'; '{buy} ID' or '{skip}'; '{bid} N' or"
+                " '{pass_}'; '{pay_token}', '{pay_bust}' (worth 3, no change), '{pay_card} ID' (worth 1); solo:"
+                " '{accept}' / '{decline}'."
+            ).format(
+                draw=_word("draw"),
+                stop=_word("stop"),
+                numbers=_word("numbers"),
+                currency=_word("currency"),
+                buy=_word("buy"),
+                skip=_word("skip"),
+                bid=_word("bid"),
+                pass_=_word("pass"),
+                pay_token=_word("pay token"),
+                pay_bust=_word("pay bust"),
+                pay_card=_word("pay card"),
+                accept=_word("accept"),
+                decline=_word("decline"),
+            ),
+            _(
+                "Bust: numbers - currency reaches 11, or currency reaches 11. Score: the longest run of numbers in"
+                " each colour (1-9 scores 10). Wilds: '{colour_wild}' is any red number, '{number_wild}' an 8 of any"
+                " colour, '{any_wild}' anything."
+            ).format(
+                colour_wild=card_text({"type": "colour_wild", "colour": "red"}),
+                number_wild=card_text({"type": "number_wild", "value": 8}),
+                any_wild=card_text({"type": "any_wild"}),
+            ),
         ]
