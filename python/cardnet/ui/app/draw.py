@@ -61,15 +61,19 @@ def table_screen(ts: TableState, width: int, height: int, no_color: bool = False
         rows = ts.screen.draw(ts, room, height, no_color)
     else:
         rows = [[("class:dim", _("Waiting for the table..."))]]
-    rows.append(_turn_line(ts))
+    # Words wrap at the table's width (a longer language's sentence goes on under itself, never cut).
+    rows += wrap_runs(_turn_line(ts), room, "", "  ")
     if ts.banner:
         # Above everything, so a lost connection is never missed.
-        rows.insert(0, [("class:banner", f" {ts.banner} ")])
+        rows[:0] = wrap_runs([("class:banner", f" {ts.banner} ")], room, "", " ")
     if ts.over and isinstance(ts.outcome, Mapping):
-        rows += [[("class:heading", line)] for line in ts.renderer.outcome_lines(outcome_from_dict(ts.outcome))]
+        for line in ts.renderer.outcome_lines(outcome_from_dict(ts.outcome)):
+            indent = line[: len(line) - len(line.lstrip())]
+            rows += wrap_runs([("class:heading", line)], room, indent, indent + "  ")
     if ts.over and ts.rematch_votes:
-        rows.append([("class:turn", rematch_words(ts))])
-    side = _pane(ts) if ts.pane else [[("class:log", line)] for line in ts.log]
+        rows += wrap_runs([("class:turn", rematch_words(ts))], room, "", "  ")
+    log_width = width - TABLE_WIDTH - 3 if width >= WIDE else width
+    side = _pane(ts) if ts.pane else _log_rows(ts.log, log_width, height)
     if width >= WIDE:
         # A wide terminal gets the log (or the pane) beside the table, as tall as the screen.
         log: list[Fragments] = (side if ts.pane else side[-height:]) if height > 0 else []
@@ -94,6 +98,17 @@ def table_screen(ts: TableState, width: int, height: int, no_color: bool = False
         else:
             rows += side[-(room - 1) :] if room > 1 else []
     return _lines([_clip(r, width) for r in rows[:height]])
+
+
+def _log_rows(log: Sequence[str], width: int, height: int) -> list[Fragments]:
+    """The newest log lines that fill ``height`` rows, each wrapped at words to ``width`` (a long event goes on
+    under itself, indented, rather than being cut at the edge)."""
+    rows: list[Fragments] = []
+    for line in reversed(log[-max(1, height) :]):
+        rows[:0] = wrap_runs([("class:log", line)], width, "", "  ") if line else [[]]
+        if len(rows) >= height:
+            break
+    return rows
 
 
 def seat_words(ts: TableState, seat: int) -> str:

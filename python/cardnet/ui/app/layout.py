@@ -35,6 +35,8 @@ __all__ = ["build_layout", "help_lines"]
 
 #: Rows the bars around the main area take (title, message, status).
 BARS = 3
+#: Most rows the message line grows to when a message (a long refusal in a long language) needs them.
+MESSAGE_ROWS = 3
 #: Most moves the chooser shows at once (it scrolls with the cursor).
 CHOICES_SHOWN = 12
 #: The help's words (translated when shown).
@@ -73,7 +75,8 @@ def build_layout(
 
     def main() -> StyleAndTextTuples:
         columns, rows = size()
-        height = max(1, rows - BARS - (1 if st.command_open else 0))
+        extra = len(_message_lines(st, columns)) - 1
+        height = max(1, rows - BARS - extra - (1 if st.command_open else 0))
         if st.screen == "table" and st.table is not None:
             return table_screen(st.table, columns, height, st.no_color)  # type: ignore[return-value]
         return lobby_screen(st, columns, height)  # type: ignore[return-value]
@@ -83,7 +86,11 @@ def build_layout(
         [
             Window(FormattedTextControl(lambda: _title(st)), height=1, style="class:title"),
             main_window,
-            Window(FormattedTextControl(lambda: _message(st)), height=1),
+            Window(
+                FormattedTextControl(lambda: _message(st, size()[0])),
+                height=lambda: len(_message_lines(st, size()[0])),
+                wrap_lines=False,
+            ),
             ConditionalContainer(
                 Window(
                     BufferControl(
@@ -134,10 +141,18 @@ def _title(st: AppState) -> StyleAndTextTuples:
     return [("", f" cardnet - {where}")]
 
 
-def _message(st: AppState) -> StyleAndTextTuples:
-    if st.error:
-        return [("class:error", st.error)]
-    return [("class:message", st.message)]
+def _message_lines(st: AppState, width: int) -> list[Line]:
+    """The error (else the message) wrapped at words: a longer message takes up to MESSAGE_ROWS rows from the
+    table instead of being cut at the edge."""
+    run = ("class:error", st.error) if st.error else ("class:message", st.message)
+    return wrap_runs([run], max(1, width), "", "  ")[:MESSAGE_ROWS] or [[]]
+
+
+def _message(st: AppState, width: int) -> StyleAndTextTuples:
+    out: StyleAndTextTuples = []
+    for n, line in enumerate(_message_lines(st, width)):
+        out += [*line, ("", "\n")] if n < len(_message_lines(st, width)) - 1 else line
+    return out
 
 
 def _shown_for(command: Command, screen: GameScreen) -> bool:

@@ -60,12 +60,17 @@ def you() -> str:
 
 
 def _bot_level(level: str) -> str:
-    """A built-in player's level (``easy``, ``medium``, ``hard``) in the current language; others unchanged."""
+    """A built-in player's level (``easy``, ``normal``, ``random``, ...) in the current language; a level named
+    after its algorithm (``ismcts``) stays as it is."""
     levels = {
         "easy": pgettext("bot level", "easy"),
         "medium": pgettext("bot level", "medium"),
         "hard": pgettext("bot level", "hard"),
         "built-in": pgettext("bot level", "built-in"),
+        # The levels the new-table form and `cardnet play --bot` name as well.
+        "normal": pgettext("bot level", "normal"),
+        "random": pgettext("bot level", "random"),
+        "heuristic": pgettext("bot level", "heuristic"),
     }
     return levels.get(level, level)
 

@@ -8,6 +8,7 @@ from typing import Any
 from ....i18n import N_
 from ....i18n import gettext as _
 from ....i18n import ngettext
+from ...markdown import wrap_runs
 from ..fistful import DYNAMITE, card_label
 from ..fistful import Renderer as FistfulRenderer
 from . import (
@@ -144,11 +145,14 @@ def _draw(ts: TableView, width: int, cards: list[int]) -> list[Fragments]:
         steps = [r.step_text(s) for s in last.get("steps", [])] or [_("nothing happens")]
         said: Fragments = [("", (": " if n == 0 else "; ") + step) for n, step in enumerate(steps)]
         head = _("Last duel ({number})").format(number=last["duel"])
-        rows += wrap_fragments(
+        # Wrapped at words: a step's words go on under the duel, never a lone ": " at a line's start.
+        rows += wrap_runs(
             [("class:heading", f"{head}: "), ("", f"{r.name(0)} "), _fcard(ts, 0, a)]
             + [("", " " + _("vs") + f" {r.name(1)} "), _fcard(ts, 1, b)]
             + said,
             width,
+            "",
+            "  ",
         )
     for line in r.effects(pub):
         rows += fit(line, "class:dim", width)
