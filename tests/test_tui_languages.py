@@ -196,6 +196,12 @@ def test_the_check_sees_english_and_a_cut_word() -> None:
     assert cut_rows("x" * 71 + " valuutta", "fi") == []
 
 
+def assert_clean(screen: str, lang: str) -> None:
+    """A screen with no English word and no row cut mid-word (floating boxes' frames aside)."""
+    assert english_left(screen, lang) == {}, screen
+    assert cut_rows(screen, lang) == [], screen
+
+
 def config_language(home: Path) -> object:
     with (home / "config" / "cardnet" / "config.toml").open("rb") as f:
         return tomllib.load(f).get("language")
@@ -231,8 +237,22 @@ def test_f2_switches_the_language_at_once_and_a_restart_keeps_it(tmp_path: Path)
         pane.close()
     pane = Pane("lang-once", client("play", "--lang", "fi"), env, (COLUMNS, ROWS))
     try:
-        pane.wait_text(new_table["fi"])
+        lobby = pane.wait_text(new_table["fi"])
         assert config_language(tmp_path) == "es"
+        assert_clean(lobby, "fi")
+        # The new-table form of every game, and the help's pages, in Finnish's long words: nothing cut or English.
+        pane.send("Enter")
+        form = pane.wait_text("Up/Down:")
+        for _game in GAMES:
+            assert_clean(form, "fi")
+            pane.send("Right")
+            before = form
+            form = pane.wait_for(lambda screen: screen != before, "the next game's form")
+        pane.send("Escape", "?")
+        for _page in range(4):
+            assert_clean(pane.wait_text(words_of("fi", "Everywhere")[0]), "fi")
+            pane.send("PageDown")
+        pane.send("Escape")
         # ':lang CODE' picks one language by name, and keeps it.
         pane.type_line(":lang id")
         pane.wait_text(new_table["id"])

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from ...games import outcome_from_dict
 from ...i18n import gettext as _
 from ...i18n import ngettext
-from ..markdown import wrap_runs
+from ..markdown import text_width, wrap_runs
 from ..render import watching_words
 from ..render.screen import Fragments
 from .state import AppState, TableState
@@ -278,5 +278,7 @@ def _form_rows(state: AppState, width: int) -> list[Fragments]:
         if note:
             rows += wrap_runs([("class:dim", note)], width, "    ", "    ")
     rows.append([])
-    rows += wrap_runs([("class:dim", _("Up/Down: field   Left/Right: change   Enter: start   Esc: back"))], width)
+    keys = _("Up/Down: field   Left/Right: change   Enter: start   Esc: back")
+    # As written when it fits (its gaps part the keys), else wrapped at words.
+    rows += [[("class:dim", keys)]] if text_width(keys) <= width else wrap_runs([("class:dim", keys)], width)
     return rows

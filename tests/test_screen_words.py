@@ -1,0 +1,79 @@
+"""The full-screen client's words kept in constants (issue 32): the core's English summaries and option docs are
+in the catalogs through each game screen's copy, and every key's words, help note and form label are marked, so
+each translates when shown (and follows a language switched while running)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+import cardnet
+from cardnet import i18n
+from cardnet.ui.app.commands import COMMANDS
+from cardnet.ui.app.layout import CONTEXT_NAMES, HELP_TEXT
+from cardnet.ui.app.lobby import LEVEL_WORDS, MONTHS, WEEKDAYS, WHEN_PLAYED, when_played
+from cardnet.ui.render.screen import screen_for
+
+TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != "en"]
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    yield
+    i18n.set_language("en")
+
+
+@pytest.mark.parametrize("game", sorted(cardnet.GAMES))
+def test_each_screen_copies_the_cores_words_exactly(game: str) -> None:
+    info, screen = cardnet.GAMES[game], screen_for(game)
+    assert info.summary in screen.core_words
+    for spec in info.options:
+        assert spec.doc in screen.core_words, (game, spec.name)
+        assert spec.name in screen.option_labels, (game, spec.name)
+    # Every worded value names a value the option has.
+    for key in screen.option_values:
+        name, _sep, value = key.partition("=")
+        assert value in [str(choice) for choice in info.option(name).choices or ()], key
+
+
+def constant_words() -> list[str]:
+    words = [*HELP_TEXT.values(), *CONTEXT_NAMES.values(), *LEVEL_WORDS.values(), *WEEKDAYS, *MONTHS]
+    words += [text for command in COMMANDS for text in (command.shown, command.doc) if text]
+    for game in cardnet.GAMES:
+        screen = screen_for(game)
+        words += [screen.help_note, *screen.option_labels.values(), *screen.option_values.values()]
+        words += list(screen.core_words)
+        words += [text for key in screen.keys for text in (key.shown, key.doc, key.what) if text]
+    return words
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_constant_word_translates(lang: str) -> None:
+    i18n.set_language(lang)
+    same = [word for word in constant_words() if i18n.gettext(word) == word]
+    # A word may be the same in a language ("normal", "Pot", "/ chat"), but never a sentence.
+    assert [word for word in same if len(word.split()) >= 3] == [], same
+
+
+def test_status_words_keep_their_key_first() -> None:
+    for lang in TRANSLATED:
+        i18n.set_language(lang)
+        for command in COMMANDS:
+            if command.shown:
+                assert i18n.gettext(command.shown).split(" ", 1)[0] == command.shown.split(" ", 1)[0], (lang, command)
+
+
+def test_when_played_speaks_the_language() -> None:
+    # 3 December, 21:40, a week before "now" (whatever the machine's time zone, the date stays a week back).
+    import time
+
+    then = time.mktime((2026, 12, 3, 21, 40, 0, 0, 0, -1))
+    now = then + 8 * 86400
+    assert when_played(then, now) == "3 Dec 21:40"
+    i18n.set_language("fi")
+    assert when_played(then, now) == "3. jouluk. 21:40"
+    assert when_played(now - 60, now).startswith("tänään ")
+    i18n.set_language("es")
+    assert when_played(then, now) == "3 dic 21:40"
+    assert set(WHEN_PLAYED) == {"today", "yesterday", "this_week", "earlier"}
