@@ -133,7 +133,7 @@ def test_bot_asks_for_the_password_on_a_terminal(tmp_path: Path) -> None:
     try:
         term.read_until("needs a password: ", 30)
         term.type("sesame\r")
-        term.read_until("games played", 60)
+        term.read_until("1 game played", 60)
         assert term.proc.wait(20) == 0
     finally:
         term.close()

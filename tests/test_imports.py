@@ -44,7 +44,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("protocol", ("cardnet.codec", "cardnet.table", "cardnet.journal", "cardnet.identity", "cardnet.protocol.*")),
     ("net", ("cardnet.net.*", "cardnet.bot")),
     ("ui", ("cardnet.ui.*",)),
-    ("cli", ("cardnet.cli", "cardnet.commands.*", "cardnet.__main__")),
+    ("cli", ("cardnet.cli", "cardnet.argparse_words", "cardnet.commands.*", "cardnet.__main__")),
 ]
 
 #: Every third-party package the package imports, and the modules (entries as in LAYERS) that may import it.

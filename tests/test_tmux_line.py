@@ -11,7 +11,7 @@ from operator import ne
 from pathlib import Path
 
 from cardnet.journal import read_journal
-from cardnet.ui.line import REMATCH_PROMPT
+from cardnet.ui.line import rematch_prompt
 
 from nethelpers import NET_COMMAND, child_env, free_port
 from tmuxpane import EXIT_MARK, Pane, at_prompt
@@ -50,7 +50,7 @@ def stop(process: subprocess.Popen[str]) -> None:
 def at_rematch(screen: str) -> bool:
     """Whether the game is over and the program asks about a rematch."""
     lines = screen.rstrip("\n").splitlines()
-    return bool(lines) and lines[-1].rstrip() == REMATCH_PROMPT.rstrip()
+    return bool(lines) and lines[-1].rstrip() == rematch_prompt().rstrip()
 
 
 def play_to_the_end(pane: Pane, timeout: float = 90.0) -> int:
@@ -236,7 +236,7 @@ def test_host_plays_at_its_own_table_while_a_bot_joins(tmp_path: Path) -> None:
         out, err = bot.communicate(timeout=30)
         assert bot.returncode == 0, err
         # One line per game in words, then the summary.
-        assert out.startswith("Game 1: ") and "Won " in out and "games played" in out
+        assert out.startswith("Game 1: ") and "Won " in out and "1 game played" in out
     finally:
         pane.close()
         if bot is not None:

@@ -250,7 +250,7 @@ def test_f2_switches_the_language_at_once_and_a_restart_keeps_it(tmp_path: Path)
             form = pane.wait_for(lambda screen: screen != before, "the next game's form")
         pane.send("Escape", "?")
         for _page in range(4):
-            assert_clean(pane.wait_text(words_of("fi", "Everywhere")[0]), "fi")
+            assert_clean(pane.wait_text("| " + words_of("fi", "Help")[0] + " |"), "fi")
             pane.send("PageDown")
         pane.send("Escape")
         # ':lang CODE' picks one language by name, and keeps it.

@@ -20,6 +20,7 @@ from typing import Any
 
 # Importing the package (which this module is part of) already loaded cardnet.ai; this costs nothing.
 from .ai import LEVELS
+from .i18n import gettext as _
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -65,14 +66,19 @@ def _cmd_play(args: argparse.Namespace) -> int:
         given = [flag for flag, value in _new_game_flags(args) if value]
         if given:
             drop = ", ".join(given)
-            print(f"cardnet play: --resume takes the game and its seats from the journal; drop {drop}", file=sys.stderr)
+            print(
+                _("cardnet play: --resume takes the game and its seats from the journal; drop {flags}").format(
+                    flags=drop
+                ),
+                file=sys.stderr,
+            )
             return EXIT_USAGE
         game = None
     else:
         game = args.game
         bad_seat = _seat_problem(game or DEFAULT_GAME, args.players, args.seat)
         if bad_seat:
-            print(f"cardnet play: error: {bad_seat}", file=sys.stderr)
+            print(_error("cardnet play", bad_seat), file=sys.stderr)
             return EXIT_USAGE
     if not args.plain and _full_screen_possible():
         return _play_full_screen(args, game)
@@ -112,7 +118,7 @@ def _play_full_screen(args: argparse.Namespace, game: str | None) -> int:
     try:
         addresses = [parse_address(text) for text in args.connect or []]
     except ValueError as e:
-        print(f"cardnet play: --connect: {e}", file=sys.stderr)
+        print(_error("cardnet play", f"--connect: {e}"), file=sys.stderr)
         return EXIT_USAGE
     start = StartRequest(
         ask_name=True,
@@ -138,7 +144,9 @@ def _seat_problem(game: str, players: int | None, seat: int) -> str | None:
     count = players if players is not None else GAMES[game].default_players
     if 0 <= seat < count:
         return None
-    return f"argument --seat: a {count}-player game has seats 0 to {count - 1}, not {seat}"
+    return _("argument --seat: a {count}-player game has seats 0 to {last}, not {seat}").format(
+        count=count, last=count - 1, seat=seat
+    )
 
 
 def _new_game_flags(args: argparse.Namespace) -> list[tuple[str, object]]:
@@ -181,23 +189,32 @@ def _summary(game: str) -> str:
     """The short form of ``cardnet rules``: what the game is, its player counts and options."""
     from .games import GAMES
 
+    from .i18n import ngettext
+
     info = GAMES[game]
     lines = [f"{info.title} ({info.name})", "", _wrap(info.summary), ""]
     low, high = info.min_players, info.max_players
-    counts = str(low) if low == high else f"{low} to {high} (default {info.default_players})"
-    lines.append(f"Players: {counts}")
+    if low == high:
+        lines.append(_("Players: {count}").format(count=low))
+    else:
+        lines.append(
+            _("Players: {low} to {high} (default {default})").format(low=low, high=high, default=info.default_players)
+        )
     for count, note in info.house_rules_players.items():
-        label = note if note.startswith("house rules") else f"house rules: {note}"
-        lines.append(_wrap(f"{count} player{'' if count == 1 else 's'}: {label}", indent="  "))
+        text = ngettext("{count} player: {note}", "{count} players: {note}", count).format(count=count, note=note)
+        lines.append(_wrap(text, indent="  "))
     if info.options:
-        lines += ["", "Options (--option KEY=VALUE):"]
+        lines += ["", _("Options (--option KEY=VALUE):")]
         for spec in info.options:
-            house = " [house rules]" if spec.house_rules else ""
-            lines.append(f"  {spec.name} = {spec.describe()}; default {_show(spec.default)}{house}")
+            fields = {"name": spec.name, "values": spec.describe(), "default": _show(spec.default)}
+            if spec.house_rules:
+                lines.append("  " + _("{name} = {values}; default {default} [house rules]").format(**fields))
+            else:
+                lines.append("  " + _("{name} = {values}; default {default}").format(**fields))
             lines.append(_wrap(spec.doc, indent="      "))
     else:
-        lines += ["", "No options."]
-    lines += ["", f"The whole rules: cardnet rules {game}"]
+        lines += ["", _("No options.")]
+    lines += ["", _("The whole rules: cardnet rules {game}").format(game=game)]
     return "\n".join(lines) + "\n"
 
 
@@ -235,9 +252,11 @@ def _elo_pair(text: str) -> tuple[float, float]:
     try:
         elo0, elo1 = (float(p) for p in parts)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected ELO0,ELO1 (two numbers), not {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            _("expected ELO0,ELO1 (two numbers), not '{text}'").format(text=text)
+        ) from None
     if not elo0 < elo1:
-        raise argparse.ArgumentTypeError("ELO0 must be below ELO1")
+        raise argparse.ArgumentTypeError(_("ELO0 must be below ELO1"))
     return elo0, elo1
 
 
@@ -261,14 +280,18 @@ def _arena_seats(text: str) -> list[str]:
             seats.append(name)
         else:
             known = ", ".join([*ai.LEVELS, *ai.PLAYERS, "ismcts:N"])
-            raise argparse.ArgumentTypeError(f"unknown player {name!r} (players: {known})")
+            raise argparse.ArgumentTypeError(
+                _("unknown player '{name}' (players: {known})").format(name=name, known=known)
+            )
     return seats
 
 
 def _check_game(name: str) -> str:
     names = _game_names()
     if name not in names:
-        raise argparse.ArgumentTypeError(f"unknown game {name!r} (games: {', '.join(names) or 'none'})")
+        raise argparse.ArgumentTypeError(
+            _("unknown game '{name}' (games: {games})").format(name=name, games=", ".join(names) or _("none"))
+        )
     return name
 
 
@@ -285,7 +308,9 @@ def seed_arg(text: str) -> int:
 
 def _level(text: str) -> str:
     if text not in LEVELS:
-        raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(LEVELS)})")
+        raise argparse.ArgumentTypeError(
+            _("invalid choice: '{value}' (choose from {choices})").format(value=text, choices=", ".join(LEVELS))
+        )
     return text
 
 
@@ -293,134 +318,155 @@ def _positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        raise argparse.ArgumentTypeError(_("not an integer: '{text}'").format(text=text)) from None
     if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
+        raise argparse.ArgumentTypeError(_("must be at least 1"))
     return value
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (network subcommands included when their module exists)."""
-    parser = argparse.ArgumentParser(
+    from .argparse_words import Parser
+
+    parser = Parser(
         prog="cardnet",
-        description="LAN party card games with no server. Without a command, opens the lobby (as cardnet play).",
+        description=_("LAN party card games with no server. Without a command, opens the lobby (as cardnet play)."),
     )
-    parser.add_argument("--version", action="store_true", help="print the version and build, then exit")
+    parser.add_argument("--version", action="store_true", help=_("print the version and build, then exit"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser(
-        "play", help="open the full-screen client (the lobby, or GAME at once); --plain for line mode"
+        "play", help=_("open the full-screen client (the lobby, or GAME at once); --plain for line mode")
     )
     play.add_argument(
-        "game", nargs="?", type=_check_game, help="start this game at once (default: the lobby; line mode: matchstick)"
+        "game",
+        nargs="?",
+        type=_check_game,
+        help=_("start this game at once (default: the lobby; line mode: matchstick)"),
     )
-    play.add_argument("--players", type=_positive, help="number of seats (default: the game's usual count)")
+    play.add_argument("--players", type=_positive, help=_("number of seats (default: the game's usual count)"))
     play.add_argument(
         "--level",
         type=_level,
-        help="difficulty of the built-in players: easy, normal or hard (default: none, --bot decides)",
+        help=_("difficulty of the built-in players: easy, normal or hard (default: none, --bot decides)"),
     )
-    play.add_argument("--bot", default="random", help="built-in player when no --level is given (default random)")
-    play.add_argument("--seed", type=seed_arg, help="deal from this seed (default: random)")
-    play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    play.add_argument("--bot", default="random", help=_("built-in player when no --level is given (default random)"))
+    play.add_argument("--seed", type=seed_arg, help=_("deal from this seed (default: random)"))
+    play.add_argument("--seat", type=int, default=0, help=_("your seat (default 0)"))
     play.add_argument(
         "--player-name",
         type=player_name_arg,
         metavar="NAME",
-        help="your name at the table (default: CARDNET_NAME, the name the full-screen client remembers, or the login)",
+        help=_(
+            "your name at the table (default: CARDNET_NAME, the name the full-screen client remembers, or the login)"
+        ),
     )
     play.add_argument(
-        "--plain", action="store_true", help="line mode: no full screen, works in any terminal (default: off)"
+        "--plain", action="store_true", help=_("line mode: no full screen, works in any terminal (default: off)")
     )
     play.add_argument(
-        "--option", action="append", metavar="KEY=VALUE", help="game option, repeatable (default: the game's own)"
+        "--option", action="append", metavar="KEY=VALUE", help=_("game option, repeatable (default: the game's own)")
     )
     play.add_argument(
         "--connect",
         action="append",
         metavar="HOST:PORT",
-        help="list this table in the lobby, repeatable (default: only the tables LAN discovery finds)",
+        help=_("list this table in the lobby, repeatable (default: only the tables LAN discovery finds)"),
     )
     play.add_argument(
         "--interface",
         action="append",
         metavar="IP",
-        help="find and host LAN tables here, repeatable (default: this machine's LAN addresses)",
+        help=_("find and host LAN tables here, repeatable (default: this machine's LAN addresses)"),
     )
     play.add_argument(
         "--no-probe",
         action="store_true",
-        help="announce a LAN table hosted here at once (default: first check, ~1.3 s, that no other table on the"
-        " LAN has the same name); only for a name you know is unique",
+        help=_(
+            "announce a LAN table hosted here at once (default: first check, ~1.3 s, that no other table on the"
+            " LAN has the same name); only for a name you know is unique"
+        ),
     )
     saved = play.add_mutually_exclusive_group()
     saved.add_argument(
-        "--journal", type=Path, metavar="FILE", help="journal the game here (default: under the user's state directory)"
+        "--journal",
+        type=Path,
+        metavar="FILE",
+        help=_("journal the game here (default: under the user's state directory)"),
     )
     saved.add_argument(
-        "--resume", type=Path, metavar="JOURNAL", help="continue a local game from its journal (default: a new game)"
+        "--resume", type=Path, metavar="JOURNAL", help=_("continue a local game from its journal (default: a new game)")
     )
     play.set_defaults(func=_cmd_play)
 
-    rules = sub.add_parser("rules", help="show a game's rules in full (through a pager on a terminal)")
-    rules.add_argument("game", type=_check_game)
+    rules = sub.add_parser("rules", help=_("show a game's rules in full (through a pager on a terminal)"))
+    rules.add_argument("game", type=_check_game, help=_("the game whose rules to show"))
     rules.add_argument(
-        "--summary", action="store_true", help="only what the game is, its players and options (default: off)"
+        "--summary", action="store_true", help=_("only what the game is, its players and options (default: off)")
     )
     rules.set_defaults(func=_cmd_rules)
 
     arena = sub.add_parser(
         "arena",
-        help="pit built-in players against each other: rotated seats, intervals, Elo",
-        description="Plays a match between built-in players. Each deal is played once per rotation of the "
-        "seats (twice, swapped, for two players), so every player plays every seat equally. Reports win share "
-        "and mean reward with 95%% intervals, the Elo difference (two players) or a Bradley-Terry fit (more), "
-        "and think time per move. Players: random, heuristic, ismcts, ismcts:N, %s." % ", ".join(LEVELS),
+        help=_("pit built-in players against each other: rotated seats, intervals, Elo"),
+        description=_(
+            "Plays a match between built-in players. Each deal is played once per rotation of the seats (twice,"
+            " swapped, for two players), so every player plays every seat equally. Reports win share and mean reward"
+            " with 95%% intervals, the Elo difference (two players) or a Bradley-Terry fit (more), and think time per"
+            " move. Players: random, heuristic, ismcts, ismcts:N, {levels}."
+        ).format(levels=", ".join(LEVELS)),
     )
-    arena.add_argument("game", type=_check_game)
+    arena.add_argument("game", type=_check_game, help=_("the game to play"))
     arena.add_argument(
         "--seats",
         type=_arena_seats,
         required=True,
         metavar="P1,P2,...",
-        help="the players, one per seat, comma-separated: easy, normal, hard, random, heuristic, ismcts or "
-        "ismcts:N (e.g. hard,easy; required)",
+        help=_(
+            "the players, one per seat, comma-separated: easy, normal, hard, random, heuristic, ismcts or ismcts:N"
+            " (e.g. hard,easy; required)"
+        ),
     )
     arena.add_argument(
         "--games",
         type=_positive,
         required=True,
-        help="games to play, rounded up to whole deals (a multiple of the player count); the most with --sprt "
-        "(required)",
+        help=_(
+            "games to play, rounded up to whole deals (a multiple of the player count); the most with --sprt (required)"
+        ),
     )
     arena.add_argument(
         "--jobs",
         type=_positive,
-        help="games played at once (default 1 thread; with --ray, one task per CPU of the cluster)",
+        help=_("games played at once (default 1 thread; with --ray, one task per CPU of the cluster)"),
     )
     arena.add_argument(
-        "--seed", type=seed_arg, default=1, help="the match's seed; deal d is dealt from derive(seed, d) (default 1)"
+        "--seed", type=seed_arg, default=1, help=_("the match's seed; deal d is dealt from derive(seed, d) (default 1)")
     )
     arena.add_argument(
-        "--option", action="append", metavar="KEY=VALUE", help="game option (repeatable; default: the game's)"
+        "--option", action="append", metavar="KEY=VALUE", help=_("game option (repeatable; default: the game's)")
     )
     arena.add_argument(
         "--sprt",
         type=_elo_pair,
         metavar="ELO0,ELO1",
-        help="two players: stop when the sequential test (pentanomial GSPRT, alpha=beta=0.05) decides between "
-        "the first player being ELO0 and ELO1 Elo stronger (default: play every game)",
+        help=_(
+            "two players: stop when the sequential test (pentanomial GSPRT, alpha=beta=0.05) decides between the"
+            " first player being ELO0 and ELO1 Elo stronger (default: play every game)"
+        ),
     )
     arena.add_argument(
         "--ray",
         nargs="?",
         const="",
         metavar="ADDRESS",
-        help="run the games as Ray tasks on the cluster at ADDRESS (no ADDRESS: $RAY_ADDRESS, else a new local "
-        "one); same results as a local run of the same seed (default: local threads; needs cardnet[cluster])",
+        help=_(
+            "run the games as Ray tasks on the cluster at ADDRESS (no ADDRESS: $RAY_ADDRESS, else a new local one);"
+            " same results as a local run of the same seed (default: local threads; needs cardnet[cluster])"
+        ),
     )
     arena.add_argument(
-        "--json", action="store_true", help="print one JSON document and nothing else (default: a table)"
+        "--json", action="store_true", help=_("print one JSON document and nothing else (default: a table)")
     )
     arena.set_defaults(func=_cmd_arena)
 
@@ -435,7 +481,7 @@ def build_parser() -> argparse.ArgumentParser:
         command_parser.add_argument(
             "--lang",
             metavar="LANG",
-            help="speak this language: en, id, es or fi (default: $CARDNET_LANG, else the locale, else en)",
+            help=_("speak this language: en, id, es or fi (default: $CARDNET_LANG, else the locale, else en)"),
         )
     return parser
 
@@ -483,8 +529,9 @@ def _set_language(option: str | None) -> str | None:
     try:
         set_language(choose_language(option, saved=saved_language()))
     except UnknownLanguage as e:
-        where = "argument --lang" if option else ENV_VAR
-        return f"{where}: {e.reason}"
+        if option:
+            return _("argument --lang: {reason}").format(reason=e.reason)
+        return f"{ENV_VAR}: {e.reason}"
     return None
 
 
@@ -511,6 +558,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
+def _error(prog: str, message: str) -> str:
+    """A usage or run-time error line as argparse writes its own (``cardnet: error: ...``), in the player's
+    language: argparse's own message id, so both read alike."""
+    return (_("%(prog)s: error: %(message)s\n") % {"prog": prog, "message": message}).rstrip("\n")
+
+
 def _only_broken_pipes(exc: BaseException) -> bool:
     """Whether ``exc`` is a BrokenPipeError, or a group (from trio) made of nothing else."""
     if isinstance(exc, BaseExceptionGroup):
@@ -521,16 +574,20 @@ def _only_broken_pipes(exc: BaseException) -> bool:
 def _run(argv: Sequence[str] | None) -> int:
     lang, argv = _take_lang_option(list(sys.argv[1:] if argv is None else argv))
     if (lang_error := _set_language(lang)) is not None:
-        print(f"cardnet: error: {lang_error}", file=sys.stderr)
+        print(_error("cardnet", lang_error), file=sys.stderr)
         return EXIT_USAGE
     parser = build_parser()
     commands = _commands(parser)
     # `cardnet`, `cardnet --plain` and `cardnet matchstick` all mean `cardnet play ...`.
     if argv and not argv[0].startswith("-") and argv[0] not in commands and argv[0] not in _game_names():
-        print(f"cardnet: error: {argv[0]!r} is neither a command nor a game", file=sys.stderr)
-        print(f"  commands: {', '.join(commands)}", file=sys.stderr)
-        print(f"  games: {', '.join(_game_names())}", file=sys.stderr)
-        print("  'cardnet --help' describes the commands, 'cardnet COMMAND --help' each one's options", file=sys.stderr)
+        word = argv[0]
+        print(_error("cardnet", _("'{word}' is neither a command nor a game").format(word=word)), file=sys.stderr)
+        print("  " + _("commands: {names}").format(names=", ".join(commands)), file=sys.stderr)
+        print("  " + _("games: {names}").format(names=", ".join(_game_names())), file=sys.stderr)
+        print(
+            "  " + _("'cardnet --help' describes the commands, 'cardnet COMMAND --help' each one's options"),
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     if not argv or (argv[0] not in commands and argv[0] not in ("-h", "--help", "--version")):
         argv.insert(0, "play")
@@ -547,11 +604,11 @@ def _run(argv: Sequence[str] | None) -> int:
     try:
         return func(args)
     except (BadOptions, UnknownGame) as e:
-        print(f"cardnet: error: {e.reason}", file=sys.stderr)
+        print(_error("cardnet", e.reason), file=sys.stderr)
         return EXIT_USAGE
     except CardnetError as e:
         # The reason is for people; the code stays in the JSON the protocol and the API carry.
-        print(f"cardnet: error: {e.reason}", file=sys.stderr)
+        print(_error("cardnet", e.reason), file=sys.stderr)
         return EXIT_FAILURE
     except KeyboardInterrupt:
         print(file=sys.stderr)

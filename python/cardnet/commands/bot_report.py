@@ -8,20 +8,11 @@ from typing import TextIO
 
 from ..bot import Bot
 from ..games import outcome_from_dict
+from ..i18n import gettext as _
+from ..i18n import ngettext
 from ..protocol import JSONValue, StateMessage
 
-__all__ = ["BOT_TEXT", "ReportingBot", "result_words"]
-
-#: Every sentence ``cardnet bot`` prints about its games (kept together for translation).
-BOT_TEXT = {
-    "won": "won",
-    "shared": "shared the win",
-    "nobody": "nobody won",
-    "lost": "lost (place {place} of {players})",
-    "game": "Game {number}: {result}, score {score}. Won {wins} of {games} so far.",
-    "game_unknown": "Game {number}: over.",
-    "summary": "{name} at seat {seat}: {games} games played, {wins} won, {moves} moves.",
-}
+__all__ = ["ReportingBot", "result_words"]
 
 
 def result_words(outcome: JSONValue, seat: int) -> tuple[str, int, bool] | None:
@@ -36,11 +27,13 @@ def result_words(outcome: JSONValue, seat: int) -> tuple[str, int, bool] | None:
         return None
     won = seat in result.winners
     if won:
-        words = BOT_TEXT["won"] if len(result.winners) == 1 else BOT_TEXT["shared"]
+        words = _("won") if len(result.winners) == 1 else _("shared the win")
     elif not result.winners:
-        words = BOT_TEXT["nobody"]
+        words = _("nobody won")
     else:
-        words = BOT_TEXT["lost"].format(place=result.order.index(seat) + 1, players=len(result.scores))
+        words = _("lost (place {place} of {players})").format(
+            place=result.order.index(seat) + 1, players=len(result.scores)
+        )
     return words, result.scores[seat], won
 
 
@@ -71,17 +64,21 @@ class ReportingBot(Bot):
         self.tally.games += 1
         found = result_words(state.outcome, self.seat)
         if found is None:
-            print(BOT_TEXT["game_unknown"].format(number=self.tally.games), file=self.out, flush=True)
+            print(_("Game {number}: over.").format(number=self.tally.games), file=self.out, flush=True)
             return
         words, score, won = found
         self.tally.wins += won
-        line = BOT_TEXT["game"].format(
+        line = _("Game {number}: {result}, score {score}. Won {wins} of {games} so far.").format(
             number=self.tally.games, result=words, score=score, wins=self.tally.wins, games=self.tally.games
         )
         print(line, file=self.out, flush=True)
 
     def summary(self, name: str, moves: int) -> str:
         """The closing line: games played and won, and the moves made."""
-        return BOT_TEXT["summary"].format(
-            name=name, seat=self.seat, games=self.tally.games, wins=self.tally.wins, moves=moves
+        played = ngettext("{count} game played", "{count} games played", self.tally.games).format(
+            count=self.tally.games
+        )
+        made = ngettext("{count} move", "{count} moves", moves).format(count=moves)
+        return _("{name} at seat {seat}: {played}, {wins} won, {moves}.").format(
+            name=name, seat=self.seat, played=played, wins=self.tally.wins, moves=made
         )

@@ -13,6 +13,9 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ..i18n import gettext as _
+from ..i18n import ngettext
+
 if TYPE_CHECKING:
     from ..net.discovery import Listing
 
@@ -23,42 +26,43 @@ DEFAULT_FIND_TIMEOUT = 3.0
 LIST_QUIET = 1.5
 
 
-def add_interface_argument(parser: argparse.ArgumentParser, what: str) -> None:
-    """The shared ``--interface IP`` option (repeatable)."""
-    parser.add_argument(
-        "--interface",
-        action="append",
-        default=[],
-        metavar="IP",
-        help=f"IPv4 address of an interface to {what} (repeatable; default: every non-loopback IPv4 interface "
-        "that is up; required when CI or CARDNET_TEST is set)",
-    )
+def add_interface_argument(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """The shared ``--interface IP`` option (repeatable), with the command's own ``help_text`` for it."""
+    parser.add_argument("--interface", action="append", default=[], metavar="IP", help=help_text)
 
 
 def _seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        raise argparse.ArgumentTypeError(_("not a number: '{text}'").format(text=text)) from None
     if not 0 <= value <= 3600:
-        raise argparse.ArgumentTypeError("give seconds from 0 to 3600")
+        raise argparse.ArgumentTypeError(_("give seconds from 0 to 3600"))
     return value
 
 
 def add_parsers(subparsers: Any) -> None:
     """Register ``cardnet list`` on an ``argparse`` subparsers object."""
-    lister = subparsers.add_parser("list", help="list the tables on the LAN")
-    add_interface_argument(lister, "look on")
+    lister = subparsers.add_parser("list", help=_("list the tables on the LAN"))
+    add_interface_argument(
+        lister,
+        _(
+            "IPv4 address of an interface to look on (repeatable; default: every non-loopback IPv4 interface that is"
+            " up; required when CI or CARDNET_TEST is set)"
+        ),
+    )
     lister.add_argument(
         "--timeout",
         type=_seconds,
         default=2.0,
         metavar="S",
-        help=f"seconds to look at most (default 2); the list prints sooner, once every table found has answered "
-        f"its probe and nothing new has arrived for {LIST_QUIET:g} s",
+        help=_(
+            "seconds to look at most (default 2); the list prints sooner, once every table found has answered its"
+            " probe and nothing new has arrived for {quiet} s"
+        ).format(quiet=f"{LIST_QUIET:g}"),
     )
-    lister.add_argument("--json", action="store_true", help="JSON: one array (with --watch, one array per change)")
-    lister.add_argument("--watch", action="store_true", help="keep the list live until Ctrl-C")
+    lister.add_argument("--json", action="store_true", help=_("JSON: one array (with --watch, one array per change)"))
+    lister.add_argument("--watch", action="store_true", help=_("keep the list live until Ctrl-C"))
     lister.set_defaults(func=cmd_list)
 
 
@@ -80,7 +84,7 @@ def cmd_list(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             async with trio.open_nursery() as nursery:
 
                 async def stop_on_signal() -> None:
-                    async for _ in signals:
+                    async for _signal in signals:
                         nursery.cancel_scope.cancel()
 
                 nursery.start_soon(stop_on_signal)
@@ -95,7 +99,9 @@ def cmd_list(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                         if args.json:
                             print(json.dumps([item.as_json() for item in listings]), file=out)
                         else:
-                            print(f"-- {time.strftime('%H:%M:%S')}: {len(listings)} table(s)", file=out)
+                            count = len(listings)
+                            line = ngettext("-- {time}: {count} table", "-- {time}: {count} tables", count)
+                            print(line.format(time=time.strftime("%H:%M:%S"), count=count), file=out)
                             print(format_table(listings), file=out)
                         out.flush()
 
@@ -110,12 +116,16 @@ def show(listings: Sequence[Listing], as_json: bool, out: TextIO, interfaces: Se
     elif listings:
         print(format_table(listings), file=out)
     else:
-        print(f"no tables found on the LAN (looked on {', '.join(interfaces)})", file=sys.stderr)
+        print(
+            _("no tables found on the LAN (looked on {interfaces})").format(interfaces=", ".join(interfaces)),
+            file=sys.stderr,
+        )
 
 
 def format_table(listings: Sequence[Listing]) -> str:
     """Aligned columns: name, game, seats, password, address (and whether the game started)."""
-    rows = [("NAME", "GAME", "SEATS", "PASSWORD", "ADDRESS", "STARTED")]
+    rows = [(_("NAME"), _("GAME"), _("SEATS"), _("PASSWORD"), _("ADDRESS"), _("STARTED"))]
+    yes, no = _("yes"), _("no")
     for item in listings:
         s = item.summary
         rows.append(
@@ -123,9 +133,9 @@ def format_table(listings: Sequence[Listing]) -> str:
                 s.name,
                 s.game,
                 f"{s.seats_taken}/{s.seats_total}",
-                "yes" if s.password else "no",
+                yes if s.password else no,
                 item.address,
-                "yes" if s.started else "no",
+                yes if s.started else no,
             )
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
@@ -142,7 +152,12 @@ def table_address(command: str, target: str, interfaces: Sequence[str]) -> tuple
     try:
         return resolve_target(target, interfaces, DEFAULT_FIND_TIMEOUT)
     except InterfaceError as exc:
-        print(f"cardnet {command}: to find {target!r} on the LAN: {exc} (or give HOST:PORT)", file=sys.stderr)
+        print(
+            _("cardnet {command}: to find '{target}' on the LAN: {reason} (or give HOST:PORT)").format(
+                command=command, target=target, reason=exc
+            ),
+            file=sys.stderr,
+        )
         return 2
     except TargetError as exc:
         print(f"cardnet {command}: {exc}", file=sys.stderr)

@@ -25,130 +25,158 @@ if TYPE_CHECKING:
     from ..ui.line import PlainGame
 
 from ..cli import player_name_arg, seed_arg
+from ..i18n import gettext as _
+from ..ui.render import command_word
 from .discovery import add_interface_argument, table_address
 
 
 def add_parsers(subparsers: Any) -> None:
     """Register the network subcommands on an ``argparse`` subparsers object."""
-    host = subparsers.add_parser("host", help="host a table others can join (you sit at seat 0 unless --headless)")
-    host.add_argument("game", nargs="?", help="game name (matchstick, fistful, cherki, ten); not with --resume")
-    host.add_argument("--players", type=int, help="number of seats (default: the game's default)")
-    host.add_argument("--bots", type=int, default=0, help="seats filled by built-in players")
+    host = subparsers.add_parser("host", help=_("host a table others can join (you sit at seat 0 unless --headless)"))
+    host.add_argument("game", nargs="?", help=_("game name (matchstick, fistful, cherki, ten); not with --resume"))
+    host.add_argument("--players", type=int, help=_("number of seats (default: the game's default)"))
+    host.add_argument("--bots", type=int, default=0, help=_("seats filled by built-in players"))
     host.add_argument(
-        "--bot", default="normal", help="built-in player for --bots: random, heuristic, ismcts, easy, normal, hard"
+        "--bot", default="normal", help=_("built-in player for --bots: random, heuristic, ismcts, easy, normal, hard")
     )
-    host.add_argument("--name", default=None, help="the table's display name (default: \"PLAYER's GAME\")")
+    host.add_argument("--name", default=None, help=_("the table's display name (default: \"PLAYER's GAME\")"))
     host.add_argument(
         "--player-name",
         type=player_name_arg,
         metavar="NAME",
-        help="your name at seat 0 (default: CARDNET_NAME, the remembered name, or login)",
+        help=_("your name at seat 0 (default: CARDNET_NAME, the remembered name, or login)"),
     )
-    host.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
-    add_interface_argument(host, "listen and announce the table on")
-    host.add_argument("--no-advertise", action="store_true", help="do not announce the table on the LAN")
+    host.add_argument("--port", type=int, default=0, help=_("TCP port (default: any free port)"))
+    add_interface_argument(
+        host,
+        _(
+            "IPv4 address of an interface to listen and announce the table on (repeatable; default: every"
+            " non-loopback IPv4 interface that is up; required when CI or CARDNET_TEST is set)"
+        ),
+    )
+    host.add_argument("--no-advertise", action="store_true", help=_("do not announce the table on the LAN"))
     host.add_argument(
         "--no-probe",
         action="store_true",
-        help="announce at once (default: first check, ~1.3 s, that no other table on the LAN has the same name);"
-        " only for a name you know is unique",
+        help=_(
+            "announce at once (default: first check, ~1.3 s, that no other table on the LAN has the same name);"
+            " only for a name you know is unique"
+        ),
     )
-    host.add_argument("--password-file", type=Path, help="file holding the table password")
+    host.add_argument("--password-file", type=Path, help=_("file holding the table password"))
     group = host.add_mutually_exclusive_group()
-    group.add_argument("--journal", type=Path, help="journal file (default: under the user's state directory)")
-    group.add_argument("--resume", type=Path, metavar="JOURNAL", help="continue the table recorded in JOURNAL")
-    host.add_argument("--fsync", action="store_true", help="fsync the journal before acknowledging (group-committed)")
+    group.add_argument("--journal", type=Path, help=_("journal file (default: under the user's state directory)"))
+    group.add_argument("--resume", type=Path, metavar="JOURNAL", help=_("continue the table recorded in JOURNAL"))
+    host.add_argument(
+        "--fsync", action="store_true", help=_("fsync the journal before acknowledging (group-committed)")
+    )
     host.add_argument(
         "--no-native-lane",
         action="store_true",
-        help="serve every move through Python (the native lane sends the same bytes; this is for comparing)",
+        help=_("serve every move through Python (the native lane sends the same bytes; this is for comparing)"),
     )
-    host.add_argument("--seed", type=seed_arg, help="deal seed (marks the table 'seeded')")
-    host.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (repeatable)")
+    host.add_argument("--seed", type=seed_arg, help=_("deal seed (marks the table 'seeded')"))
+    host.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=_("game option (repeatable)"))
     host.add_argument(
-        "--turn-timer", type=float, metavar="SECONDS", help="a built-in player moves when a turn runs out"
+        "--turn-timer", type=float, metavar="SECONDS", help=_("a built-in player moves when a turn runs out")
     )
     host.add_argument(
         "--seat-timeout",
         type=float,
         default=15.0,
         metavar="SECONDS",
-        help="how long a gone player's seat waits before a built-in player takes over",
+        help=_("how long a gone player's seat waits before a built-in player takes over"),
     )
-    host.add_argument("--bot-delay", type=float, default=0.0, metavar="SECONDS", help="pause before each built-in move")
+    host.add_argument(
+        "--bot-delay", type=float, default=0.0, metavar="SECONDS", help=_("pause before each built-in move")
+    )
     host.add_argument(
         "--keepalive",
         type=float,
         default=10.0,
         metavar="SECONDS",
-        help="how often the host pings every peer (default 10); peers that hear nothing for three of these"
-        " intervals take the host for hung and reconnect",
+        help=_(
+            "how often the host pings every peer (default 10); peers that hear nothing for three of these"
+            " intervals take the host for hung and reconnect"
+        ),
     )
     host.add_argument(
-        "--max-spectators", type=int, default=32, metavar="N", help="spectators the table admits (default 32)"
+        "--max-spectators", type=int, default=32, metavar="N", help=_("spectators the table admits (default 32)")
     )
-    host.add_argument("--games", type=int, default=0, help="stop after this many finished games (0: run until stopped)")
     host.add_argument(
-        "--headless", action="store_true", help="do not sit at the table: print the address, log and serve"
+        "--games", type=int, default=0, help=_("stop after this many finished games (0: run until stopped)")
+    )
+    host.add_argument(
+        "--headless", action="store_true", help=_("do not sit at the table: print the address, log and serve")
     )
     host.add_argument(
         "--log-level",
         choices=("debug", "info", "warning", "error"),
-        help="what the host logs on stderr (default: info when headless, else warning); debug also says which"
-        " path serves the moves and why, whenever that changes",
+        help=_(
+            "what the host logs on stderr (default: info when headless, else warning); debug also says which"
+            " path serves the moves and why, whenever that changes"
+        ),
     )
     host.set_defaults(func=cmd_host)
 
-    join = subparsers.add_parser("join", help="join a table (line mode)")
-    join.add_argument("target", help="a table's name (or a unique prefix) on the LAN, or HOST:PORT")
-    join.add_argument("--spectate", action="store_true", help="watch instead of taking a seat")
+    join = subparsers.add_parser("join", help=_("join a table (line mode)"))
+    join.add_argument("target", help=_("a table's name (or a unique prefix) on the LAN, or HOST:PORT"))
+    join.add_argument("--spectate", action="store_true", help=_("watch instead of taking a seat"))
     join.add_argument(
         "--player-name",
         "--name",
         dest="name",
         type=player_name_arg,
         metavar="NAME",
-        help="your name at the table (default: CARDNET_NAME, the name the full-screen client remembers, or login)",
+        help=_("your name at the table (default: CARDNET_NAME, the name the full-screen client remembers, or login)"),
     )
-    add_interface_argument(join, "look for the table on")
-    join.add_argument("--password-file", type=Path, help="file holding the table password")
-    join.add_argument("--token", help="seat token from an earlier session (resumes that seat)")
+    add_interface_argument(join, _look_for_table_help())
+    join.add_argument("--password-file", type=Path, help=_("file holding the table password"))
+    join.add_argument("--token", help=_("seat token from an earlier session (resumes that seat)"))
     join.add_argument(
         "--reconnect-for",
         type=float,
         default=30.0,
         metavar="SECONDS",
-        help="how long to keep trying to reconnect when the host goes away (default: 30)",
+        help=_("how long to keep trying to reconnect when the host goes away (default: 30)"),
     )
     join.set_defaults(func=cmd_join)
 
-    bot = subparsers.add_parser("bot", help="play a bot at a table")
+    bot = subparsers.add_parser("bot", help=_("play a bot at a table"))
     bot.add_argument(
-        "bot", help="builtin:PLAYER (random, first, heuristic, ismcts[:N], easy, normal, hard) | FILE.py | module:Class"
+        "bot",
+        help=_("builtin:PLAYER (random, first, heuristic, ismcts[:N], easy, normal, hard) | FILE.py | module:Class"),
     )
-    bot.add_argument("target", help="a table's name (or a unique prefix) on the LAN, or HOST:PORT")
+    bot.add_argument("target", help=_("a table's name (or a unique prefix) on the LAN, or HOST:PORT"))
     bot.add_argument(
         "--player-name",
         "--name",
         dest="name",
         type=player_name_arg,
         metavar="NAME",
-        help="the bot's name at the table (default: from the bot, e.g. 'hard')",
+        help=_("the bot's name at the table (default: from the bot, e.g. 'hard')"),
     )
-    bot.add_argument("--games", type=int, default=1, help="games to play (rematches in between)")
-    add_interface_argument(bot, "look for the table on")
-    bot.add_argument("--password-file", type=Path, help="file holding the table password")
+    bot.add_argument("--games", type=int, default=1, help=_("games to play (rematches in between)"))
+    add_interface_argument(bot, _look_for_table_help())
+    bot.add_argument("--password-file", type=Path, help=_("file holding the table password"))
     bot.add_argument(
         "--json",
         action="store_true",
-        help="for machines: one JSON line per finished game (game_no, seat, outcome) instead of sentences",
+        help=_("for machines: one JSON line per finished game (game_no, seat, outcome) instead of sentences"),
     )
     bot.set_defaults(func=cmd_bot)
 
-    replay = subparsers.add_parser("replay", help="check and print a host journal")
-    replay.add_argument("journal", type=Path)
-    replay.add_argument("--json", action="store_true", help="print one JSON document")
+    replay = subparsers.add_parser("replay", help=_("check and print a host journal"))
+    replay.add_argument("journal", type=Path, help=_("the host's journal file"))
+    replay.add_argument("--json", action="store_true", help=_("print one JSON document"))
     replay.set_defaults(func=cmd_replay)
+
+
+def _look_for_table_help() -> str:
+    return _(
+        "IPv4 address of an interface to look for the table on (repeatable; default: every non-loopback IPv4"
+        " interface that is up; required when CI or CARDNET_TEST is set)"
+    )
 
 
 class UsageError(Exception):
@@ -161,7 +189,9 @@ def read_password(path: Path | None) -> str | None:
         try:
             return path.read_text(encoding="utf-8").rstrip("\r\n")
         except OSError as exc:
-            raise UsageError(f"cannot read password file {path}: {exc.strerror}") from None
+            raise UsageError(
+                _("cannot read password file {path}: {reason}").format(path=path, reason=exc.strerror)
+            ) from None
     return os.environ.get("CARDNET_PASSWORD") or None
 
 
@@ -172,7 +202,7 @@ def _peer_error(exc: BaseException) -> BaseException:
     if isinstance(exc, PeerError):
         return exc
     if isinstance(exc, BaseExceptionGroup):
-        found, _ = exc.split(PeerError)
+        found, _rest = exc.split(PeerError)
         if found is not None:
             first: BaseException = found
             while isinstance(first, BaseExceptionGroup):
@@ -201,7 +231,6 @@ def cmd_host(args: argparse.Namespace) -> int:
 def _host(args: argparse.Namespace) -> int:
     import trio
 
-    from .. import protocol as P
     from ..errors import CardnetError
     from ..games import parse_options
     from ..journal import Journal, JournalError
@@ -212,7 +241,7 @@ def _host(args: argparse.Namespace) -> int:
 
     out, stdin = sys.stdout, sys.stdin
     if not args.keepalive > 0:
-        raise UsageError("--keepalive must be more than 0 seconds")
+        raise UsageError(_("--keepalive must be more than 0 seconds"))
     try:
         interfaces = choose_interfaces(args.interface)
     except InterfaceError as exc:
@@ -231,20 +260,24 @@ def _host(args: argparse.Namespace) -> int:
         if args.resume is not None:
             resumed = resume_table(args.resume, fsync=args.fsync)
             if resumed.torn is not None:
-                print(f"warning: {resumed.torn.describe()}", file=sys.stderr)
+                print(_("warning: {problem}").format(problem=resumed.torn.describe()), file=sys.stderr)
             return resumed.table, resumed.journal, resumed.port
         import cardnet
 
         if args.game is None:
-            raise UsageError("name the game to host (or --resume a journal)")
+            raise UsageError(_("name the game to host (or --resume a journal)"))
         info = cardnet.GAMES.get(args.game)
         if info is None:
-            raise UsageError(f"unknown game {args.game!r}; choose from {', '.join(sorted(cardnet.GAMES))}")
+            raise UsageError(
+                _("unknown game '{name}'; choose from {games}").format(
+                    name=args.game, games=", ".join(sorted(cardnet.GAMES))
+                )
+            )
         players = args.players if args.players is not None else int(info.default_players)
         if not 0 <= args.bots <= players:
-            raise UsageError(f"--bots must be between 0 and {players}")
+            raise UsageError(_("--bots must be between 0 and {players}").format(players=players))
         if args.bots == players and not args.headless:
-            raise UsageError("--bots fills every seat, leaving none for you: add --headless to only serve")
+            raise UsageError(_("--bots fills every seat, leaving none for you: add --headless to only serve"))
         try:
             options = parse_options(args.game, args.option)
         except CardnetError as exc:
@@ -255,7 +288,7 @@ def _host(args: argparse.Namespace) -> int:
             seed=args.seed,
             options=options,
             bots={seat: args.bot for seat in range(players - args.bots, players)},
-            name=args.name or f"{args.player_name or default_name()}'s {args.game}",
+            name=args.name or _("{player}'s {game}").format(player=args.player_name or default_name(), game=args.game),
             turn_timer=args.turn_timer,
         )
         try:
@@ -295,14 +328,19 @@ def _host(args: argparse.Namespace) -> int:
                         port = await nursery.start(server.serve, interfaces, args.port or last_port or 0)
                     except OSError as exc:
                         if args.port or not last_port:
-                            print(f"cardnet host: cannot listen: {exc.strerror}", file=sys.stderr)
+                            print(
+                                _("cardnet host: cannot listen: {reason}").format(reason=exc.strerror), file=sys.stderr
+                            )
                             return 1
                         # The old port is taken: players find the table again by its id on the LAN.
                         moved_from = last_port
                         try:
                             port = await nursery.start(server.serve, interfaces, 0)
                         except OSError as again:
-                            print(f"cardnet host: cannot listen: {again.strerror}", file=sys.stderr)
+                            print(
+                                _("cardnet host: cannot listen: {reason}").format(reason=again.strerror),
+                                file=sys.stderr,
+                            )
                             return 1
                     if port != last_port:
                         journal.append(listen_record(port, interfaces))
@@ -311,22 +349,24 @@ def _host(args: argparse.Namespace) -> int:
                     # A seated host takes seat 0 right after this banner: count it already.
                     if not args.headless and table.seats[0].kind == "open":
                         taken += 1
-                    seats = f"{taken}/{cfg.players} seats taken"
-                    print(
-                        f"cardnet host: table {cfg.name!r} ({cfg.game}, {seats}, protocol {P.PROTOCOL_VERSION}"
-                        f"{', seeded' if cfg.seeded else ''}{', password' if password else ''})",
-                        file=out,
-                    )
+                    print(_banner(cfg.name, cfg.game, taken, cfg.players, cfg.seeded, bool(password)), file=out)
                     for address in interfaces:
-                        print(f"listening on {address}:{port}", file=out)
+                        print(_("listening on {address}:{port}").format(address=address, port=port), file=out)
                     if moved_from is not None:
                         print(
-                            f"port {moved_from} is in use, so the table moved to port {port};"
-                            " players on the LAN find it again by its table id",
+                            _(
+                                "port {old} is in use, so the table moved to port {port}; players on the LAN find it"
+                                " again by its table id"
+                            ).format(old=moved_from, port=port),
                             file=out,
                         )
-                    print(f"join with: cardnet join {interfaces[0]}:{port}   (spectate: add --spectate)", file=out)
-                    print(f"journal: {journal.path}", file=out)
+                    print(
+                        _("join with: cardnet join {address}:{port}   (spectate: add --spectate)").format(
+                            address=interfaces[0], port=port
+                        ),
+                        file=out,
+                    )
+                    print(_("journal: {path}").format(path=journal.path), file=out)
                     out.flush()
 
                     async def announce(*, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
@@ -344,16 +384,20 @@ def _host(args: argparse.Namespace) -> int:
                                 await inner.start(advertising)
                                 name = table.config.name
                                 if name != before:
-                                    renamed = f"another table on the LAN is called {before!r}: this one is {name!r}"
-                                    print(renamed, file=out)
+                                    renamed = _("another table on the LAN is called {old!r}: this one is {new!r}")
+                                    print(renamed.format(old=before, new=name), file=out)
                                 if args.headless:
-                                    print(f"announced on the LAN: cardnet join {name!r}", file=out, flush=True)
+                                    line = _("announced on the LAN: cardnet join {name!r}")
                                 else:
-                                    print(f"on the LAN: cardnet list, then cardnet join {name!r}", file=out, flush=True)
+                                    line = _("on the LAN: cardnet list, then cardnet join {name!r}")
+                                print(line.format(name=name), file=out, flush=True)
                                 task_status.started()
                         except Exception as exc:
                             # The table plays on without discovery: HOST:PORT still works.
-                            print(f"cardnet host: cannot announce the table on the LAN: {exc!r}", file=sys.stderr)
+                            print(
+                                _("cardnet host: cannot announce the table on the LAN: {error!r}").format(error=exc),
+                                file=sys.stderr,
+                            )
                             task_status.started()
 
                     if not args.no_advertise:
@@ -371,8 +415,12 @@ def _host(args: argparse.Namespace) -> int:
                         return code
 
                     async def stop_on_signal() -> None:
-                        async for _ in signals:
-                            print(f"Table closed; continue it with: {continue_with}", file=out, flush=True)
+                        async for _signal in signals:
+                            print(
+                                _("Table closed; continue it with: {command}").format(command=continue_with),
+                                file=out,
+                                flush=True,
+                            )
                             await server.shutdown()
                             nursery.cancel_scope.cancel()
                             return
@@ -395,22 +443,44 @@ def _host(args: argparse.Namespace) -> int:
     try:
         return trio.run(main)
     except BaseExceptionGroup as group:
-        failure, _ = group.split(JournalFailure)
+        failure, _rest = group.split(JournalFailure)
         if failure is None:
             raise
-        print(f"cardnet host: {failure.exceptions[0]}; stopping", file=sys.stderr)
+        print(_("cardnet host: {error}; stopping").format(error=failure.exceptions[0]), file=sys.stderr)
         return 1
     except JournalFailure as exc:
-        print(f"cardnet host: {exc}; stopping", file=sys.stderr)
+        print(_("cardnet host: {error}; stopping").format(error=exc), file=sys.stderr)
         return 1
+
+
+def _banner(name: str, game: str, taken: int, players: int, seeded: bool, password: bool) -> str:
+    """The host's first line: the table, its game, its seats, and whether it is seeded or needs a password."""
+    from .. import protocol as P
+
+    fields = {"name": name, "game": game, "taken": taken, "players": players, "protocol": P.PROTOCOL_VERSION}
+    if seeded and password:
+        text = _(
+            "cardnet host: table {name!r} ({game}, {taken}/{players} seats taken, protocol {protocol}, seeded, password)"
+        )
+    elif seeded:
+        text = _("cardnet host: table {name!r} ({game}, {taken}/{players} seats taken, protocol {protocol}, seeded)")
+    elif password:
+        text = _("cardnet host: table {name!r} ({game}, {taken}/{players} seats taken, protocol {protocol}, password)")
+    else:
+        text = _("cardnet host: table {name!r} ({game}, {taken}/{players} seats taken, protocol {protocol})")
+    return text.format(**fields)
 
 
 def _others_seated(table: Table) -> str | None:
     """What leaving one's own table does to the players seated there, if any are."""
-    here = [s.name or f"seat {s.index}" for s in table.seats if s.index != 0 and s.kind == "human" and s.connected]
+    here = [
+        s.name or _("seat {seat}").format(seat=s.index)
+        for s in table.seats
+        if s.index != 0 and s.kind == "human" and s.connected
+    ]
     if not here:
         return None
-    return f"Leaving closes the table for {', '.join(here)}."
+    return _("Leaving closes the table for {names}.").format(names=", ".join(here))
 
 
 def resume_command(journal: Path, args: argparse.Namespace) -> str:
@@ -447,7 +517,7 @@ async def play_at_own_table(
 
     table = server.table
     if table.seats[0].kind == "bot":
-        print("cardnet host: seat 0 is a built-in player's; continue this table with --headless", file=sys.stderr)
+        print(_("cardnet host: seat 0 is a built-in player's; continue this table with --headless"), file=sys.stderr)
         return 1
     assert server.journal is not None
     token = rekey_own_seat(table, server.journal, 0)
@@ -463,12 +533,18 @@ async def play_at_own_table(
             stdin,
             out,
             solo=False,
-            leave_lines=[f"Table closed; continue it with: {again}"],
+            leave_lines=[_("Table closed; continue it with: {command}").format(command=again)],
             seats=peer.state.table_info.seats,
             leave_warning=partial(_others_seated, table),
         )
-        waiting = "" if table.started else "; the game starts when every seat is taken"
-        ui.say(f"You sit at seat 0{waiting}. Type 'help' for commands.")
+        if table.started:
+            ui.say(_("You sit at seat 0. Type '{help}' for commands.").format(help=command_word("help")))
+        else:
+            ui.say(
+                _("You sit at seat 0; the game starts when every seat is taken. Type '{help}' for commands.").format(
+                    help=command_word("help")
+                )
+            )
         code = await ui.run()
         nursery.cancel_scope.cancel()
     return code
@@ -524,17 +600,31 @@ def _join(args: argparse.Namespace) -> int:
                 print(f"cardnet join: {shown}", file=sys.stderr)
                 return 1
             ui = seat_ui(peer, stdin, out, rejoin=f"cardnet join {_quoted(args.target)}")
-            role = "spectating" if args.spectate else f"seat {peer.state.seat}"
             info = peer.state.table_info
-            ui.say(f"Joined {info.name!r} ({info.game}), {role}.")
+            if args.spectate:
+                ui.say(_("Joined {name!r} ({game}), spectating.").format(name=info.name, game=info.game))
+            else:
+                ui.say(
+                    _("Joined {name!r} ({game}), seat {seat}.").format(
+                        name=info.name, game=info.game, seat=peer.state.seat
+                    )
+                )
             if peer.state.token:
                 if peer.session.token_from_store:
-                    ui.say("Your seat, taken back: its token was kept for this table.")
-                ui.say(f"Seat token (rejoin with --token): {peer.state.token}")
+                    ui.say(_("Your seat, taken back: its token was kept for this table."))
+                ui.say(_("Seat token (rejoin with --token): {token}").format(token=peer.state.token))
             if args.spectate:
-                ui.say("You are watching; 'say TEXT' chats, 'help' lists the commands.")
+                ui.say(
+                    _("You are watching; '{say} TEXT' chats, '{help}' lists the commands.").format(
+                        say=command_word("say"), help=command_word("help")
+                    )
+                )
             else:
-                ui.say("Type a number or a move when asked; 'help' for commands, 'say TEXT' to chat.")
+                ui.say(
+                    _("Type a number or a move when asked; '{help}' for commands, '{say} TEXT' to chat.").format(
+                        help=command_word("help"), say=command_word("say")
+                    )
+                )
             code = await ui.run()
             if peer.failure is None and not peer.session.closed_by_host:
                 # Leaving on purpose: the host hands the seat to a built-in player at once (the kept token still
@@ -551,7 +641,7 @@ def _join(args: argparse.Namespace) -> int:
         return trio.run(main)
     except (PeerError, BaseExceptionGroup, KeyboardInterrupt) as exc:
         if _interrupted(exc):
-            print("\nBye.", file=out)
+            print("\n" + _("Bye."), file=out)
             return 0
         error = _peer_error(exc)
         if isinstance(error, PeerError):
@@ -600,7 +690,7 @@ def ask_password(table: str) -> str | None:
     import getpass
 
     try:
-        typed = getpass.getpass(f"The table {table!r} needs a password: ")
+        typed = getpass.getpass(_("The table {name!r} needs a password: ").format(name=table))
     except EOFError:
         return None
     return typed or None
@@ -645,12 +735,12 @@ async def start_peer(
 def explain_refusal(exc: PeerError, target: str, *, spectating: bool = False) -> str:
     """A refusal, with what the user can do about it (a spectator refused for room is told nothing more)."""
     if exc.code == "auth_failed" and "--password-file" not in exc.reason:
-        return f"{exc}; give the password with --password-file FILE or CARDNET_PASSWORD"
+        return _("{reason}; give the password with --password-file FILE or CARDNET_PASSWORD").format(reason=exc)
     if exc.code == "table_full" and not spectating:
-        return (
-            f"{exc}. If you sat here before, 'cardnet join {target}' on your own machine takes the seat back"
-            f" (or add --token TOKEN); to watch: cardnet join {target} --spectate"
-        )
+        return _(
+            "{reason}. If you sat here before, 'cardnet join {target}' on your own machine takes the seat back"
+            " (or add --token TOKEN); to watch: cardnet join {target} --spectate"
+        ).format(reason=exc, target=target)
     return str(exc)
 
 
@@ -673,9 +763,13 @@ def seat_ui(peer: Peer, stdin: TextIO, out: TextIO, *, rejoin: str) -> PlainGame
     from ..ui.line import PlainGame
 
     info = peer.state.table_info
-    leave = ["Left the table."]
+    leave = [_("Left the table.")]
     if peer.state.token and peer.state.seat is not None:
-        leave = [f"Left the table; rejoin seat {peer.state.seat} with: {rejoin} --token={peer.state.token}"]
+        leave = [
+            _("Left the table; rejoin seat {seat} with: {command} --token={token}").format(
+                seat=peer.state.seat, command=rejoin, token=peer.state.token
+            )
+        ]
     return PlainGame(
         peer,
         info.game,
@@ -694,7 +788,7 @@ def _interrupted(exc: BaseException) -> bool:
     if isinstance(exc, KeyboardInterrupt):
         return True
     if isinstance(exc, BaseExceptionGroup):
-        found, _ = exc.split(KeyboardInterrupt)
+        found, _rest = exc.split(KeyboardInterrupt)
         return found is not None
     return False
 
@@ -738,7 +832,7 @@ def _bot(args: argparse.Namespace) -> int:
             async with trio.open_nursery() as nursery:
 
                 async def stop_on_signal() -> None:
-                    async for _ in signals:
+                    async for _signal in signals:
                         nursery.cancel_scope.cancel()
                         return
 
@@ -762,7 +856,7 @@ def _bot(args: argparse.Namespace) -> int:
             print(f"cardnet bot: {shown}", file=sys.stderr)
             return 1
     if result is None:
-        print("cardnet bot: stopped; the host hands the seat to a built-in player", file=sys.stderr)
+        print(_("cardnet bot: stopped; the host hands the seat to a built-in player"), file=sys.stderr)
         return 0
     if reporter is not None:
         print(reporter.summary(name, result.moves), file=out)

@@ -20,6 +20,8 @@ import trio
 
 from ..errors import IllegalMove
 from ..games import GAMES
+from ..i18n import gettext as _
+from ..i18n import ngettext
 from ..identity import default_name
 from ..journal import Journal, JournalError
 from ..protocol import token_hash
@@ -57,7 +59,7 @@ class LocalSetup:
 
 
 def _players(count: int) -> str:
-    return f"{count} player" + ("" if count == 1 else "s")
+    return ngettext("{count} player", "{count} players", count).format(count=count)
 
 
 def player_name() -> str:
@@ -80,14 +82,17 @@ def new_local_table(
     info = GAMES[game]
     count = players if players is not None else int(info.default_players)
     if not 0 <= seat < count:
-        raise IllegalMove("no_such_seat", f"seat {seat} does not exist in a {count}-player game")
+        raise IllegalMove(
+            "no_such_seat",
+            _("seat {seat} does not exist in a {count}-player game").format(seat=seat, count=count),
+        )
     config = table_config(
         game,
         players=count,
         seed=seed,
         options=options,
         bots={s: player for s in [s for s in range(count) if s != seat][: count - 1 - open_seats]},
-        name=f"{player_name()}'s {game}",
+        name=_("{player}'s {game}").format(player=player_name(), game=game),
     )
     # The core checks the player count and options here, before a journal file exists.
     try:
@@ -96,8 +101,11 @@ def new_local_table(
         raise LocalError(str(exc)) from None
     title = info.title
     # Only a seed the player chose is shown: a random deal's seed would reveal every hidden card.
-    deal = f"seed {seed}" if config.seeded else "random deal"
-    header = f"{title}: {_players(count)}, you are seat {seat}, {deal}."
+    if config.seeded:
+        header = _("{title}: {players}, you are seat {seat}, seed {seed}.")
+    else:
+        header = _("{title}: {players}, you are seat {seat}, random deal.")
+    header = header.format(title=title, players=_players(count), seat=seat, seed=seed)
     return LocalSetup(table, journal, seat, None, header)
 
 
@@ -113,17 +121,21 @@ def resume_local_table(path: Path) -> LocalSetup:
     if len(people) != 1:
         journal.close()
         raise LocalError(
-            f"{path} has {len(people)} seats for people, not one; continue it with: cardnet host --resume {path}"
+            _("{path} has {count} seats for people, not one; continue it with: cardnet host --resume {path}").format(
+                path=path, count=len(people)
+            )
         )
     mine = people[0]
     token = rekey_own_seat(table, journal, mine.index)
     info = GAMES.get(table.config.game)
     title = info.title if info else table.config.game
-    torn = "" if resumed.torn is None else f" ({resumed.torn.describe()})"
-    header = (
-        f"{title}: {_players(table.config.players)}, you are seat {mine.index}; "
-        f"resumed at state {table.state_id}{torn}."
-    )
+    fields = {"title": title, "players": _players(table.config.players), "seat": mine.index, "state": table.state_id}
+    if resumed.torn is None:
+        header = _("{title}: {players}, you are seat {seat}; resumed at state {state}.").format(**fields)
+    else:
+        header = _("{title}: {players}, you are seat {seat}; resumed at state {state} ({problem}).").format(
+            problem=resumed.torn.describe(), **fields
+        )
     return LocalSetup(table, journal, mine.index, token, header)
 
 

@@ -20,6 +20,8 @@ from typing import Any, TextIO, Union
 import trio
 
 from ..games import outcome_from_dict
+from ..i18n import current_language
+from ..i18n import gettext as _
 from ..net.peer import (
     ChatMessage,
     ConnectionLost,
@@ -32,50 +34,85 @@ from ..net.peer import (
     SeatsChanged,
 )
 from ..protocol import JSONValue, StateMessage, canonical
-from .render import Move, MoveTextError, move_list, renderer_for, seat_labels, use_colour, watching_words
+from .render import (
+    COMMANDS,
+    Move,
+    MoveTextError,
+    command_word,
+    move_list,
+    renderer_for,
+    seat_labels,
+    use_colour,
+    visible_len,
+    watching_words,
+    you,
+)
 
 __all__ = ["EXIT_SIGNAL_BASE", "PlainGame", "refusal_text", "seat_names"]
 
 #: Exit code of a local game stopped by Ctrl-C or SIGTERM: the shell's 128 + signal number.
 EXIT_SIGNAL_BASE = 128
-#: The prompt after a game at a shared table.
-REMATCH_PROMPT = "rematch or quit> "
-
-#: The host's refusals in a player's words; the others show the host's own reason.
-_REFUSALS = {
-    "stale_decision": "too late: the table moved on before your move arrived",
-    "wrong_seat": "it is not your turn",
-    "not_started": "the game has not started: some seats are still open",
-    "game_over": "the game is over",
-    "spectator": "spectators watch; they cannot move",
-    "chat_disabled": "chat is off at this table",
-    "chat_too_long": "that message is too long",
-    "chat_rate": "you are chatting too fast; wait a moment",
-}
-
-#: What line mode says about the connection to the host ({reason}: why; {attempt}, {delay}: the retry).
-LINE_TEXT = {
-    "silent": "The host is not answering ({reason}); reconnecting...",
-    "lost": "Lost the connection to the host ({reason}); reconnecting...",
-    "reconnecting": "Reconnecting: attempt {attempt} failed ({reason}); next try in {delay:.1f} s.",
-    "reconnected": "Reconnected to the host.",
-}
-
-#: The line-mode help's paragraphs (kept together for translation).
-LINE_HELP = {
-    "commands": "Commands: NUMBER plays that move; 'list [TEXT]' lists every move (or those containing TEXT) a page"
-    " at a time, 'more' the next page; 'table' shows the table again; 'say TEXT' chats; 'seats' shows who sits"
-    " where and how many watch; 'quit' (or Ctrl-D, Ctrl-C) leaves.",
-    "solo": "The game is kept in its journal; 'cardnet play --resume JOURNAL' continues it. Built-in players move"
-    " on their own; a forced move is played for you.",
-    "network": "After a game, 'rematch' asks for another one with the same seats. A forced move is played for you;"
-    " while you are away a built-in player stands in.",
-}
 
 
-def refusal_text(error: HostError) -> str:
-    """What to tell the player about a refused message: the core's own reason for a move it refuses."""
-    return _REFUSALS.get(error.code, error.reason)
+def rematch_prompt() -> str:
+    """The prompt after a game at a shared table."""
+    return _("{rematch} or {quit}> ").format(rematch=command_word("rematch"), quit=command_word("quit"))
+
+
+def refusal_text(error: HostError, game: str | None = None) -> str:
+    """What to tell the player about a refused message: the host's refusals in a player's words, a move the
+    core refuses in the words of :mod:`cardnet.refusals` (the host's own reason for anything else)."""
+    host_refusals = {
+        "stale_decision": _("too late: the table moved on before your move arrived"),
+        "wrong_seat": _("it is not your turn"),
+        "not_started": _("the game has not started: some seats are still open"),
+        "game_over": _("the game is over"),
+        "spectator": _("spectators watch; they cannot move"),
+        "chat_disabled": _("chat is off at this table"),
+        "chat_too_long": _("that message is too long"),
+        "chat_rate": _("you are chatting too fast; wait a moment"),
+    }
+    if error.code in host_refusals:
+        return host_refusals[error.code]
+    from ..refusals import refusal_message
+
+    # English keeps the core's own sentence, which names the cards and numbers involved.
+    translated = refusal_message(error.code, game) if current_language() != "en" else None
+    return translated.rstrip(".") if translated else error.reason
+
+
+def _typed_command(word: str) -> str | None:
+    """The line-mode command a typed word names (its English word), in the player's language or English."""
+    aliases = {"q": "quit", "exit": "quit", "leave": "quit", "h": "help", "?": "help", "r": "rematch"}
+    aliases |= {"t": "table", "show": "table", "l": "list", "moves": "list", "m": "more"}
+    if word in aliases:
+        return aliases[word]
+    for command in COMMANDS:
+        if word in (command, command_word(command).lower()):
+            return command
+    return None
+
+
+def _fitted(line: str) -> list[str]:
+    """``line`` wrapped at words to the terminal's width, its continuation indented under its start: a sentence
+    that fits 80 columns in English may not in Finnish or Indonesian. A word wider than the terminal stays whole."""
+    width = shutil.get_terminal_size((80, 24)).columns
+    if visible_len(line) <= width:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 4)
+    return textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+
+
+def _outcome_kind(kind: str) -> str:
+    """An outcome's kind (``ranking``, ``match``, ...) in the current language."""
+    kinds = {
+        "ranking": _("ranking"),
+        "match": _("match"),
+        "settlement": _("settlement"),
+        "scores": _("scores"),
+        "draw": _("draw"),
+    }
+    return kinds.get(kind, kind)
 
 
 def seat_names(seats: Sequence[JSONValue], me: int | None) -> list[str]:
@@ -131,7 +168,7 @@ class _Input:
                 line, self.buffer = self.buffer, b""
                 return line.decode("utf-8", "replace")
             self.buffer += chunk
-        line, _, self.buffer = self.buffer.partition(b"\n")
+        line, _sep, self.buffer = self.buffer.partition(b"\n")
         return line.decode("utf-8", "replace") + "\n"
 
     async def readline(self) -> str:
@@ -166,11 +203,12 @@ class PlainGame:
         stdout: TextIO,
         *,
         solo: bool = True,
-        leave_lines: Sequence[str] = ("Bye.",),
+        leave_lines: Sequence[str] | None = None,
         seats: Sequence[JSONValue] = (),
         leave_warning: Callable[[], str | None] | None = None,
     ) -> None:
         self.peer = peer
+        self.game = game
         self.seat = seat
         self.solo = solo
         isatty = getattr(stdin, "isatty", None)
@@ -186,11 +224,15 @@ class PlainGame:
         self.terminal = bool(out_isatty and out_isatty())
         self.input = _Input(stdin)
         self.stdout = stdout
-        self.leave_lines = list(leave_lines)
+        self.leave_lines = [_("Bye.")] if leave_lines is None else list(leave_lines)
         #: What typing 'quit' would do to others (the host's own table closes under its players), asked first.
         self.leave_warning = leave_warning
         self._warned_leave = False
-        names = seat_names(seats, seat) if seats else [("You" if s == seat else f"Seat {s}") for s in range(players)]
+        names = (
+            seat_names(seats, seat)
+            if seats
+            else [(you() if s == seat else _("Seat {seat}").format(seat=s)) for s in range(players)]
+        )
         self.renderer = renderer_for(game, names)
         self.renderer.colour = use_colour(stdout)
         self.seats: list[JSONValue] = list(seats)
@@ -217,15 +259,16 @@ class PlainGame:
         self.voted = False
         self._told_over = False
 
-    def say(self, line: str = "") -> None:
-        """Prints one line. A prompt waiting for input is wiped first on a terminal (the loop draws it again below
-        the new lines), else ended with a newline. Text typed after that prompt is still read when Enter is
-        pressed; only its echo is gone."""
+    def say(self, line: str = "", *, fit: bool = True) -> None:
+        """Prints one line, wrapped to the terminal unless ``fit`` is off (a command to copy stays one line). A
+        prompt waiting for input is wiped first on a terminal (the loop draws it again below the new lines), else
+        ended with a newline. Text typed after that prompt is still read when Enter is pressed; only its echo is
+        gone."""
         if self._at_prompt:
             self._at_prompt = False
             self.stdout.write("\r\x1b[K" if self.terminal else "\n")
         self._status_shown = False
-        self.stdout.write(line + "\n")
+        self.stdout.write("\n".join(_fitted(line) if fit else [line]) + "\n")
         self.stdout.flush()
 
     def status(self, line: str) -> None:
@@ -239,7 +282,8 @@ class PlainGame:
             self.stdout.write("\x1b[1A\r\x1b[K" * self._status_rows + line + "\n")
             self.stdout.flush()
         else:
-            self.say(line)
+            # Whole: the next status backs up over the rows this one takes as the terminal wraps it.
+            self.say(line, fit=False)
         columns = max(1, shutil.get_terminal_size((80, 24)).columns)
         self._status_rows = max(1, -(-len(line) // columns))
         self._status_shown = self.terminal
@@ -295,7 +339,7 @@ class PlainGame:
     def leave(self) -> int:
         """Says goodbye (and how to come back); the exit code of leaving on purpose."""
         for line in self.leave_lines:
-            self.say(line)
+            self.say(line, fit=False)
         return 0
 
     def _prompt(self) -> None:
@@ -304,7 +348,7 @@ class PlainGame:
         rematch = self.ended_game is not None and self.seat is not None and not self.voted
         if (self.open is None and not rematch) or self.pending is not None or self._at_prompt:
             return
-        self.stdout.write(REMATCH_PROMPT if rematch else "> ")
+        self.stdout.write(rematch_prompt() if rematch else "> ")
         self.stdout.flush()
         self._at_prompt = True
         if self.on_demand and not self._asking:
@@ -345,8 +389,9 @@ class PlainGame:
         if isinstance(event, HostError):
             await self.on_error(event)
         elif isinstance(event, ChatMessage):
-            who = event.name + (" (spectator)" if event.spectator else "")
-            self.say(f"{'(earlier) ' if event.earlier else ''}<{who}> {event.text}")
+            who = _("{name} (spectator)").format(name=event.name) if event.spectator else event.name
+            line = f"<{who}> {event.text}"
+            self.say(_("(earlier) {line}").format(line=line) if event.earlier else line)
         elif isinstance(event, SeatsChanged):
             self.seats = list(event.seats)
             if event.spectators is not None:
@@ -357,12 +402,19 @@ class PlainGame:
                 self.show_seats()
         elif isinstance(event, ConnectionLost):
             self.connected = False
-            self.say(LINE_TEXT["silent" if event.silent else "lost"].format(reason=event.reason))
+            if event.silent:
+                self.say(_("The host is not answering ({reason}); reconnecting...").format(reason=event.reason))
+            else:
+                self.say(_("Lost the connection to the host ({reason}); reconnecting...").format(reason=event.reason))
         elif isinstance(event, Reconnecting):
-            self.status(LINE_TEXT["reconnecting"].format(attempt=event.attempt, reason=event.reason, delay=event.delay))
+            self.status(
+                _("Reconnecting: attempt {attempt} failed ({reason}); next try in {delay} s.").format(
+                    attempt=event.attempt, reason=event.reason, delay=f"{event.delay:.1f}"
+                )
+            )
         elif isinstance(event, Reconnected):
             self.connected = True
-            self.status(LINE_TEXT["reconnected"])
+            self.status(_("Reconnected to the host."))
             self._table_owed = True
         elif isinstance(event, RematchVotes):
             self.show_votes(event)
@@ -372,9 +424,17 @@ class PlainGame:
         """After a game at a shared table: a seated player is offered another game; a spectator keeps watching."""
         self.voted, self._told_over = False, False
         if self.seat is None:
-            self.say("You keep watching: a rematch starts here when every seat asks for one ('quit' leaves).")
+            self.say(
+                _("You keep watching: a rematch starts here when every seat asks for one ('{quit}' leaves).").format(
+                    quit=command_word("quit")
+                )
+            )
         else:
-            self.say("Type 'rematch' for another game with the same seats, or 'quit' to leave the table.")
+            self.say(
+                _("Type '{rematch}' for another game with the same seats, or '{quit}' to leave the table.").format(
+                    rematch=command_word("rematch"), quit=command_word("quit")
+                )
+            )
 
     def show_votes(self, votes: RematchVotes) -> None:
         """Who asked for a rematch, and whom it waits for."""
@@ -389,8 +449,11 @@ class PlainGame:
         ]
         waiting = [self.renderer.name(s) for s in people if s not in votes.votes]
         if asked:
-            line = f"Rematch asked by {', '.join(asked)}"
-            self.say(line + (f"; waiting for {', '.join(waiting)}." if waiting else "."))
+            if waiting:
+                line = _("Rematch asked by {asked}; waiting for {waiting}.")
+            else:
+                line = _("Rematch asked by {asked}.")
+            self.say(line.format(asked=", ".join(asked), waiting=", ".join(waiting)))
 
     async def on_state(self, state: StateMessage) -> int | None:
         """Reports a state and asks for a move when the open decision is this seat's."""
@@ -416,7 +479,7 @@ class PlainGame:
             return None
         if self.ended_game is not None and state.game_no > self.ended_game:
             self.ended_game = None
-            self.say(f"A new game begins (game {state.game_no + 1}), with the same seats.")
+            self.say(_("A new game begins (game {number}), with the same seats.").format(number=state.game_no + 1))
         if self.open is not None and self.open.decision_id == state.decision_id:
             # The same decision is still open (another seat acted meanwhile): keep asking without redrawing.
             self.open = state
@@ -440,10 +503,10 @@ class PlainGame:
         """A refusal: of our pending move (the same decision is asked again when still open), or of anything else."""
         pending = self.pending
         if pending is None or error.ref != pending.ref:
-            self.say(f"Host: {refusal_text(error)}.")
+            self.say(_("Host: {reason}.").format(reason=refusal_text(error, self.game)))
             return
         self.pending = None
-        self.say(f"Refused: {refusal_text(error)}")
+        self.say(_("Refused: {reason}").format(reason=refusal_text(error, self.game)))
         latest = self.latest
         if latest is not None and latest.decision_id == pending.decision_id:
             # Nothing changed at the table: the same decision is still ours to answer (the session re-opened it).
@@ -454,12 +517,12 @@ class PlainGame:
         gone (after the reconnect attempts; exit code 1)."""
         failure = self.peer.failure
         if failure is not None:
-            self.say(f"The host is gone: {failure.reason}.")
+            self.say(_("The host is gone: {reason}.").format(reason=failure.reason))
         elif self.peer.session.closed_by_host:
-            self.say("The host closed the table.")
+            self.say(_("The host closed the table."))
             return 0
         else:
-            self.say("The table closed before the game ended.")
+            self.say(_("The table closed before the game ended."))
         return 1
 
     def report(self, state: StateMessage) -> None:
@@ -469,7 +532,7 @@ class PlainGame:
         if state.ack is not None and pending is not None and state.ack.get("ref") == pending.ref:
             self.pending = None
             if pending.echo:
-                self.say(f"You: {pending.text}")
+                self.say(_("You: {move}").format(move=pending.text))
         for event in state.events:
             if isinstance(event, dict):
                 text = self.renderer.event_text(event)
@@ -480,7 +543,7 @@ class PlainGame:
         """Starts a decision: plays a forced move, else draws the table and the numbered moves."""
         if state.count == 1 and state.legal:
             only: Any = state.legal[0]
-            self.say(f"Your only move: {self.renderer.move_text(only)}")
+            self.say(_("Your only move: {move}").format(move=self.renderer.move_text(only)))
             await self.send(state, index=0)
             return
         self.say()
@@ -504,50 +567,56 @@ class PlainGame:
         answer = line.strip()
         if not answer:
             return None
-        word, _, rest = answer.partition(" ")
+        word, _sep, rest = answer.partition(" ")
         word = word.lower()
         rest = rest.strip()
-        if word in ("q", "quit", "exit", "leave"):
+        command = _typed_command(word)
+        if command == "quit":
             warning = self.leave_warning() if self.leave_warning is not None and not self._warned_leave else None
             if warning is not None:
                 self._warned_leave = True
-                self.say(f"{warning} Type 'quit' again to leave anyway.")
+                again = _("{warning} Type '{quit}' again to leave anyway.")
+                self.say(again.format(warning=warning, quit=command_word("quit")))
                 return None
             return self.leave()
-        if word in ("h", "help", "?"):
+        if command == "help":
             self.show_help()
-        elif word in ("r", "rematch") and not self.solo:
+        elif command == "rematch" and not self.solo:
             await self.ask_rematch()
-        elif word in ("t", "table", "show"):
+        elif command == "table":
             shown = self.open or self.latest
             if shown is None:
-                self.say("The game has not started yet.")
+                self.say(_("The game has not started yet."))
             else:
                 for text in self.renderer.table(shown.view, self.me):
                     self.say(text)
-        elif word in ("l", "list", "moves"):
+        elif command == "list":
             if self.open is None:
-                self.say("You have no move to make now.")
+                self.say(_("You have no move to make now."))
             else:
                 self.list_moves(self.open, rest, start=0)
-        elif word in ("m", "more"):
+        elif command == "more":
             more = self.more
             if self.open is None or more is None or more[0] != self.open.decision_id:
-                self.say("No more moves to show: 'list' starts the list again.")
+                self.say(_("No more moves to show: '{list}' starts the list again.").format(list=command_word("list")))
             else:
                 self.list_moves(self.open, more[1], start=more[2])
-        elif word == "say":
+        elif command == "say":
             await self.chat(rest)
-        elif word == "seats":
+        elif command == "seats":
             self.show_seats()
         elif self.ended_game is not None and self.open is None:
             if not self._told_over:
                 self._told_over = True
-                self.say("The game is over: 'rematch' asks for another game, 'quit' leaves.")
+                self.say(
+                    _("The game is over: '{rematch}' asks for another game, '{quit}' leaves.").format(
+                        rematch=command_word("rematch"), quit=command_word("quit")
+                    )
+                )
         elif self.open is None or self.pending is not None:
             self.say(self.waiting_text())
         elif not self.connected:
-            self.say("Not connected to the host; wait for the reconnect.")
+            self.say(_("Not connected to the host; wait for the reconnect."))
         else:
             await self.try_move(answer, self.open)
         return None
@@ -555,39 +624,45 @@ class PlainGame:
     async def ask_rematch(self) -> None:
         """Votes for another game at this table, once it is over."""
         if self.seat is None:
-            self.say("Spectators do not vote for a rematch; the seated players do.")
+            self.say(_("Spectators do not vote for a rematch; the seated players do."))
         elif self.ended_game is None:
-            self.say("The game is not over yet.")
+            self.say(_("The game is not over yet."))
         elif self.voted:
-            self.say("You asked for a rematch already; waiting for the other seats.")
+            self.say(_("You asked for a rematch already; waiting for the other seats."))
         elif not self.connected:
-            self.say("Not connected to the host; wait for the reconnect.")
+            self.say(_("Not connected to the host; wait for the reconnect."))
         else:
             await self.peer.rematch()
             self.voted = True
-            self.say("Rematch asked; it starts when every seat has asked ('quit' leaves).")
+            self.say(
+                _("Rematch asked; it starts when every seat has asked ('{quit}' leaves).").format(
+                    quit=command_word("quit")
+                )
+            )
 
     async def chat(self, text: str) -> None:
         """Sends a chat line (the host relays it to everyone, us included)."""
         if not text:
-            self.say("Type: say TEXT")
+            self.say(_("Type: {say} TEXT").format(say=command_word("say")))
             return
         try:
             await self.peer.chat(text)
         except ValueError as exc:
-            self.say(f"Not sent: {exc}")
+            self.say(_("Not sent: {reason}").format(reason=exc))
 
     def waiting_text(self) -> str:
         """Why no move can be made now."""
         if self.seat is None:
-            return "You are watching; spectators cannot move."
+            return _("You are watching; spectators cannot move.")
         latest = self.latest
         if latest is None:
-            return "The game has not started yet: waiting for every seat to fill."
+            return _("The game has not started yet: waiting for every seat to fill.")
         if self.pending is not None:
-            return "Your move is on its way to the host."
+            return _("Your move is on its way to the host.")
         others = [self.renderer.name(s) for s in latest.to_act if s != self.seat]
-        return f"It is not your turn (waiting for {', '.join(others)})." if others else "It is not your turn."
+        if others:
+            return _("It is not your turn (waiting for {names}).").format(names=", ".join(others))
+        return _("It is not your turn.")
 
     async def send(self, state: StateMessage, *, index: int | None = None, move: Move | None = None) -> None:
         """Answers the open decision of ``state`` by index or with a typed move."""
@@ -609,17 +684,17 @@ class PlainGame:
         if answer.isdigit():
             number = int(answer)
             if not 1 <= number <= count:
-                self.say(f"Pick a number from 1 to {count}.")
+                self.say(_("Pick a number from 1 to {count}.").format(count=count))
                 return False
             await self.send(state, index=number - 1)
             return True
         try:
             typed = self.renderer.parse_move(answer, state.view)
         except MoveTextError as refused:
-            self.say(f"Refused: {refused}")
+            self.say(_("Refused: {reason}").format(reason=refused))
             return False
         if typed is None:
-            self.say("Not understood: type a move number, a move, or 'help'.")
+            self.say(_("Not understood: type a move number, a move, or '{help}'.").format(help=command_word("help")))
             return False
         await self.send(state, move=typed)
         return True
@@ -635,18 +710,22 @@ class PlainGame:
                 continue
             kind = seat.get("kind")
             if kind == "open":
-                parts.append(f"{i}: (open)")
+                parts.append(_("{seat}: (open)").format(seat=i))
                 continue
-            note = ""
+            # The player's own seat reads "you" here, mid-sentence, where the table says "You".
+            name = _("you") if i == self.seat else labels[i]
             if seat.get("auto"):
-                note = " (away; a built-in player stands in)"
+                parts.append(_("{seat}: {name} (away; a built-in player stands in)").format(seat=i, name=name))
             elif kind != "bot" and not seat.get("connected"):
-                note = " (away)"
-            name = "you" if i == self.seat else labels[i]
-            parts.append(f"{i}: {name}{note}")
+                parts.append(_("{seat}: {name} (away)").format(seat=i, name=name))
+            else:
+                parts.append(f"{i}: {name}")
         if parts:
             watching = watching_words(self.spectators)
-            self.say("Seats: " + ", ".join(parts) + (f"; {watching}" if watching else ""))
+            if watching:
+                self.say(_("Seats: {seats}; {watching}").format(seats=", ".join(parts), watching=watching))
+            else:
+                self.say(_("Seats: {seats}").format(seats=", ".join(parts)))
 
     def list_moves(
         self, state: StateMessage, filter_text: str | None, *, table_rows: int = 0, start: int | None = None
@@ -663,7 +742,23 @@ class PlainGame:
 
     def show_help(self) -> None:
         """Prints the commands, each paragraph wrapped at words to the terminal's width."""
-        paragraphs = [LINE_HELP["commands"], LINE_HELP["solo"] if self.solo else LINE_HELP["network"]]
+        words = {command: command_word(command) for command in COMMANDS}
+        commands = _(
+            "Commands: NUMBER plays that move; '{list} [TEXT]' lists every move (or those containing TEXT) a page at"
+            " a time, '{more}' the next page; '{table}' shows the table again; '{say} TEXT' chats; '{seats}' shows who"
+            " sits where and how many watch; '{quit}' (or Ctrl-D, Ctrl-C) leaves."
+        ).format(**words)
+        if self.solo:
+            after = _(
+                "The game is kept in its journal; 'cardnet play --resume JOURNAL' continues it. Built-in players move"
+                " on their own; a forced move is played for you."
+            )
+        else:
+            after = _(
+                "After a game, '{rematch}' asks for another one with the same seats. A forced move is played for you;"
+                " while you are away a built-in player stands in."
+            ).format(**words)
+        paragraphs = [commands, after]
         width = max(20, shutil.get_terminal_size((80, 24)).columns - 1)
         for text in [*paragraphs, *self.renderer.help()]:
             for line in textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False):
@@ -673,14 +768,14 @@ class PlainGame:
         """Prints the result the host sent."""
         self.say()
         if not isinstance(outcome, dict):
-            self.say("The game stopped without a result.")
+            self.say(_("The game stopped without a result."))
             return
         try:
             result = outcome_from_dict(outcome)
         except (KeyError, TypeError, ValueError):
             # A game this client does not know the outcome shape of: show the host's result as it came.
-            self.say(f"Game over: {canonical(outcome)}")
+            self.say(_("Game over: {outcome}").format(outcome=canonical(outcome)))
             return
-        self.say(f"Game over ({result.kind}).")
+        self.say(_("Game over ({kind}).").format(kind=_outcome_kind(result.kind)))
         for line in self.renderer.outcome_lines(result):
             self.say(line)

@@ -24,8 +24,10 @@ from ..net.local import (
     resume_local_table,
     single_error,
 )
+from ..i18n import gettext as _
 from ..net.peer import PeerError
 from .line import PlainGame
+from .render import command_word
 
 __all__ = ["LocalError", "play_local"]
 
@@ -34,19 +36,19 @@ async def _play(build: Callable[[], LocalSetup], stdin: TextIO, stdout: TextIO) 
     setup = build()
     table = setup.table
     path = setup.journal.path
-    stdout.write(f"journal: {path}\n")
+    stdout.write(_("journal: {path}").format(path=path) + "\n")
     stdout.write(setup.header + "\n")
-    stdout.write("Type a number or a move; 'help' for commands.\n")
+    stdout.write(_("Type a number or a move; '{help}' for commands.").format(help=command_word("help")) + "\n")
     stdout.flush()
     host = local_host(setup)
-    hint = f"The game is saved; continue it with: cardnet play --resume {path}"
+    hint = _("The game is saved; continue it with: cardnet play --resume {path}").format(path=path)
     try:
         async with trio.open_nursery() as nursery:
             await nursery.start(host.serve_in_process)
             peer = local_peer(host, player_name(), seat=setup.seat if setup.token is None else None, token=setup.token)
             await nursery.start(peer.run)
             cfg = table.config
-            ui = PlainGame(peer, cfg.game, setup.seat, cfg.players, stdin, stdout, leave_lines=[hint, "Bye."])
+            ui = PlainGame(peer, cfg.game, setup.seat, cfg.players, stdin, stdout, leave_lines=[hint, _("Bye.")])
             code = await ui.run()
             nursery.cancel_scope.cancel()
     finally:
@@ -89,7 +91,7 @@ def play_local(
     except BaseExceptionGroup as group:
         inner = single_error(group)
         if isinstance(inner, PeerError):
-            raise LocalError(f"the local table refused the player: {inner}") from None
+            raise LocalError(_("the local table refused the player: {reason}").format(reason=inner)) from None
         if inner is group:
             raise
         raise inner from None

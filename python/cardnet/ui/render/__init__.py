@@ -23,7 +23,9 @@ from ...i18n import ngettext, pgettext
 
 __all__ = [
     "ANSI",
+    "COMMANDS",
     "LIST_LIMIT",
+    "command_word",
     "GenericRenderer",
     "Move",
     "MovePage",
@@ -52,6 +54,25 @@ def _unknown_move(text: str, moves: str) -> str:
     return _("'{text}' is not a move here. The moves: {moves}; or a number from the list.").format(
         text=text, moves=moves
     )
+
+
+#: Line mode's commands by their English words; each is typed in the player's language or in English.
+COMMANDS = ("list", "more", "table", "help", "quit", "say", "seats", "rematch")
+
+
+def command_word(command: str) -> str:
+    """A line-mode command (one of :data:`COMMANDS`) as the player types it in the current language."""
+    words = {
+        "list": pgettext("line command", "list"),
+        "more": pgettext("line command", "more"),
+        "table": pgettext("line command", "table"),
+        "help": pgettext("line command", "help"),
+        "quit": pgettext("line command", "quit"),
+        "say": pgettext("line command", "say"),
+        "seats": pgettext("line command", "seats"),
+        "rematch": pgettext("line command", "rematch"),
+    }
+    return words[command]
 
 
 def you() -> str:
@@ -198,7 +219,7 @@ class GenericRenderer:
 
     def list_hint(self, key: str) -> str:
         """How to see or type the moves of a collapsed group (shown after its first moves)."""
-        return _("type: list {key}").format(key=key)
+        return _("type: {list} {key}").format(list=command_word("list"), key=key)
 
     def parse_move(self, text: str, view: View) -> Move | None:
         """A typed move: JSON text, ``TYPE``, or ``TYPE key=value ...``; None when not understood.
@@ -330,9 +351,10 @@ def move_list(
         lines = [head] + [_move_line(renderer, i, m, view) for i, m in page]
         end = start + len(page)
         if end < len(shown):
-            lines.append(
-                "        " + _("... {count} more: type 'more' for the next page").format(count=len(shown) - end)
+            more = _("... {count} more: type '{more}' for the next page").format(
+                count=len(shown) - end, more=command_word("more")
             )
+            lines.append("        " + more)
             return MovePage(lines, end)
         return MovePage(lines, None)
     if len(shown) <= budget:
@@ -350,7 +372,8 @@ def move_list(
             hint = renderer.list_hint(key)
             body.append("        " + _("... {count} more '{key}' ({hint})").format(count=hidden, key=key, hint=hint))
     if len(body) > budget:
-        body = body[: budget - 1] + ["        " + _("... more: 'list' shows every move, page by page")]
+        every = _("... more: '{list}' shows every move, page by page").format(list=command_word("list"))
+        body = body[: budget - 1] + ["        " + every]
     return MovePage([head] + body, None)
 
 
