@@ -66,7 +66,9 @@ def switched(controller: Controller, typed: str = "") -> str:
     return i18n.current_language()
 
 
-def test_the_switch_goes_round_the_languages_rewords_the_lobby_and_keeps_the_choice() -> None:
+def test_the_switch_goes_round_the_languages_rewords_the_lobby_and_keeps_the_choice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     state = AppState()
     controller = Controller(state, lambda: None)
     controller.lobby.refresh()
@@ -74,6 +76,10 @@ def test_the_switch_goes_round_the_languages_rewords_the_lobby_and_keeps_the_cho
     assert [switched(controller) for _ in range(4)] == ["id", "es", "fi", "en"]
     assert switched(controller, "fi_FI") == "fi" and saved_language() == "fi"
     assert state.entries[0].label == "Uusi pöytä" and "Suomi" in state.message and state.error == ""
+    # CARDNET_LANG (the tests pin it) would choose at the next start: the message says so.
+    assert "CARDNET_LANG=en" in state.message
+    monkeypatch.delenv("CARDNET_LANG")
+    assert switched(controller, "fi") == "fi" and "CARDNET_LANG" not in state.message and "F2" in state.message
     # An unknown language is refused with the languages cardnet speaks, and nothing changes.
     assert switched(controller, "sv") == "fi" and "Español" in state.error and saved_language() == "fi"
 

@@ -6,11 +6,12 @@ controller; those that need the network start a trio task and return at once, so
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import trio
 
-from ...i18n import LANGUAGES, UnknownLanguage, current_language, parse_language, set_language
+from ...i18n import ENV_VAR, LANGUAGES, UnknownLanguage, current_language, parse_language, set_language
 from ...i18n import N_
 from ...i18n import gettext as _
 from . import connection as C
@@ -87,6 +88,13 @@ class Controller:
         except OSError as exc:
             st.message = _("Language: {language}, for this session only: cannot write {path} ({reason}).").format(
                 language=LANGUAGES[language], path=C.config_path(), reason=exc.strerror
+            )
+            return
+        named = os.environ.get(ENV_VAR, "")
+        if named:
+            # Kept, but the environment still chooses at the next start: say so rather than seem to forget.
+            st.message = _("Language: {language} (kept, but {variable}={value} chooses at start).").format(
+                language=LANGUAGES[language], variable=ENV_VAR, value=named
             )
             return
         st.message = _("Language: {language} (kept for next time; F2 switches again).").format(
