@@ -77,3 +77,21 @@ def test_when_played_speaks_the_language() -> None:
     i18n.set_language("es")
     assert when_played(then, now) == "3 dic 21:40"
     assert set(WHEN_PLAYED) == {"today", "yesterday", "this_week", "earlier"}
+
+
+def test_a_long_message_wraps_at_words_and_the_status_line_leaves_out_whole_keys() -> None:
+    from cardnet.ui.app.layout import MESSAGE_ROWS, _message_lines, _status
+    from cardnet.ui.app.state import AppState, TableState
+
+    i18n.set_language("fi")
+    st = AppState(screen="table", table=TableState.open("ten", 2, 0, "t"))
+    st.error = i18n.gettext("Not connected: your move can wait until the client is back at the table.") * 2
+    lines = ["".join(text for _style, text in line) for line in _message_lines(st, 80)]
+    assert 1 < len(lines) <= MESSAGE_ROWS and all(len(line) <= 80 for line in lines)
+    words = st.error.split()
+    assert " ".join(" ".join(lines).split()) == " ".join(words), "every word whole, in order"
+    for width in (40, 80, 200):
+        status = "".join(text for _style, text in _status(st, width))
+        assert len(status.rstrip()) <= width
+        # What is shown is whole items: each key with its word.
+        assert "? ohje" in status or width < 40

@@ -149,9 +149,10 @@ def _message_lines(st: AppState, width: int) -> list[Line]:
 
 
 def _message(st: AppState, width: int) -> StyleAndTextTuples:
+    lines = _message_lines(st, width)
     out: StyleAndTextTuples = []
-    for n, line in enumerate(_message_lines(st, width)):
-        out += [*line, ("", "\n")] if n < len(_message_lines(st, width)) - 1 else line
+    for n, line in enumerate(lines):
+        out += [*line, ("", "\n")] if n < len(lines) - 1 else line
     return out
 
 
