@@ -91,7 +91,7 @@ def test_a_long_message_wraps_at_words_and_the_status_line_leaves_out_whole_keys
     words = st.error.split()
     assert " ".join(" ".join(lines).split()) == " ".join(words), "every word whole, in order"
     for width in (40, 80, 200):
-        status = "".join(text for _style, text in _status(st, width))
+        status = "".join(fragment[1] for fragment in _status(st, width))
         assert len(status.rstrip()) <= width
         # What is shown is whole items: each key with its word.
         assert "? ohje" in status or width < 40
