@@ -20,6 +20,7 @@ import cardnet
 from cardnet import i18n, json_loads
 from cardnet.argparse_words import ARGPARSE_MESSAGES, DEVELOPER_MESSAGES, translate_error
 from cardnet.cli import build_parser
+from cardnet.game_words import CORE_TEXTS
 from cardnet.games import outcome_from_dict
 from cardnet.rulebook import rules_text
 from cardnet.ui.render import GenericRenderer, command_word, move_list, renderer_for, you
@@ -121,25 +122,12 @@ HELP_NAMES = {
 
 
 #: Words each language shares with English's help: its own words that English also has ("on" is Finnish for
-#: "is"), and the loanwords Indonesian and Spanish use for these things.
+#: "is"), the loanwords Indonesian and Spanish use for these things, and the glossaries' game words that are
+#: English ones too (Indonesian *duel*, *bust*, *solo*; the *sheriff* of every language).
 SHARED_HELP = {
-    "id": {
-        "build",
-        "locale",
-        "mode",
-        "pager",
-        "server",
-        "terminal",
-        "thread",
-        "peer",
-        "log",
-        "seed",
-        "login",
-        "per",
-        "port",
-        "token",
-    },
-    "es": {"a", "no", "local", "locale", "terminal", "login", "bytes", "array"},
+    "id": {*("build", "locale", "mode", "pager", "server", "terminal", "thread", "peer", "log", "seed", "login")}
+    | {"per", "port", "token", "duel", "sheriff", "bust", "solo", "total"},
+    "es": {"a", "no", "local", "locale", "terminal", "login", "bytes", "array", "sheriff", "total"},
     "fi": {"on", "login"},
 }
 
@@ -261,3 +249,32 @@ def test_each_languages_rules_name_the_words_line_mode_shows(game: str, lang: st
         assert f"`{word}" in how, (lang, game, word)
     for command in ("list", "more", "table", "help", "quit"):
         assert f"`{command_word(command)}" in how, (lang, game, command)
+
+
+def test_every_text_the_core_writes_about_a_game_is_listed_for_translation() -> None:
+    texts = set()
+    for info in cardnet.GAMES.values():
+        texts |= {info.summary, *info.house_rules_players.values(), *(spec.doc for spec in info.options)}
+    assert texts == CORE_TEXTS
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_rules_summary_is_in_the_language(lang: str) -> None:
+    english = {game: help_words(summary_text(game, "en")) for game in GAMES}
+    for game in GAMES:
+        left = help_words(summary_text(game, lang)) & english[game] - SHARED_HELP[lang]
+        # The title, and option names and values, which are typed as they are (solo_target, short, true).
+        left -= set(WORD.findall(cardnet.GAMES[game].title)) | {"true", "false"}
+        left -= {word for spec in cardnet.GAMES[game].options for word in WORD.findall(f"{spec.name} {spec.choices}")}
+        assert left == set(), (lang, game, sorted(left))
+
+
+def summary_text(game: str, lang: str) -> str:
+    out = subprocess.run(
+        [sys.executable, "-m", "cardnet", "--lang", lang, "rules", game, "--summary"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout

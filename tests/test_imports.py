@@ -37,6 +37,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "cardnet.rulebook",
             "cardnet.i18n",
             "cardnet.refusals",
+            "cardnet.game_words",
             "cardnet.native",
         ),
     ),

@@ -189,10 +189,11 @@ def _summary(game: str) -> str:
     """The short form of ``cardnet rules``: what the game is, its player counts and options."""
     from .games import GAMES
 
+    from .game_words import core_text
     from .i18n import ngettext
 
     info = GAMES[game]
-    lines = [f"{info.title} ({info.name})", "", _wrap(info.summary), ""]
+    lines = [f"{info.title} ({info.name})", "", _wrap(core_text(info.summary)), ""]
     low, high = info.min_players, info.max_players
     if low == high:
         lines.append(_("Players: {count}").format(count=low))
@@ -201,8 +202,11 @@ def _summary(game: str) -> str:
             _("Players: {low} to {high} (default {default})").format(low=low, high=high, default=info.default_players)
         )
     for count, note in info.house_rules_players.items():
-        text = ngettext("{count} player: {note}", "{count} players: {note}", count).format(count=count, note=note)
-        lines.append(_wrap(text, indent="  "))
+        if note.startswith("house rules"):
+            text = ngettext("{count} player: {note}", "{count} players: {note}", count)
+        else:
+            text = ngettext("{count} player: house rules: {note}", "{count} players: house rules: {note}", count)
+        lines.append(_wrap(text.format(count=count, note=core_text(note)), indent="  "))
     if info.options:
         lines += ["", _("Options (--option KEY=VALUE):")]
         for spec in info.options:
@@ -211,7 +215,7 @@ def _summary(game: str) -> str:
                 lines.append("  " + _("{name} = {values}; default {default} [house rules]").format(**fields))
             else:
                 lines.append("  " + _("{name} = {values}; default {default}").format(**fields))
-            lines.append(_wrap(spec.doc, indent="      "))
+            lines.append(_wrap(core_text(spec.doc), indent="      "))
     else:
         lines += ["", _("No options.")]
     lines += ["", _("The whole rules: cardnet rules {game}").format(game=game)]

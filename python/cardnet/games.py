@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from . import _core
 from ._core import Game
 from .errors import BadOptions
+from .i18n import gettext as _
 
 __all__ = [
     "GAMES",
@@ -101,12 +102,12 @@ class OptionSpec:
     def describe(self) -> str:
         """The allowed values in words."""
         if self.kind == "bool":
-            return "true or false"
+            return _("true or false")
         if self.choices is not None:
-            return "one of " + ", ".join(str(c) for c in self.choices)
+            return _("one of {choices}").format(choices=", ".join(str(c) for c in self.choices))
         if self.min is not None and self.max is not None:
-            return f"an integer {self.min}-{self.max}"
-        return "an integer" if self.kind == "int" else "a string"
+            return _("an integer {low}-{high}").format(low=self.min, high=self.max)
+        return _("an integer") if self.kind == "int" else _("a string")
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> OptionSpec:

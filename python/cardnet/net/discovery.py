@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
+from ..i18n import gettext as _
 from ..protocol import ProtocolError, TableInfo, canonical, decode_line
 from ..protocol.peer import HOST_MAX_DEPTH
 
@@ -286,17 +287,19 @@ def choose_interfaces(given: Sequence[str]) -> list[str]:
             try:
                 address = ipaddress.IPv4Address(text)
             except ValueError:
-                raise InterfaceError(f"--interface {text!r}: give the IPv4 address of an interface") from None
+                raise InterfaceError(
+                    _("--interface {text!r}: give the IPv4 address of an interface").format(text=text)
+                ) from None
             if address.is_unspecified:
                 chosen.extend(lan_interfaces())
             else:
                 chosen.append(str(address))
         return list(dict.fromkeys(chosen))
     if test_mode():
-        raise InterfaceError("--interface is required when CI or CARDNET_TEST is set")
+        raise InterfaceError(_("--interface is required when CI or CARDNET_TEST is set"))
     found = lan_interfaces()
     if not found:
-        raise InterfaceError("no IPv4 network interface is up; use --interface 127.0.0.1 to play on this machine")
+        raise InterfaceError(_("no IPv4 network interface is up; use --interface 127.0.0.1 to play on this machine"))
     return found
 
 
@@ -766,10 +769,17 @@ async def find_table(text: str, interfaces: Sequence[str], timeout: float, settl
                     await browser.wait_changed()
         found = match_tables(text, browser.listings())
     if not found:
-        raise NoSuchTable(f"no table named {text!r} on the LAN (looked {timeout:g} s on {', '.join(interfaces)})")
+        raise NoSuchTable(
+            _("no table named {name!r} on the LAN (looked {seconds} s on {interfaces})").format(
+                name=text, seconds=f"{timeout:g}", interfaces=", ".join(interfaces)
+            )
+        )
     if len(found) > 1:
         lines = "\n".join(f"  {describe(item)}" for item in found)
-        raise AmbiguousTable(f"{len(found)} tables match {text!r}; name one exactly or use HOST:PORT:\n{lines}", found)
+        found_text = _("{count} tables match {name!r}; name one exactly or use HOST:PORT:").format(
+            count=len(found), name=text
+        )
+        raise AmbiguousTable(f"{found_text}\n{lines}", found)
     return found[0]
 
 

@@ -40,6 +40,7 @@ from .render import (
     MoveTextError,
     command_word,
     move_list,
+    reads,
     renderer_for,
     seat_labels,
     use_colour,
@@ -88,7 +89,7 @@ def _typed_command(word: str) -> str | None:
     if word in aliases:
         return aliases[word]
     for command in COMMANDS:
-        if word in (command, command_word(command).lower()):
+        if reads(word, command, command_word):
             return command
     return None
 

@@ -20,6 +20,7 @@ from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.layout.processors import ConditionalProcessor, PasswordProcessor
 from prompt_toolkit.widgets import Frame
 
+from ...game_words import core_text
 from ...games import GAMES
 from ...i18n import N_, current_language
 from ...i18n import gettext as _
@@ -238,8 +239,7 @@ def help_lines(st: AppState, width: int) -> list[Line]:
         info = GAMES.get(ts.game)
         if info is not None:
             paragraph(info.title, "class:heading")
-            # The core's English summary, in the catalogs through the game screen's copy of it.
-            paragraph(_(info.summary))
+            paragraph(core_text(info.summary))
             out.append([])
         for text in [
             *ts.renderer.help(),

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 import trio
 
+from ...game_words import core_text
 from ...games import GAMES, OptionSpec
 from ...i18n import N_
 from ...i18n import gettext as _
@@ -306,8 +307,7 @@ def form_fields(form: NewTableForm) -> list[tuple[str, str]]:
 def form_notes(form: NewTableForm) -> list[str]:
     """A one-line description for each field of :func:`form_fields` (a game option's own doc; "" for none)."""
     info = GAMES[form.games[form.game]]
-    # The core's English doc, in the catalogs through the game screen's copy of it.
-    return [_(info.option(key.split(":", 1)[1]).doc) if key.startswith("option:") else "" for key in _keys(form)]
+    return [core_text(info.option(key.split(":", 1)[1]).doc) if key.startswith("option:") else "" for key in _keys(form)]
 
 
 def _show_option(game: str, option: str, value: Any) -> str:

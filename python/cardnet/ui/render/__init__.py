@@ -12,7 +12,7 @@ import importlib.util
 import os
 import re
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -32,6 +32,7 @@ __all__ = [
     "MoveTextError",
     "View",
     "move_list",
+    "reads",
     "renderer_for",
     "seat_labels",
     "you",
@@ -73,6 +74,12 @@ def command_word(command: str) -> str:
         "rematch": pgettext("line command", "rematch"),
     }
     return words[command]
+
+
+def reads(typed: str, english: str, word: Callable[[str], str]) -> bool:
+    """Whether a typed word is the move word ``english``: as English writes it, or as ``word`` (a game's
+    move words in the current language) gives it."""
+    return typed in (english, word(english).lower())
 
 
 def you() -> str:

@@ -11,7 +11,7 @@ from typing import Any
 from ...games import Outcome
 from ...i18n import gettext as _
 from ...i18n import ngettext, pgettext
-from . import GenericRenderer, Move, View, you
+from . import GenericRenderer, Move, View, reads, you
 
 __all__ = ["Renderer", "card_kind", "card_name", "pair_kind_of"]
 
@@ -71,11 +71,6 @@ def _word(word: str) -> str:
         "discard": pgettext("cherki move", "discard"),
     }
     return words[word]
-
-
-def _reads(typed: str, word: str) -> bool:
-    """Whether a typed word is the move word ``word``, in the current language or in English."""
-    return typed in (word, _word(word).lower())
 
 
 def pair_kind_of(cards: Iterable[int]) -> str | None:
@@ -305,14 +300,14 @@ class Renderer(GenericRenderer):
         if not words:
             return None
         head, rest = words[0], words[1:]
-        if (_reads(head, "draw") or head in ("stock", "draw_stock")) and not rest:
+        if (reads(head, "draw", _word) or head in ("stock", "draw_stock")) and not rest:
             return {"type": "draw_stock"}
-        if (_reads(head, "take") or head == "take_discard") and not rest:
+        if (reads(head, "take", _word) or head == "take_discard") and not rest:
             return {"type": "take_discard"}
-        if _reads(head, "call") and not rest:
+        if reads(head, "call", _word) and not rest:
             return {"type": "call"}
-        calls = rest[1:] == [] or (len(rest) == 2 and _reads(rest[1], "call"))
-        if _reads(head, "discard") and rest and rest[0].isdigit() and calls:
+        calls = rest[1:] == [] or (len(rest) == 2 and reads(rest[1], "call", _word))
+        if reads(head, "discard", _word) and rest and rest[0].isdigit() and calls:
             move: Move = {"type": "discard", "card": int(rest[0])}
             if rest[1:]:
                 move["call"] = True

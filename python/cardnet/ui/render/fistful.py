@@ -11,7 +11,7 @@ from typing import Any
 from ...games import Outcome
 from ...i18n import gettext as _
 from ...i18n import ngettext, pgettext
-from . import GenericRenderer, Move, MoveTextError, View, you
+from . import GenericRenderer, Move, MoveTextError, View, reads, you
 
 __all__ = ["Renderer", "card_label"]
 
@@ -35,11 +35,6 @@ def _word(word: str) -> str:
         "retrieve": pgettext("fistful move", "retrieve"),
     }
     return words[word]
-
-
-def _reads(typed: str, word: str) -> bool:
-    """Whether a typed word is the move word ``word``, in the current language or in English."""
-    return typed in (word, _word(word).lower())
 
 
 def _colour_name(colour: str) -> str:
@@ -317,9 +312,9 @@ class Renderer(GenericRenderer):
         if not words:
             return None
         head = words[0].lower()
-        discard = _reads(head, "discard") or head == "d"
-        retrieve = _reads(head, "retrieve") or head == "r"
-        pick = _reads(head, "pick") or head in ("play", "p")
+        discard = reads(head, "discard", _word) or head == "d"
+        retrieve = reads(head, "retrieve", _word) or head == "r"
+        pick = reads(head, "pick", _word) or head in ("play", "p")
         cards = [_parse_card(w) for w in words[1:]]
         if (pick or retrieve or discard) and cards and None not in cards:
             ids = [c for c in cards if c is not None]

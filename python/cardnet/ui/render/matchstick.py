@@ -11,7 +11,7 @@ from typing import Any
 from ... import segments
 from ...i18n import current_language, ngettext, pgettext
 from ...i18n import gettext as _
-from . import GenericRenderer, Move, MoveTextError, View
+from . import GenericRenderer, Move, MoveTextError, View, reads
 
 __all__ = ["Renderer", "card_label"]
 
@@ -47,11 +47,6 @@ def _word(word: str) -> str:
         "discard": pgettext("matchstick move", "discard"),
     }
     return words[word]
-
-
-def _reads(typed: str, word: str) -> bool:
-    """Whether a typed word is the move word ``word``, in the current language or in English."""
-    return typed in (word, _word(word).lower())
 
 
 def card_label(card: str) -> str:
@@ -214,11 +209,11 @@ class Renderer(GenericRenderer):
         if not words:
             return None
         head = words[0].lower()
-        if (_reads(head, "pass") or head == "p") and len(words) == 1:
+        if (reads(head, "pass", _word) or head == "p") and len(words) == 1:
             return {"type": "pass"}
-        if (_reads(head, "discard") or head == "discard_matchstick") and len(words) == 1:
+        if (reads(head, "discard", _word) or head == "discard_matchstick") and len(words) == 1:
             return {"type": "discard_matchstick"}
-        if _reads(head, "play") and len(words) >= 3 and all(w.isdigit() for w in words[2:]):
+        if reads(head, "play", _word) and len(words) >= 3 and all(w.isdigit() for w in words[2:]):
             hand = [c["id"] for c in (view.get("private") or {}).get("hand", [])]
             positions = [int(w) for w in words[2:]]
             for p in positions:

@@ -64,6 +64,13 @@ def _word(word: str) -> str:
     return words[word]
 
 
+def _typed_words() -> dict[str, str]:
+    """Every move word, by the field the help texts name it with (``pass_``, ``pay_token``...)."""
+    english = ("draw", "stop", "numbers", "currency", "buy", "skip", "bid", "pass", "pay token", "pay bust")
+    fields = {e.replace(" ", "_") + ("_" if e == "pass" else ""): _word(e) for e in english}
+    return fields | {"pay_card": _word("pay card"), "accept": _word("accept"), "decline": _word("decline")}
+
+
 #: The moves typed as a word or phrase alone, by their English words, with the wire move they make.
 _SIMPLE = {
     "draw": {"type": "draw"},
@@ -155,21 +162,7 @@ class Renderer(GenericRenderer):
         return _(
             "{draw}, {stop}, {numbers}, {currency}, {buy} ID, {skip}, {bid} N, {pass_}, {pay_token}, {pay_bust},"
             " {pay_card} ID, {accept}, {decline}"
-        ).format(
-            draw=_word("draw"),
-            stop=_word("stop"),
-            numbers=_word("numbers"),
-            currency=_word("currency"),
-            buy=_word("buy"),
-            skip=_word("skip"),
-            bid=_word("bid"),
-            pass_=_word("pass"),
-            pay_token=_word("pay token"),
-            pay_bust=_word("pay bust"),
-            pay_card=_word("pay card"),
-            accept=_word("accept"),
-            decline=_word("decline"),
-        )
+        ).format(**_typed_words())
 
     def __init__(self, names: Sequence[str]) -> None:
         super().__init__(names)
@@ -214,8 +207,10 @@ class Renderer(GenericRenderer):
         lines += self.tableau_lines(pub)
         lines += self.market_lines(pub)
         lines.append(_("Players (a bust token pays 3; score = longest run in each colour):"))
+        # Names padded to the longest, so every seat's supplies line up ("Seat 1" is longer in most languages).
+        width = max(7, *(len(self.name(seat)) for seat in range(len(pub["seats"]))))
         for seat, info in enumerate(pub["seats"]):
-            lines += self.seat_lines(seat, info, seat == active)
+            lines += self.seat_lines(seat, info, seat == active, width)
         lines += self.pending_lines(pub, me)
         return lines
 
@@ -269,10 +264,10 @@ class Renderer(GenericRenderer):
                 groups.append(self.paint(f"{colour_name(colour)} " + " ".join(map(str, values)), _PAINT[colour]))
         return self.wrap(_("Market (price = number):"), groups, sep=" | ")
 
-    def seat_lines(self, seat: int, info: Mapping[str, Any], active: bool) -> list[str]:
-        """One seat's supplies, score and collection by colour."""
+    def seat_lines(self, seat: int, info: Mapping[str, Any], active: bool, width: int = 7) -> list[str]:
+        """One seat's supplies, score and collection by colour, its name padded to ``width``."""
         collection: list[Mapping[str, Any]] = info["collection"]
-        head = f"  {'*' if active else ' '}{self.name(seat):<7} " + _(
+        head = f"  {'*' if active else ' '}{self.name(seat):<{width}} " + _(
             "tokens {tokens}, busts {busts}, score {score}:"
         ).format(tokens=f"{info['tokens']:>2}", busts=info["bust_tokens"], score=f"{info['score']:>2}")
         groups = []
@@ -626,21 +621,7 @@ class Renderer(GenericRenderer):
                 "Moves: '{draw}' / '{stop}'; prize '{numbers}' or '{currency}'; '{buy} ID' or '{skip}'; '{bid} N' or"
                 " '{pass_}'; '{pay_token}', '{pay_bust}' (worth 3, no change), '{pay_card} ID' (worth 1); solo:"
                 " '{accept}' / '{decline}'."
-            ).format(
-                draw=_word("draw"),
-                stop=_word("stop"),
-                numbers=_word("numbers"),
-                currency=_word("currency"),
-                buy=_word("buy"),
-                skip=_word("skip"),
-                bid=_word("bid"),
-                pass_=_word("pass"),
-                pay_token=_word("pay token"),
-                pay_bust=_word("pay bust"),
-                pay_card=_word("pay card"),
-                accept=_word("accept"),
-                decline=_word("decline"),
-            ),
+            ).format(**_typed_words()),
             _(
                 "Bust: numbers - currency reaches 11, or currency reaches 11. Score: the longest run of numbers in"
                 " each colour (1-9 scores 10). Wilds: '{colour_wild}' is any red number, '{number_wild}' an 8 of any"

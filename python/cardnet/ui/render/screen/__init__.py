@@ -123,9 +123,6 @@ class GameScreen:
     #: How the form shows an option's value that is a word (``"length=short"``: the word); numbers and yes/no
     #: need none.
     option_values: Mapping[str, str] = {}
-    #: The core's English words about the game (its summary, its options' docs), copied here so the catalogs
-    #: hold them: the help and the form translate the core's text by them (a test keeps the copies the same).
-    core_words: tuple[str, ...] = ()
 
     def draw(self, ts: TableView, width: int, height: int, no_color: bool) -> list[Fragments]:
         """The game's part of the table screen (``ts.view`` is not empty), ``width`` cells wide."""

@@ -51,14 +51,6 @@ class Screen(GameScreen):
         "stamp": "bold #ff5555",
     }
     option_labels = {"deals": N_("Deals")}
-    core_words = (
-        N_(
-            "Malaysian money cards: draw from the stock or take the last discard, discard back to eight, call Cherki"
-            " with two triples and a pair, then win by drawing or taking the card that completes the third triple."
-            " Each opponent pays the winner the hand's points."
-        ),
-        N_("Deals to play; scores add up over the deals and the dealer moves one seat clockwise."),
-    )
 
     def draw(self, ts: TableView, width: int, height: int, no_color: bool) -> list[Fragments]:
         return _draw(ts, width, self.cursor_cards(ts))

@@ -46,15 +46,6 @@ class Screen(GameScreen):
         "colours=seat0_pink": N_("seat 0 plays Pink"),
         "colours=seat0_green": N_("seat 0 plays Green"),
     }
-    core_words = (
-        N_(
-            "Two gunslingers duel with 9-card decks, both choosing a card in secret each duel; the closer the values"
-            " the more the higher card wins, far apart the lower card wins. The richer player takes the round's"
-            " sheriff star; first to 2 (or 3) stars wins."
-        ),
-        N_("short: first to 2 sheriff stars; long: first to 3"),
-        N_("which seat plays the Pink deck: drawn at random, or fixed by the host"),
-    )
 
     def draw(self, ts: TableView, width: int, height: int, no_color: bool) -> list[Fragments]:
         return _draw(ts, width, self.cursor_cards(ts))

@@ -43,15 +43,6 @@ class Screen(GameScreen):
     )
     styles = {"seg.lit": "bold", "seg.added": "bold #ff8700", "seg.blank": "", "revolution": "reverse bold #ff5555"}
     option_labels = {"expansion": N_("Expansion cards"), "deal_all": N_("Deal whole deck")}
-    core_words = (
-        N_(
-            "Climbing game with seven-segment cards: turn cards and add matchsticks to change their values, beat the"
-            " table with the same number of cards, pass to take a matchstick, and be the first to empty your hand and"
-            " your matchsticks."
-        ),
-        N_("copies of each expansion card G and H shuffled into the deck (0 = none)"),
-        N_("at 2-3 players, deal the whole deck instead of 15 cards each (ignored at 4+)"),
-    )
 
     def draw(self, ts: TableView, width: int, height: int, no_color: bool) -> list[Fragments]:
         return _draw(ts, width, height, no_color)

@@ -89,14 +89,6 @@ class Screen(GameScreen):
         "ten.wild": "bold #d787ff",
     }
     option_labels = {"solo_target": N_("Solo target")}
-    core_words = (
-        N_(
-            "Push your luck: draw cards until you stop or bust (numbers minus currency, or currency, reaching 11), then"
-            " take the numbers or the currency. Every wild drawn is auctioned. Score the longest run per colour; a"
-            " full 1–9 run scores 10."
-        ),
-        N_("Solo house variant only (1 player): the total score that wins. Ignored with 2–5 players."),
-    )
 
     def draw(self, ts: TableView, width: int, height: int, no_color: bool) -> list[Fragments]:
         return _draw(ts, width)
