@@ -15,6 +15,7 @@ import tempfile
 import tomllib
 from pathlib import Path
 
+from .i18n import gettext
 from .protocol import MAX_NAME_CHARS, is_unicode
 
 __all__ = [
@@ -37,11 +38,15 @@ def check_name(name: str) -> str:
     """``name`` with its outer spaces removed, when a host accepts it; raises :class:`BadName`."""
     cleaned = name.strip()
     if not cleaned:
-        raise BadName("a name needs at least one character")
+        raise BadName(gettext("a name needs at least one character"))
     if len(cleaned) > MAX_NAME_CHARS:
-        raise BadName(f"a name has at most {MAX_NAME_CHARS} characters (this one has {len(cleaned)})")
+        raise BadName(
+            gettext("a name has at most {limit} characters (this one has {count})").format(
+                limit=MAX_NAME_CHARS, count=len(cleaned)
+            )
+        )
     if any(ord(c) < 0x20 or ord(c) == 0x7F for c in cleaned) or not is_unicode(cleaned):
-        raise BadName("a name may not contain control characters")
+        raise BadName(gettext("a name may not contain control characters"))
     return cleaned
 
 

@@ -307,7 +307,9 @@ def form_fields(form: NewTableForm) -> list[tuple[str, str]]:
 def form_notes(form: NewTableForm) -> list[str]:
     """A one-line description for each field of :func:`form_fields` (a game option's own doc; "" for none)."""
     info = GAMES[form.games[form.game]]
-    return [core_text(info.option(key.split(":", 1)[1]).doc) if key.startswith("option:") else "" for key in _keys(form)]
+    return [
+        core_text(info.option(key.split(":", 1)[1]).doc) if key.startswith("option:") else "" for key in _keys(form)
+    ]
 
 
 def _show_option(game: str, option: str, value: Any) -> str:
