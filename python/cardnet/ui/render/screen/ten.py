@@ -327,19 +327,17 @@ def _ten_pending(ts: TableView, pub: Mapping[str, Any], width: int) -> list[Frag
         low_high = Screen().bid_range(ts)
         if ts.my_turn and low_high is not None:
             low, top = low_high
-            rows += wrap_runs(
-                [
-                    ("", "  " + _("Your bid:") + " "),
-                    ("class:cursor", f"< {ts.bid} >"),
-                    (
-                        "class:dim",
-                        "  " + _("legal {low} to {high}; +/- change, Enter bids, p passes").format(low=low, high=top),
-                    ),
-                ],
-                width,
-                "",
-                "    ",
-            )
+            bid_row: Fragments = [
+                ("", "  " + _("Your bid:") + " "),
+                ("class:cursor", f"< {ts.bid} >"),
+                (
+                    "class:dim",
+                    "  " + _("legal {low} to {high}; +/- change, Enter bids, p passes").format(low=low, high=top),
+                ),
+            ]
+            # As drawn when it fits (the bid box stays whole), else wrapped at words under its indent.
+            fits = sum(len(text) for _style, text in bid_row) <= width
+            rows += [bid_row] if fits else wrap_runs(bid_row, width, "  ", "    ")
     offer = pub.get("offer")
     if offer:
         price = int(offer["price"])
