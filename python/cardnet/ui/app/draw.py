@@ -73,7 +73,7 @@ def table_screen(ts: TableState, width: int, height: int, no_color: bool = False
     if ts.over and ts.rematch_votes:
         rows += wrap_runs([("class:turn", rematch_words(ts))], room, "", "  ")
     log_width = width - TABLE_WIDTH - 3 if width >= WIDE else width
-    side = _pane(ts) if ts.pane else _log_rows(ts.log, log_width, height)
+    side = _pane(ts, height, log_width) if ts.pane else _log_rows(ts.log, log_width, height)
     if width >= WIDE:
         # A wide terminal gets the log (or the pane) beside the table, as tall as the screen.
         log: list[Fragments] = (side if ts.pane else side[-height:]) if height > 0 else []
@@ -94,7 +94,7 @@ def table_screen(ts: TableState, width: int, height: int, no_color: bool = False
         label = "-- " + (_("seats and chat (t: back to the log)") if ts.pane else _("log (t: seats and chat)")) + " "
         rows.append([("class:rule", label[: max(0, min(width, 80) - 1)].ljust(max(0, min(width, 80) - 1), "-"))])
         if ts.pane:
-            rows += _pane(ts, room - 1)
+            rows += _pane(ts, room - 1, width)
         else:
             rows += side[-(room - 1) :] if room > 1 else []
     return _lines([_clip(r, width) for r in rows[:height]])
@@ -134,7 +134,7 @@ def _seat_gone(ts: TableState, seat: int) -> bool:
     return seat != ts.seat and info.get("kind") == "human" and (bool(info.get("auto")) or not info.get("connected"))
 
 
-def _pane(ts: TableState, height: int | None = None) -> list[Fragments]:
+def _pane(ts: TableState, height: int | None = None, width: int = 80) -> list[Fragments]:
     """The seats panel and the chat: who holds each seat, then the newest chat lines that fit."""
     rows: list[Fragments] = [[("class:heading", _("Seats"))]]
     watching = watching_words(ts.spectators)
@@ -142,14 +142,23 @@ def _pane(ts: TableState, height: int | None = None) -> list[Fragments]:
         rows[0].append(("class:dim", f"  {watching}"))
     if ts.seat is None:
         rows[0].append(("class:dim", _(", you among them") if watching else "  " + _("(you are watching)")))
+    # Names padded to the longest (a bot's "Botti 1 · vaikea" is longer than "Bot 1 · hard"), within reason.
+    column = min(24, max([12, *(len(ts.renderer.name(seat)) for seat in range(ts.players))]))
     for seat in range(ts.players):
         words = seat_words(ts, seat)
         style = "class:error" if _seat_gone(ts, seat) else ("class:seat.me" if seat == ts.seat else "")
-        rows.append([("", f"  {seat}. {ts.renderer.name(seat):<12} "), (style, words)])
+        prefix = f"  {seat}. {ts.renderer.name(seat):<{column}} "
+        said = wrap_runs([(style, words)], max(12, width - len(prefix)))
+        rows.append([("", prefix), *said[0]])
+        rows += [[("", " " * len(prefix)), *more] for more in said[1:]]
     rows.append([("class:heading", _("Chat")), ("class:dim", "  " + _("(/ or Tab to write)"))])
     room = None if height is None else max(0, height - len(rows))
-    chat = ts.chat if room is None else (ts.chat[-room:] if room else [])
-    rows += [[("class:log", line)] for line in chat] or [[("class:dim", "  " + _("nothing said yet"))]]
+    if not ts.chat:
+        rows.append([("class:dim", "  " + _("nothing said yet"))])
+    elif room is None:
+        rows += [row for line in ts.chat for row in wrap_runs([("class:log", line)], width, "", "  ")]
+    elif room:
+        rows += _log_rows(ts.chat, width, room)
     return rows if height is None else rows[:height]
 
 
