@@ -178,6 +178,9 @@ class TableController:
                 ts.add_chat(f"{earlier}<{who}> {event.text}")
             elif isinstance(event, C.ConnectionLost):
                 ts.connected = False
+                if self.state.message == _("Reconnected: back at your seat."):
+                    # Said of the last connection, not of this one: the banner says what holds now.
+                    self.state.message = ""
                 if event.silent:
                     # The connection is still open but the host's heartbeat stopped: it hangs, or the LAN does.
                     ts.banner = _("HOST NOT ANSWERING - {reason}; reconnecting with your seat token").format(
