@@ -79,8 +79,10 @@ def extracted() -> Catalog:
         # Keep the old creation date when nothing changed, so an unchanged template is byte for byte the same.
         old = load(TEMPLATE)
 
-        def places(catalog: Catalog) -> list[tuple[object, list[str]]]:
-            return [(m.id, sorted({file for file, _ in m.locations})) for m in catalog if m.id]
+        def places(catalog: Catalog) -> list[tuple[object, object, list[str]]]:
+            # Sorted: a catalog read back is in msgid order, a fresh extraction in source order.
+            found = [(m.id, m.context, sorted({file for file, _ in m.locations})) for m in catalog if m.id]
+            return sorted(found, key=repr)
 
         if places(old) == places(template):
             template.creation_date = old.creation_date

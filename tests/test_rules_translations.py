@@ -46,6 +46,14 @@ def typed_words(section: str) -> Counter[str]:
     return Counter(" ".join(quoted.split()) for quoted in re.findall(r"`([^`]+)`", section))
 
 
+def typed_shapes(section: str) -> Counter[str]:
+    """The backquoted words of the rules' last section (how to play the game in cardnet) with each run of words
+    as ``W``: line mode shows and reads its move words and commands in the reader's language there (``pelaa 8
+    2 5``), so only their numbers and symbols must match English's; tests/test_cli_i18n.py checks the words are
+    the ones line mode shows."""
+    return Counter(re.sub(r"[^\W\d_]+(?:\s+[^\W\d_]+)*", "W", quoted) for quoted in typed_words(section).elements())
+
+
 def columns(line: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line)
 
@@ -62,7 +70,10 @@ def test_translation_has_the_english_sections_numbers_and_typed_words(game: str,
         assert numbers(ours) == numbers(theirs), (
             f"{where}: numbers differ: {numbers(ours) - numbers(theirs)} extra, {numbers(theirs) - numbers(ours)} missing"
         )
-        assert typed_words(ours) == typed_words(theirs), f"{where}: backquoted words differ"
+        if index < len(english) - 1:
+            assert typed_words(ours) == typed_words(theirs), f"{where}: backquoted words differ"
+        else:
+            assert typed_shapes(ours) == typed_shapes(theirs), f"{where}: backquoted commands differ"
     for line in rules_text(game, lang).splitlines():
         assert columns(line) <= 80, line
 
