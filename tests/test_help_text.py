@@ -69,7 +69,7 @@ def source_words(game: str) -> set[str]:
     texts = [rules_text(game), cardnet.GAMES[game].title, cardnet.GAMES[game].summary, *st.renderer.help()]
     texts += [*HELP_TEXT.values(), *CONTEXT_NAMES.values(), screen_for(game).help_note]
     texts += [f"{c.doc} {' '.join(c.keys)} {c.name} :{c.name}" for c in COMMANDS]
-    texts.append("Ctrl-Q Ctrl-C Esc Enter Space Tab , 1. 2. 3. 4. 5. 6. 7. 8. 9.")
+    texts.append("Ctrl-Q Ctrl-C Esc Enter Space Tab F2 F5 , 1. 2. 3. 4. 5. 6. 7. 8. 9.")
     words: set[str] = set()
     for text in texts:
         words.update(_bare(w) for w in text.split())

@@ -134,7 +134,7 @@ def test_matchstick_screen_shows_values_under_the_hand_and_says_you_lead() -> No
     for width, height in ((80, 21), (60, 17)):
         lines = text_of(table_screen(ts, width, height)).split("\n")
         text = "\n".join(lines)
-        assert "empty - You lead" in text and "You leads" not in text
+        assert "empty - you lead" in text and "You leads" not in text
         # Every seat's matchsticks in words, never the abbreviation "1 m".
         assert "1 matchstick" in text and not re.search(r"\d m\b", text)
         # Under the drawn hand: each card's value as line mode writes it, then its position (what '?' promises).

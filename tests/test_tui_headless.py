@@ -193,7 +193,7 @@ def test_fistful_select_discard_pick_illegal_help_quit() -> None:
             await d.press(ENTER)
             await d.until(lambda: ts.view["public"]["played"][ts.seat] == [played] and ts.my_turn, "the second duel")
             assert ts.view["public"]["barred"][ts.seat] == played + 1
-            assert f"Barred by the +1 rule:  your [{played + 1}]" in d.screen()
+            assert f"Barred by the +1 rule:  you: [{played + 1}]" in d.screen()
             ts.cursor = hand_cards(ts).index(played + 1)
             hand_before, played_before = list(ts.view["private"]["hand"]), ts.view["public"]["played"][ts.seat]
             await d.press(ENTER)
@@ -420,7 +420,7 @@ def test_lobby_spectates_a_lan_table(tmp_path: Path) -> None:
             assert st.error == "You are watching this table: moves are for the players."
             from cardnet.ui.app.layout import _status
 
-            status = "".join(fragment[1] for fragment in _status(st))
+            status = "".join(fragment[1] for fragment in _status(st, 80))
             assert status.startswith(" watching") and "Enter" not in status and "Space" not in status
 
     with lan_host(tmp_path, 2, "--bot-delay", "0.2") as port:
@@ -494,7 +494,7 @@ def test_a_bad_journal_is_a_message_in_the_lobby(tmp_path: Path) -> None:
         async with running(StartRequest(resume=missing)) as d:
             st = d.state
             await d.until(lambda: bool(st.error), "the error")
-            assert st.error.startswith("play: ") and "missing.journal" in st.error
+            assert st.error.startswith("Starting the game: ") and "missing.journal" in st.error
             assert st.screen == "lobby" and d.client.app.is_running
 
     run(scenario())

@@ -525,11 +525,13 @@ def _take_lang_option(argv: list[str]) -> tuple[str | None, list[str]]:
 
 
 def _set_language(option: str | None) -> str | None:
-    """Speaks the language chosen by ``--lang``, ``CARDNET_LANG`` or the locale; the error text if none fits."""
+    """Speaks the language chosen by ``--lang``, ``CARDNET_LANG``, the settings kept in config.toml or the locale;
+    the error text if none fits."""
     from .i18n import ENV_VAR, UnknownLanguage, choose_language, set_language
+    from .identity import saved_language
 
     try:
-        set_language(choose_language(option))
+        set_language(choose_language(option, saved=saved_language()))
     except UnknownLanguage as e:
         if option:
             return _("argument --lang: {reason}").format(reason=e.reason)

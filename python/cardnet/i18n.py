@@ -7,7 +7,7 @@ languages its games came to us in. The words live in GNU gettext catalogs inside
 and compile them, never at run time.
 
 The language is chosen, first match wins, from: the ``--lang`` option, the ``CARDNET_LANG`` environment
-variable, the locale variables ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` (the first one set decides, as
+variable, the ``language`` the full-screen client's settings remembered in ``config.toml``, the locale variables ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` (the first one set decides, as
 in POSIX: ``LC_ALL=de_DE.UTF-8`` means German, which cardnet lacks, so English), then English. Each
 process speaks one language; players at one table may each use their own.
 """
@@ -26,9 +26,11 @@ __all__ = [
     "DEFAULT_LANGUAGE",
     "ENV_VAR",
     "LANGUAGES",
+    "N_",
     "UnknownLanguage",
     "choose_language",
     "current_language",
+    "format_number",
     "gettext",
     "language_from_locale",
     "ngettext",
@@ -92,11 +94,18 @@ def language_from_locale(environ: Mapping[str, str]) -> str | None:
     return None
 
 
-def choose_language(option: str | None = None, environ: Mapping[str, str] | None = None) -> str:
-    """The language to speak: ``option`` (the ``--lang`` value), else ``CARDNET_LANG``, else the locale, else English.
+def choose_language(
+    option: str | None = None, environ: Mapping[str, str] | None = None, saved: str | None = None
+) -> str:
+    """The language to speak: ``option`` (the ``--lang`` value), else ``CARDNET_LANG``, else ``saved`` (the
+    language the player chose in the full-screen client's settings, kept in ``config.toml``), else the locale,
+    else English.
 
-    An explicit choice (the option or ``CARDNET_LANG``) that names no language cardnet speaks raises
-    :class:`UnknownLanguage`; a locale cardnet has no catalog for quietly means English.
+    The one-off choices come first so that ``--lang`` or ``CARDNET_LANG`` can show one command in another
+    language without changing what the player chose to keep; the kept choice beats the locale, which the player
+    did not choose for cardnet. An explicit choice (the option or ``CARDNET_LANG``) that names no language
+    cardnet speaks raises :class:`UnknownLanguage`; a saved or locale language cardnet has no catalog for
+    quietly means the next in line.
     """
     env = os.environ if environ is None else environ
     if option:
@@ -104,6 +113,8 @@ def choose_language(option: str | None = None, environ: Mapping[str, str] | None
     named = env.get(ENV_VAR, "")
     if named:
         return parse_language(named)
+    if saved and saved in LANGUAGES:
+        return saved
     return language_from_locale(env) or DEFAULT_LANGUAGE
 
 
@@ -135,6 +146,12 @@ def gettext(message: str) -> str:
     return translations(_current).gettext(message)
 
 
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogs and returns it unchanged: it is translated later, when shown, with
+    :func:`gettext` (for words kept in constants, which must follow a language switched while running)."""
+    return message
+
+
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The form of a message that fits ``count`` in the current language (its own plural rules)."""
     return translations(_current).ngettext(singular, plural, count)
@@ -144,3 +161,29 @@ def pgettext(context: str, message: str) -> str:
     """``message`` in the current language, where ``context`` tells apart the same English word used twice
     (``pass`` in Matchstick Tycoon and in TEN's auction are different words in Finnish)."""
     return translations(_current).pgettext(context, message)
+
+
+# Each language's decimal sign and thousands separator, as Babel's CLDR data has them (Finnish groups with a
+# no-break space). ``tests/test_i18n_numbers.py`` checks them against Babel, so they cannot drift from it.
+_NUMBER_SYMBOLS: dict[str, tuple[str, str]] = {
+    "en": (".", ","),
+    "id": (",", "."),
+    "es": (",", "."),
+    "fi": (",", "\u00a0"),
+}
+
+
+def format_number(value: float, decimals: int = 0) -> str:
+    """``value`` as the current language writes numbers, rounded to ``decimals`` digits: ``1,234.5`` in English,
+    ``1.234,5`` in Indonesian and Spanish, ``1\u00a0234,5`` in Finnish (a value that rounds to zero has no sign).
+
+    Four languages need two symbols each; Babel's full CLDR data would be a run-time dependency of some
+    megabytes for them, so they are kept here (and checked against Babel, a test dependency, in the tests).
+    """
+    point, group = _NUMBER_SYMBOLS.get(_current, _NUMBER_SYMBOLS[DEFAULT_LANGUAGE])
+    text = f"{abs(value):.{decimals}f}"
+    whole, _dot, fraction = text.partition(".")
+    head = len(whole) % 3 or 3
+    whole = whole[:head] + "".join(group + whole[i : i + 3] for i in range(head, len(whole), 3))
+    sign = "-" if value < 0 and any(c not in "0." for c in text) else ""
+    return sign + whole + (point + fraction if fraction else "")

@@ -23,6 +23,7 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent, merge_key_bindings
 from prompt_toolkit.output import ColorDepth
 
+from ...i18n import gettext as _
 from .commands import Command, run_line
 from .connection import single_error
 from .controller import Controller, StartRequest
@@ -168,7 +169,7 @@ def run_app(start: StartRequest) -> int:
     try:
         code = asyncio.run(client.run_async())
     except Exception as exc:
-        print("cardnet: the client stopped on an error:", file=sys.stderr)
+        print("cardnet: " + _("the client stopped on an error:"), file=sys.stderr)
         print("".join(traceback.format_exception(exc)).rstrip(), file=sys.stderr)
         return 1
     words = client.controller.table.closing_words()

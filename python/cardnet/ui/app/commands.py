@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ...i18n import N_
+from ...i18n import gettext as _
 from ..render.screen import GameKey, all_screens
 from .controller import Controller
 from .lobby import form_change
@@ -34,26 +36,28 @@ class Command:
     #: arrows walk), ``own`` (the command is one of the game's own keys, shown only in games that have it), or
     #: nothing (every game).
     needs: str = ""
+    #: The one context whose status line shows ``shown`` (empty: every context the command works in).
+    status_in: str = ""
 
 
-def _quit(c: Controller, _: str) -> None:
+def _quit(c: Controller, _arg: str) -> None:
     c.state.quitting = True
 
 
-def _help(c: Controller, _: str) -> None:
+def _help(c: Controller, _arg: str) -> None:
     c.state.help_open = not c.state.help_open
     c.state.help_offset = 0
 
 
 def _help_scroll(step: int) -> Callable[[Controller, str], None]:
-    def run(c: Controller, _: str) -> None:
+    def run(c: Controller, _arg: str) -> None:
         c.state.help_offset = max(0, c.state.help_offset + step)
 
     return run
 
 
 def _lobby_move(step: int) -> Callable[[Controller, str], None]:
-    def run(c: Controller, _: str) -> None:
+    def run(c: Controller, _arg: str) -> None:
         if c.state.entries:
             c.state.lobby_cursor = (c.state.lobby_cursor + step) % len(c.state.entries)
 
@@ -61,7 +65,7 @@ def _lobby_move(step: int) -> Callable[[Controller, str], None]:
 
 
 def _form_field(step: int) -> Callable[[Controller, str], None]:
-    def run(c: Controller, _: str) -> None:
+    def run(c: Controller, _arg: str) -> None:
         form = c.state.form
         if form is not None:
             from .lobby import form_fields
@@ -72,7 +76,7 @@ def _form_field(step: int) -> Callable[[Controller, str], None]:
 
 
 def _form_value(step: int) -> Callable[[Controller, str], None]:
-    def run(c: Controller, _: str) -> None:
+    def run(c: Controller, _arg: str) -> None:
         if c.state.form is not None:
             form_change(c.state.form, step)
 
@@ -80,7 +84,7 @@ def _form_value(step: int) -> Callable[[Controller, str], None]:
 
 
 def _choice_move(step: int) -> Callable[[Controller, str], None]:
-    def run(c: Controller, _: str) -> None:
+    def run(c: Controller, _arg: str) -> None:
         ts = c.state.table
         if ts is not None and ts.choices:
             ts.choice_cursor = (ts.choice_cursor + step) % len(ts.choices)
@@ -88,7 +92,7 @@ def _choice_move(step: int) -> Callable[[Controller, str], None]:
     return run
 
 
-def _choice_enter(c: Controller, _: str) -> None:
+def _choice_enter(c: Controller, _arg: str) -> None:
     ts = c.state.table
     if ts is not None and ts.choices:
         c.table.choose(ts.choices[ts.choice_cursor])
@@ -101,13 +105,13 @@ def _connect(c: Controller, arg: str) -> None:
         c.state.error = str(exc)
 
 
-def _refresh(c: Controller, _: str) -> None:
+def _refresh(c: Controller, _arg: str) -> None:
     c.lobby.refresh()
-    c.state.message = "Lobby refreshed."
+    c.state.message = _("Lobby refreshed.")
 
 
 def _game_key(name: str) -> Callable[[Controller, str], None]:
-    def run(c: Controller, _: str) -> None:
+    def run(c: Controller, _arg: str) -> None:
         c.table.game_key(name)
 
     return run
@@ -119,73 +123,90 @@ def _game_keys() -> list[Command]:
     for screen in all_screens():
         for key in screen.keys:
             seen.setdefault(key.name, key)
+    # A game key's words are marked in its screen's module; they are translated when shown, like the rest.
     return [Command(k.name, "table", k.keys, k.shown, k.doc, _game_key(k.name), "own") for k in seen.values()]
 
 
+# Translators: `shown` is a key as typed, a space, then its word on the status line: keep the key first.
 COMMANDS: list[Command] = [
-    Command("quit", "always", ("c-q", "c-c"), "^Q quit", "Leave cardnet (a local game stays in its journal).", _quit),
-    Command("help", "always", ("?",), "? help", "Show or hide this help.", _help),
-    Command("type", "always", (":",), "", "Type a command or a move in line-mode words.", lambda c, _: None),
-    Command("close", "always", ("escape",), "", "Close a list or help; clear the selection.", lambda c, _: c.clear()),
-    Command("help-up", "help", ("up", "pageup"), "", "Scroll the help up.", _help_scroll(-5)),
-    Command("help-down", "help", ("down", "pagedown"), "", "Scroll the help down.", _help_scroll(5)),
-    Command("lobby-quit", "lobby", ("q",), "", "Leave cardnet.", _quit),
-    Command("up", "lobby", ("up", "k"), "", "Previous entry.", _lobby_move(-1)),
-    Command("down", "lobby", ("down", "j"), "", "Next entry.", _lobby_move(1)),
+    Command(
+        "quit", "always", ("c-q", "c-c"), N_("^Q quit"), N_("Leave cardnet (a local game stays in its journal)."), _quit
+    ),
+    Command("help", "always", ("?",), N_("? help"), N_("Show or hide this help."), _help),
+    Command(
+        "lang",
+        "always",
+        ("f2",),
+        N_("F2 language"),
+        N_(
+            "Switch the language: English, Bahasa Indonesia, Español, Suomi (':lang fi' picks one); kept for next time."
+        ),
+        lambda c, arg: c.switch_language(arg),
+        status_in="lobby",
+    ),
+    Command("type", "always", (":",), "", N_("Type a command or a move in line-mode words."), lambda c, _: None),
+    Command(
+        "close", "always", ("escape",), "", N_("Close a list or help; clear the selection."), lambda c, _: c.clear()
+    ),
+    Command("help-up", "help", ("up", "pageup"), "", N_("Scroll the help up."), _help_scroll(-5)),
+    Command("help-down", "help", ("down", "pagedown"), "", N_("Scroll the help down."), _help_scroll(5)),
+    Command("lobby-quit", "lobby", ("q",), "", N_("Leave cardnet."), _quit),
+    Command("up", "lobby", ("up", "k"), "", N_("Previous entry."), _lobby_move(-1)),
+    Command("down", "lobby", ("down", "j"), "", N_("Next entry."), _lobby_move(1)),
     Command(
         "open",
         "lobby",
         ("enter",),
-        "Enter open",
-        "Open the entry: new table, join, resume.",
+        N_("Enter open"),
+        N_("Open the entry: new table, join, resume."),
         lambda c, _: c.lobby.enter(),
     ),
     Command(
         "spectate",
         "lobby",
         ("s",),
-        "s watch",
-        "Watch the table under the cursor.",
+        N_("s watch"),
+        N_("Watch the table under the cursor."),
         lambda c, _: c.lobby.join_entry(spectate=True),
     ),
-    Command("refresh", "lobby", ("f5",), "", "Look for unfinished games again.", _refresh),
-    Command("connect", "lobby", (), "", "':connect HOST:PORT' adds a table by address.", _connect),
+    Command("refresh", "lobby", ("f5",), "", N_("Look for unfinished games again."), _refresh),
+    Command("connect", "lobby", (), "", N_("':connect HOST:PORT' adds a table by address."), _connect),
     Command(
         "name",
         "lobby",
         (),
         "",
-        "':name NAME' changes the name you play under (remembered).",
+        N_("':name NAME' changes the name you play under (remembered)."),
         lambda c, arg: c.lobby.set_name(arg) if arg.strip() else c.lobby.ask_name(),
     ),
-    Command("field-up", "form", ("up",), "", "Previous field.", _form_field(-1)),
-    Command("field-down", "form", ("down", "tab"), "", "Next field.", _form_field(1)),
-    Command("less", "form", ("left",), "<> change", "Previous value of the field.", _form_value(-1)),
-    Command("more", "form", ("right", "space"), "", "Next value of the field.", _form_value(1)),
+    Command("field-up", "form", ("up",), "", N_("Previous field."), _form_field(-1)),
+    Command("field-down", "form", ("down", "tab"), "", N_("Next field."), _form_field(1)),
+    Command("less", "form", ("left",), N_("<> change"), N_("Previous value of the field."), _form_value(-1)),
+    Command("more", "form", ("right", "space"), "", N_("Next value of the field."), _form_value(1)),
     Command(
         "start",
         "form",
         ("enter",),
-        "Enter start",
-        "Host the table here and sit at seat 0.",
+        N_("Enter start"),
+        N_("Host the table here and sit at seat 0."),
         lambda c, _: c.lobby.enter(),
     ),
     Command(
         "left",
         "table",
         ("left",),
-        "<> card",
-        "Cursor to the previous card.",
+        N_("<> card"),
+        N_("Cursor to the previous card."),
         lambda c, _: c.table.move_cursor(-1),
         "cards",
     ),
-    Command("right", "table", ("right",), "", "Cursor to the next card.", lambda c, _: c.table.move_cursor(1)),
+    Command("right", "table", ("right",), "", N_("Cursor to the next card."), lambda c, _: c.table.move_cursor(1)),
     Command(
         "select",
         "table",
         ("space",),
-        "Space select",
-        "Select or unselect the card.",
+        N_("Space select"),
+        N_("Select or unselect the card."),
         lambda c, _: c.table.toggle_selected(),
         "cards",
     ),
@@ -193,35 +214,40 @@ COMMANDS: list[Command] = [
         "play",
         "table",
         ("enter",),
-        "Enter play",
-        "Play the selected cards (or the card at the cursor).",
+        N_("Enter play"),
+        N_("Play the selected cards (or the card at the cursor)."),
         lambda c, _: c.table.play_selection(),
     ),
     Command(
         "pass",
         "table",
         ("p",),
-        "p pass",
-        "Pass (in some games passing costs something: the rules say what).",
+        N_("p pass"),
+        N_("Pass (in some games passing costs something: the rules say what)."),
         lambda c, _: c.table.pass_turn(),
     ),
     Command(
-        "moves", "table", ("l",), "l moves", "List every legal move to pick from.", lambda c, _: c.table.list_moves()
+        "moves",
+        "table",
+        ("l",),
+        N_("l moves"),
+        N_("List every legal move to pick from."),
+        lambda c, _: c.table.list_moves(),
     ),
     Command(
         "rematch",
         "table",
         ("r",),
         "",
-        "Ask for a rematch once the game is over (seated players only).",
+        N_("Ask for a rematch once the game is over (seated players only)."),
         lambda c, _: c.table.rematch(),
     ),
     Command(
         "chat",
         "table",
         ("/", "tab"),
-        "/ chat",
-        "Say something to the table (/ or Tab).",
+        N_("/ chat"),
+        N_("Say something to the table (/ or Tab)."),
         lambda c, _: c.table.chat_prompt(),
     ),
     Command(
@@ -229,7 +255,7 @@ COMMANDS: list[Command] = [
         "table",
         ("t",),
         "",
-        "Seats, how many watch, and chat instead of the log (again: back).",
+        N_("Seats, how many watch, and chat instead of the log (again: back)."),
         lambda c, _: c.table.toggle_pane(),
     ),
     Command(
@@ -237,23 +263,27 @@ COMMANDS: list[Command] = [
         "table",
         ("w",),
         "",
-        "The address and QR code guests open in a browser, instead of the table (again: back); LAN tables"
-        " hosted here, shown by themselves while seats are open.",
+        N_(
+            "The address and QR code guests open in a browser, instead of the table (again: back); LAN tables"
+            " hosted here, shown by themselves while seats are open."
+        ),
         lambda c, _: c.table.toggle_qr(),
     ),
-    Command("say", "table", (), "", "':say TEXT' sends TEXT to the table's chat.", lambda c, arg: c.table.say(arg)),
+    Command("say", "table", (), "", N_("':say TEXT' sends TEXT to the table's chat."), lambda c, arg: c.table.say(arg)),
     Command(
         "leave",
         "table",
         ("b",),
         "",
-        "Back to the lobby (a local game can be resumed there; a LAN table hosted here asks first while others sit).",
+        N_(
+            "Back to the lobby (a local game can be resumed there; a LAN table hosted here asks first while others sit)."
+        ),
         lambda c, _: c.table.leave(),
     ),
-    Command("choice-up", "choices", ("up",), "", "Previous move.", _choice_move(-1)),
-    Command("choice-down", "choices", ("down",), "", "Next move.", _choice_move(1)),
-    Command("choose", "choices", ("enter",), "Enter play", "Play the highlighted move.", _choice_enter),
-    Command("cancel", "choices", (), "Esc back", "Close the list.", lambda c, _: c.clear()),
+    Command("choice-up", "choices", ("up",), "", N_("Previous move."), _choice_move(-1)),
+    Command("choice-down", "choices", ("down",), "", N_("Next move."), _choice_move(1)),
+    Command("choose", "choices", ("enter",), N_("Enter play"), N_("Play the highlighted move."), _choice_enter),
+    Command("cancel", "choices", (), N_("Esc back"), N_("Close the list."), lambda c, _: c.clear()),
     *_game_keys(),
 ]
 

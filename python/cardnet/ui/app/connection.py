@@ -19,7 +19,10 @@ from typing import Any
 
 import trio
 
-from ...identity import BadName, check_name, config_path, save_name, saved_name
+from ...games import GAMES
+from ...i18n import gettext as _
+from ...i18n import ngettext
+from ...identity import BadName, check_name, config_path, save_language, save_name, saved_name
 from ...journal import JournalError, default_journal_dir, read_journal
 from ...net import discovery
 from ...net.factory import rename_table
@@ -78,6 +81,7 @@ __all__ = [
     "join_remote",
     "name_is_known",
     "player_name",
+    "remember_language",
     "remember_name",
     "lan_interfaces",
     "probe_table",
@@ -105,6 +109,21 @@ def remember_name(name: str) -> str:
     os.environ["CARDNET_NAME"] = checked
     save_name(checked)
     return checked
+
+
+def remember_language(language: str) -> None:
+    """Keeps ``language`` in the user's config for the next run; raises OSError when the file cannot be written."""
+    save_language(language)
+
+
+def local_title(game: str, players: int, seat: int) -> str:
+    """The title bar's words for a table hosted here: the game, how many play, the player's seat."""
+    info = GAMES.get(game)
+    return ngettext(
+        "{game}: {players} player, you are seat {seat}",
+        "{game}: {players} players, you are seat {seat}",
+        players,
+    ).format(game=info.title if info is not None else game, players=players, seat=seat)
 
 
 @dataclass
@@ -226,6 +245,7 @@ async def host_local(
     await nursery.start(peer.run)
     config = table.config
     link = Link(peer, config.game, config.players, setup.seat, setup.header, setup.journal.path, local=True, host=host)
+    link.titled = lambda _host, _port: local_title(config.game, config.players, setup.seat)
     link.listening = [f"{address}:{port}" for address in interfaces]
     if web_port is not None:
         link.web_url = web_url(interfaces[0], web_port)
@@ -283,11 +303,17 @@ async def join_remote(
         peer = make()
         await nursery.start(peer.run)
     table = peer.state.table_info
-    role = "watching" if spectate else "playing"
-    back = ", seat taken back" if peer.session.token_from_store else ""
+    back = peer.session.token_from_store
 
     def titled(at: str, on: int) -> str:
-        return f"{table.name} at {at}:{on} ({role}{back})"
+        # Worded each time it is shown: the title follows a language switched at the table.
+        if spectate:
+            text = _("{table} at {address} (watching)")
+        elif back:
+            text = _("{table} at {address} (playing, seat taken back)")
+        else:
+            text = _("{table} at {address} (playing)")
+        return text.format(table=table.name, address=f"{at}:{on}")
 
     return Link(peer, table.game, table.players, peer.state.seat, titled(address, port), titled=titled)
 

@@ -6,10 +6,14 @@ controller; those that need the network start a trio task and return at once, so
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import trio
 
+from ...i18n import ENV_VAR, LANGUAGES, UnknownLanguage, current_language, parse_language, set_language
+from ...i18n import N_
+from ...i18n import gettext as _
 from . import connection as C
 from .lobby import ManualListings
 from .lobby_controller import LobbyController
@@ -54,12 +58,48 @@ class Controller:
             nursery.start_soon(lobby.follow, "manual", lobby.manual)
             if start.resume is not None or start.game is not None:
                 # Guarded like any table opened from the lobby: a bad journal becomes a message, not a crash.
-                self.runner.spawn(lambda: self.table.open_local(start), "play")
+                self.runner.spawn(lambda: self.table.open_local(start), N_("Starting the game"))
             else:
                 lobby.start_discovery()
                 if start.ask_name and not C.name_is_known():
                     lobby.ask_name()
             await trio.sleep_forever()
+
+    def switch_language(self, typed: str = "") -> None:
+        """F2 (the next language) or ``:lang CODE``: speaks it from the next redraw on, every screen re-worded,
+        and keeps it in config.toml for the next run. What was already said (the log, the chat) stays as said."""
+        st = self.state
+        if typed.strip():
+            try:
+                language = parse_language(typed.strip())
+            except UnknownLanguage as exc:
+                st.error = exc.reason
+                return
+        else:
+            codes = list(LANGUAGES)
+            language = codes[(codes.index(current_language()) + 1) % len(codes)]
+        set_language(language)
+        # Words made once and kept (the lobby's entries, the seats' names, the title) are made again.
+        self.lobby.refresh()
+        self.table.reword()
+        st.error = ""
+        try:
+            C.remember_language(language)
+        except OSError as exc:
+            st.message = _("Language: {language}, for this session only: cannot write {path} ({reason}).").format(
+                language=LANGUAGES[language], path=C.config_path(), reason=exc.strerror
+            )
+            return
+        named = os.environ.get(ENV_VAR, "")
+        if named:
+            # Kept, but the environment still chooses at the next start: say so rather than seem to forget.
+            st.message = _("Language: {language} (kept, but {variable}={value} chooses at start).").format(
+                language=LANGUAGES[language], variable=ENV_VAR, value=named
+            )
+            return
+        st.message = _("Language: {language} (kept for next time; F2 switches again).").format(
+            language=LANGUAGES[language]
+        )
 
     def clear(self) -> None:
         """Esc: close the list of choices or help, else clear the selection and messages."""

@@ -14,7 +14,11 @@ from typing import Any, Protocol
 
 import trio
 
+from ...game_words import core_text
 from ...games import GAMES, OptionSpec
+from ...i18n import N_
+from ...i18n import gettext as _
+from ...i18n import ngettext
 from ..render import renderer_for
 from ..render.screen import screen_for
 from .remembered import GameChoices, Remembered
@@ -40,21 +44,35 @@ __all__ = [
 
 #: Built-in player levels offered by the form (the first is the default for a new table).
 LEVELS = ("normal", "easy", "hard", "random")
+#: The levels as the form shows them (translated when shown).
+LEVEL_WORDS = {"normal": N_("normal"), "easy": N_("easy"), "hard": N_("hard"), "random": N_("random")}
 
 #: When an unfinished game was last played, as the lobby says it ({time}: hours and minutes, {day}: weekday,
 #: {date}: the day of the month and month).
 WHEN_PLAYED = {
-    "today": "today {time}",
-    "yesterday": "yesterday {time}",
-    "this_week": "{day} {time}",
-    "earlier": "{date} {time}",
+    "today": N_("today {time}"),
+    "yesterday": N_("yesterday {time}"),
+    "this_week": N_("{day} {time}"),
+    "earlier": N_("{date} {time}"),
 }
-#: The lobby's line for an unfinished game: {players}, {when} (as WHEN_PLAYED), {progress} (the game's words).
-RESUME_DETAIL = "{players} players, played {when}, {progress}"
-RESUME_DETAIL_NO_PROGRESS = "{players} players, played {when}"
-#: Weekdays and months, spelled here rather than by the machine's locale.
-WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+#: Weekdays and months in cardnet's language (translated when shown), never the machine's locale.
+WEEKDAYS = (N_("Mon"), N_("Tue"), N_("Wed"), N_("Thu"), N_("Fri"), N_("Sat"), N_("Sun"))
+# Translators: {day} is the day of the month, before or after the month's short name as your language writes it.
+DAY_MONTH = N_("{day} {month}")
+MONTHS = (
+    N_("Jan"),
+    N_("Feb"),
+    N_("Mar"),
+    N_("Apr"),
+    N_("May"),
+    N_("Jun"),
+    N_("Jul"),
+    N_("Aug"),
+    N_("Sep"),
+    N_("Oct"),
+    N_("Nov"),
+    N_("Dec"),
+)
 
 
 def when_played(modified: float, now: float | None = None) -> str:
@@ -71,8 +89,8 @@ def when_played(modified: float, now: float | None = None) -> str:
         key = "this_week"
     else:
         key = "earlier"
-    date = f"{then.tm_mday} {MONTHS[then.tm_mon - 1]}"
-    return WHEN_PLAYED[key].format(time=clock, day=WEEKDAYS[then.tm_wday], date=date)
+    date = _(DAY_MONTH).format(day=then.tm_mday, month=_(MONTHS[then.tm_mon - 1]))
+    return _(WHEN_PLAYED[key]).format(time=clock, day=_(WEEKDAYS[then.tm_wday]), date=date)
 
 
 def _day_number(moment: time.struct_time) -> int:
@@ -91,8 +109,15 @@ def resume_entry(
     except (KeyError, TypeError, IndexError, ValueError):
         # A view this version does not know the shape of: say no more than the rest.
         progress = ""
-    template = RESUME_DETAIL if progress else RESUME_DETAIL_NO_PROGRESS
-    detail = template.format(players=players, when=when_played(modified, now), progress=progress)
+    when = when_played(modified, now)
+    if progress:
+        # The lobby's line for an unfinished game: {when} as "today 21:40", {progress} in the game's own words.
+        template = ngettext(
+            "{players} player, played {when}, {progress}", "{players} players, played {when}, {progress}", players
+        )
+    else:
+        template = ngettext("{players} player, played {when}", "{players} players, played {when}", players)
+    detail = template.format(players=players, when=when, progress=progress)
     return LobbyEntry("resume", title, detail, path=path)
 
 
@@ -108,7 +133,7 @@ def parse_address(text: str) -> tuple[str, int]:
     """``HOST:PORT`` (``[::1]:PORT`` for IPv6) as a pair; raises ValueError with a readable reason."""
     host, sep, port = text.strip().rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"expected HOST:PORT, not {text!r}")
+        raise ValueError(_("expected HOST:PORT, not {text!r}").format(text=text))
     return host.strip("[]"), int(port)
 
 
@@ -131,10 +156,15 @@ Probe = Callable[[str, int], Awaitable["TableInfo | None"]]
 def table_entry(address: str, port: int, info: TableInfo | None) -> LobbyEntry:
     """The lobby line of a table: its name, game and seats when it answered, else just its address."""
     if info is None:
-        return LobbyEntry("table", f"{address}:{port}", "no answer (Enter tries to join)", address=address, port=port)
+        return LobbyEntry(
+            "table", f"{address}:{port}", _("no answer (Enter tries to join)"), address=address, port=port
+        )
     title = GAMES[info.game].title if info.game in GAMES else info.game
-    state = "playing" if info.started else "waiting"
-    detail = f"{address}:{port}  {title}, {info.taken}/{info.players} seats, {state}"
+    if info.started:
+        seats = ngettext("{taken}/{total} seat, playing", "{taken}/{total} seats, playing", info.players)
+    else:
+        seats = ngettext("{taken}/{total} seat, waiting", "{taken}/{total} seats, waiting", info.players)
+    detail = f"{address}:{port}  {title}, " + seats.format(taken=info.taken, total=info.players)
     return LobbyEntry("table", info.name, detail, address=address, port=port, password=info.password)
 
 
@@ -227,7 +257,7 @@ def _player_counts(form: NewTableForm) -> range:
 
 def _show(value: Any) -> str:
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     return str(value)
 
 
@@ -248,30 +278,45 @@ def form_fields(form: NewTableForm) -> list[tuple[str, str]]:
     fields = []
     for key in _keys(form):
         if key == "game":
-            fields.append(("Game", info.title))
+            fields.append((_("Game"), info.title))
         elif key == "players":
-            fields.append(("Players", str(_seats(form))))
+            fields.append((_("Players"), str(_seats(form))))
         elif key == "where":
-            where = "this machine only" if form.where == 0 else f"LAN on {form.interfaces[form.where - 1]}"
-            fields.append(("Table", where))
+            if form.where == 0:
+                where = _("this machine only")
+            else:
+                where = _("LAN on {address}").format(address=form.interfaces[form.where - 1])
+            fields.append((_("Table"), where))
         elif key == "bots":
-            fields.append(("Built-in seats", f"{form.bots} (people: {_seats(form) - form.bots})"))
+            people = _("{bots} (people: {people})").format(bots=form.bots, people=_seats(form) - form.bots)
+            fields.append((_("Built-in seats"), people))
         elif key == "password":
-            fields.append(("Password", "*" * len(form.password) if form.password else "none (Enter sets one)"))
+            fields.append((_("Password"), "*" * len(form.password) if form.password else _("none (Enter sets one)")))
         elif key == "level":
-            fields.append(("Built-in level", LEVELS[form.level]))
+            fields.append((_("Built-in level"), _(LEVEL_WORDS[LEVELS[form.level]])))
         else:
             spec = info.option(key.split(":", 1)[1])
-            house = " (house rules)" if spec.house_rules else ""
-            label = screen_for(info.name).option_labels.get(spec.name, spec.name.replace("_", " ").capitalize())
-            fields.append((label, _show(_option_values(spec)[form.options[spec.name]]) + house))
+            value = _show_option(info.name, spec.name, _option_values(spec)[form.options[spec.name]])
+            if spec.house_rules:
+                value = _("{value} (house rules)").format(value=value)
+            label = screen_for(info.name).option_labels.get(spec.name)
+            fields.append((_(label) if label else spec.name.replace("_", " ").capitalize(), value))
     return fields
 
 
 def form_notes(form: NewTableForm) -> list[str]:
     """A one-line description for each field of :func:`form_fields` (a game option's own doc; "" for none)."""
     info = GAMES[form.games[form.game]]
-    return [info.option(key.split(":", 1)[1]).doc if key.startswith("option:") else "" for key in _keys(form)]
+    return [
+        core_text(info.option(key.split(":", 1)[1]).doc) if key.startswith("option:") else "" for key in _keys(form)
+    ]
+
+
+def _show_option(game: str, option: str, value: Any) -> str:
+    """An option's value as the form shows it: the game screen's word for a choice (``short``, ``random``), yes or
+    no, or the number."""
+    word = screen_for(game).option_values.get(f"{option}={value}")
+    return _(word) if word else _show(value)
 
 
 def focused_key(form: NewTableForm) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import trio
 
+from ...i18n import N_
+from ...i18n import gettext as _
 from . import connection as C
 from . import remembered
 from .lobby import (
@@ -48,7 +50,9 @@ class LobbyController:
     def ask_name(self) -> None:
         """Asks the name to play under (once: it is remembered in the user's config)."""
         default = C.player_name()
-        self.runner.ask(f"Your name at the tables (Enter: {default}): ", self.set_name, secret=False)
+        self.runner.ask(
+            _("Your name at the tables (Enter: {name}):").format(name=default) + " ", self.set_name, secret=False
+        )
         # Asked again from the answer to the last question: the line opens now, not at some later redraw.
         self.runner.redraw()
 
@@ -57,13 +61,15 @@ class LobbyController:
         try:
             name = C.remember_name(text.strip() or C.player_name())
         except C.BadName as exc:
-            self.state.error = f"Name: {exc}."
+            self.state.error = _("Name: {problem}.").format(problem=exc)
             self.ask_name()
             return
         except OSError as exc:
-            self.state.error = f"Name kept for this session only: cannot write {C.config_path()} ({exc.strerror})."
+            self.state.error = _("Name kept for this session only: cannot write {path} ({reason}).").format(
+                path=C.config_path(), reason=exc.strerror
+            )
             return
-        self.state.error, self.state.message = "", f"You play as {name} (':name NAME' changes it)."
+        self.state.error, self.state.message = "", _("You play as {name} (':name NAME' changes it).").format(name=name)
 
     def start_discovery(self) -> None:
         """Lists the tables LAN discovery finds while the lobby is shown (not while playing: a table needs none)."""
@@ -81,7 +87,7 @@ class LobbyController:
                 self.listed.pop("lan", None)
                 self.refresh()
 
-        self.runner.spawn(discover, "LAN discovery")
+        self.runner.spawn(discover, N_("LAN discovery"))
 
     def stop_discovery(self) -> None:
         """Stops browsing (a table was opened)."""
@@ -103,7 +109,7 @@ class LobbyController:
         resumes = [
             resume_entry(r.path, r.game, r.players, r.modified, r.seat, r.public) for r in C.resumable_journals()
         ]
-        st.entries = [LobbyEntry("new", "New table", "host a game here against built-in players")]
+        st.entries = [LobbyEntry("new", _("New table"), _("host a game here against built-in players"))]
         st.entries += tables + resumes
         st.lobby_cursor = min(st.lobby_cursor, len(st.entries) - 1)
 
@@ -119,7 +125,7 @@ class LobbyController:
         host, port = parse_address(text)
         if self.manual is not None:
             self.manual.add(host, port)
-        self.state.message = f"Added {host}:{port}; Enter joins it."
+        self.state.message = _("Added {address}; Enter joins it.").format(address=f"{host}:{port}")
 
     def enter(self) -> None:
         """Enter on the lobby: open the form, join a table, or resume a journal."""
@@ -127,7 +133,9 @@ class LobbyController:
         form = st.form
         if form is not None:
             if focused_key(form) == "password":
-                self.runner.ask("Table password (empty for none): ", lambda text: setattr(form, "password", text))
+                self.runner.ask(
+                    _("Table password (empty for none):") + " ", lambda text: setattr(form, "password", text)
+                )
                 return
             req = form_settings(form)
             remembered.save(self.form_memory, remember(form))
@@ -143,7 +151,7 @@ class LobbyController:
                 password=req.password,
                 probe=self.probe,
             )
-            self.runner.spawn(lambda: self.table.open_local(start), "new table")
+            self.runner.spawn(lambda: self.table.open_local(start), N_("New table"))
             return
         if not st.entries:
             return
@@ -152,7 +160,7 @@ class LobbyController:
             st.form = new_form(self.interfaces, remembered=remembered.load(self.form_memory))
         elif entry.kind == "resume" and entry.path is not None:
             path = entry.path
-            self.runner.spawn(lambda: self.table.open_local(StartRequest(resume=path)), "resume")
+            self.runner.spawn(lambda: self.table.open_local(StartRequest(resume=path)), N_("Resuming"))
         elif entry.kind == "table":
             self.join_entry(spectate=False)
 
@@ -161,7 +169,7 @@ class LobbyController:
         st = self.state
         entry = st.entries[st.lobby_cursor] if st.entries else None
         if entry is None or entry.kind != "table" or entry.address is None or entry.port is None:
-            st.error = "Pick a table to join first."
+            st.error = _("Pick a table to join first.")
             return
         address, port = entry.address, entry.port
-        self.runner.spawn(lambda: self.table.join(address, port, password, spectate, self.interfaces), "join")
+        self.runner.spawn(lambda: self.table.join(address, port, password, spectate, self.interfaces), N_("Joining"))

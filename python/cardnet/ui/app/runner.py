@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 import trio
 
 from ...errors import CardnetError
+from ...i18n import gettext as _
 from . import connection as C
 from .state import AppState
 
@@ -30,10 +31,11 @@ class Runner:
         self.prompt_answer: Callable[[str], None] | None = None
 
     def spawn(self, work: Callable[[], Awaitable[None]], what: str) -> None:
-        """Runs ``work`` as a trio task; an error it raises becomes the screen's error line, not a crash."""
+        """Runs ``work`` as a trio task; an error it raises becomes the screen's error line, not a crash, after
+        ``what`` (words of the catalogs, marked with ``N_``: translated here)."""
         nursery, token = self.nursery, self.token
         if nursery is None or token is None:
-            self.state.error = "not ready yet"
+            self.state.error = _("not ready yet")
             return
 
         async def guarded() -> None:
@@ -52,7 +54,7 @@ class Runner:
                 )
                 if not isinstance(inner, known):
                     raise
-                self.state.error = f"{what}: {inner}"
+                self.state.error = _("{what}: {problem}").format(what=_(what), problem=inner)
                 self.state.busy = ""
             self.redraw()
 

@@ -94,8 +94,16 @@ class TableState:
     @classmethod
     def open(cls, game: str, players: int, seat: int | None, title: str, journal: Path | None = None) -> TableState:
         """A table screen before the first state arrives; seats are named until the host sends names."""
-        names = [("You" if s == seat else f"Seat {s}") for s in range(players)]
+        # Seats named as every client names them (``You``, ``Seat 2``) until the host's seat list arrives.
+        names = seat_labels([{}] * players, seat)
         return cls(game, players, seat, title, renderer_for(game, names), journal)
+
+    def rename(self) -> None:
+        """Names the seats again (after a language switch: ``You`` and ``Seat 2`` are words too)."""
+        if self.seats:
+            self.set_seats(self.seats)
+        else:
+            self.renderer.names = seat_labels([{}] * self.players, self.seat)
 
     @property
     def screen(self) -> GameScreen:

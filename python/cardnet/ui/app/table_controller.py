@@ -13,6 +13,8 @@ import time
 
 import trio
 
+from ...i18n import N_, format_number
+from ...i18n import gettext as _
 from . import connection as C
 from .moves import all_choices, bid_range, hand_cards, pass_choice, quick_choice, selection_choices, settle_choice
 from .runner import Runner
@@ -21,20 +23,25 @@ from .state import SENDING, AppState, Choice, TableState
 
 __all__ = ["CHAT_ERRORS", "FORCED_NOTE", "SETTLE_TEXT", "TableController", "say_bye"]
 
-#: The host's chat refusals, in player words.
+#: The host's chat refusals, in player words (translated when shown; {limit}: the longest line).
 CHAT_ERRORS = {
-    "chat_rate": "too many lines at once; wait a moment",
-    "chat_too_long": f"a line holds at most {C.MAX_CHAT_CHARS} characters",
-    "chat_disabled": "this table has no chat",
+    "chat_rate": N_("too many lines at once; wait a moment"),
+    "chat_too_long": N_("a line holds at most {limit} characters"),
+    "chat_disabled": N_("this table has no chat"),
 }
 
-#: How the status line begins when the client played a seat's only legal move for it.
-FORCED_NOTE = "Your only move: "
+#: The message line when the client played a seat's only legal move for it ({move}: the move).
+FORCED_NOTE = N_("Your only move: {move}")
 #: What ``e`` (settle a payment) says when it cannot pay on its own.
 SETTLE_TEXT = {
-    "cards": "The rest is paid with cards: pick each with the arrows and Enter.",
-    "nothing": "You owe nothing now.",
+    "cards": N_("The rest is paid with cards: pick each with the arrows and Enter."),
+    "nothing": N_("You owe nothing now."),
 }
+
+
+def chat_error(code: str) -> str:
+    """A chat refusal of the host in player words."""
+    return _(CHAT_ERRORS[code]).format(limit=C.MAX_CHAT_CHARS)
 
 
 async def say_bye(link: C.Link) -> None:
@@ -59,6 +66,8 @@ class TableController:
         self._table_scope: trio.CancelScope | None = None
         #: Set when a decision with a turn timer arrives (the countdown task sleeps until then).
         self._timer = trio.Event()
+        #: The message line saying which only move was played for the player (cleared at the next decision).
+        self._forced_message = ""
 
     @property
     def state(self) -> AppState:
@@ -69,7 +78,7 @@ class TableController:
 
     async def open_local(self, start: StartRequest) -> None:
         """Hosts a table in this process (a new game or a resumed journal) and sits at it until it ends."""
-        self.state.busy = "Setting up the table..."
+        self.state.busy = _("Setting up the table...")
         self.runner.redraw()
         await self._serve_table(
             lambda nursery: C.host_local(
@@ -91,7 +100,7 @@ class TableController:
 
     async def join(self, address: str, port: int, password: str | None, spectate: bool, interfaces: list[str]) -> None:
         """Joins (or watches) the table at ``address``:``port`` until it ends; asks the password when the host wants one."""
-        self.state.busy = f"Joining {address}:{port}..."
+        self.state.busy = _("Joining {address}...").format(address=f"{address}:{port}")
         self.runner.redraw()
         try:
             await self._serve_table(
@@ -105,10 +114,12 @@ class TableController:
                 raise
             self.state.busy = ""
             if password is not None:
-                self.state.error = f"join: {exc.reason}"
+                self.state.error = _("Joining: {reason}").format(reason=exc.reason)
             self.runner.ask(
-                f"Password for {address}:{port}: ",
-                lambda text: self.runner.spawn(lambda: self.join(address, port, text, spectate, interfaces), "join"),
+                _("Password for {address}:").format(address=f"{address}:{port}") + " ",
+                lambda text: self.runner.spawn(
+                    lambda: self.join(address, port, text, spectate, interfaces), N_("Joining")
+                ),
             )
 
     async def _serve_table(self, open_link: Callable[[trio.Nursery], Awaitable[C.Link]]) -> None:
@@ -123,14 +134,15 @@ class TableController:
             self.link = link
             self.on_open()
             st = self.state
-            st.table = TableState.open(link.game, link.players, link.seat, link.title, link.journal)
+            st.table = TableState.open(link.game, link.players, link.seat, link.current_title(), link.journal)
             st.table.set_seats(link.seats())
             st.table.listening = list(link.listening)
             st.table.web_url = link.web_url
             st.screen, st.busy, st.error, st.message = "table", "", "", ""
             if link.listening:
-                where = " or ".join(link.listening)
-                st.message = f"Others join at {where} (cardnet play --connect {link.listening[0]})"
+                st.message = _("Others join at {addresses} (cardnet play --connect {address})").format(
+                    addresses=" | ".join(link.listening), address=link.listening[0]
+                )
             self.runner.redraw()
             nursery.start_soon(self._count_down, st.table)
             await self._pump(link, st.table)
@@ -162,39 +174,55 @@ class TableController:
                 if event.game_no == ts.game_no:
                     ts.rematch_votes = sorted(event.votes)
             elif isinstance(event, C.ChatMessage):
-                who = f"{event.name} (watching)" if event.spectator else event.name
-                ts.add_chat(f"{'(earlier) ' if event.earlier else ''}<{who}> {event.text}")
+                who = _("{name} (watching)").format(name=event.name) if event.spectator else event.name
+                earlier = "(" + _("earlier") + ") " if event.earlier else ""
+                ts.add_chat(f"{earlier}<{who}> {event.text}")
             elif isinstance(event, C.ConnectionLost):
                 ts.connected = False
+                if self.state.message == _("Reconnected: back at your seat."):
+                    # Said of the last connection, not of this one: the banner says what holds now.
+                    self.state.message = ""
                 if event.silent:
                     # The connection is still open but the host's heartbeat stopped: it hangs, or the LAN does.
-                    ts.banner = f"HOST NOT ANSWERING - {event.reason}; reconnecting with your seat token"
+                    ts.banner = _("HOST NOT ANSWERING - {reason}; reconnecting with your seat token").format(
+                        reason=event.reason
+                    )
                 else:
-                    ts.banner = f"CONNECTION LOST - reconnecting with your seat token ({event.reason})"
+                    ts.banner = _("CONNECTION LOST - reconnecting with your seat token ({reason})").format(
+                        reason=event.reason
+                    )
             elif isinstance(event, C.Reconnecting):
-                ts.banner = (
-                    f"HOST UNREACHABLE - reconnect attempt {event.attempt} failed, next in {event.delay:.1f} s "
-                    f"({event.reason})"
-                )
+                ts.banner = _(
+                    "HOST UNREACHABLE - reconnect attempt {attempt} failed, next in {seconds} s ({reason})"
+                ).format(attempt=event.attempt, seconds=format_number(event.delay, 1), reason=event.reason)
             elif isinstance(event, C.Reconnected):
                 ts.connected, ts.banner = True, ""
                 # Found again by its table id, perhaps at another address: the title says where it is now.
                 ts.title = link.current_title()
-                self.state.error, self.state.message = "", "Reconnected: back at your seat."
+                self.state.error, self.state.message = "", _("Reconnected: back at your seat.")
             self.runner.redraw()
         ts.connected = False
-        ts.banner = "DISCONNECTED - the table is gone (b: back to the lobby)."
+        ts.banner = _("DISCONNECTED - the table is gone (b: back to the lobby).")
         if link.peer.failure is not None:
-            ts.banner = f"DISCONNECTED - {link.peer.failure} (b: back to the lobby)."
+            ts.banner = _("DISCONNECTED - {reason} (b: back to the lobby).").format(reason=link.peer.failure)
         elif link.peer.session.closed_by_host:
             # On purpose, not lost: nothing is retried.
-            ts.banner = "TABLE CLOSED - the host closed the table (b: back to the lobby)."
+            ts.banner = _("TABLE CLOSED - the host closed the table (b: back to the lobby).")
         self.runner.redraw()
+
+    def reword(self) -> None:
+        """After a language switch: the words the table keeps (its title, the seats' names) made again."""
+        ts, link = self.state.table, self.link
+        if ts is None:
+            return
+        if link is not None:
+            ts.title = link.current_title()
+        ts.rename()
 
     def _on_state(self, ts: TableState, msg: C.StateMessage) -> None:
         ts.renderer.observe(msg.view)
         if ts.game_no is not None and msg.game_no != ts.game_no:
-            ts.add_log(f"-- Game {msg.game_no + 1} begins (same seats) --")
+            ts.add_log("-- " + _("Game {number} begins (same seats)").format(number=msg.game_no + 1) + " --")
             self.state.message = ""
             ts.rematch_votes = []
         ts.game_no = msg.game_no
@@ -221,7 +249,7 @@ class TableController:
                 if text:
                     ts.add_log(text)
         if decision_changed:
-            if self.state.message.startswith(FORCED_NOTE):
+            if self._forced_message and self.state.message == self._forced_message:
                 # The forced move is in the log now; the note would misstate this new decision.
                 self.state.message = ""
             ts.selected.clear()
@@ -235,28 +263,28 @@ class TableController:
             self._settle_next(ts)
         if ts.over:
             if ts.seat is None:
-                self.state.message = "Game over. b: back to the lobby   Ctrl-Q: quit"
+                self.state.message = _("Game over. b: back to the lobby   Ctrl-Q: quit")
             else:
-                self.state.message = "Game over. r: rematch   b: back to the lobby   Ctrl-Q: quit"
+                self.state.message = _("Game over. r: rematch   b: back to the lobby   Ctrl-Q: quit")
 
     def _on_error(self, ts: TableState, err: C.HostError) -> None:
         if err.code in CHAT_ERRORS:
-            self.state.error = f"Chat: {CHAT_ERRORS[err.code]} ({err.reason})"
+            self.state.error = _("Chat: {problem}.").format(problem=chat_error(err.code))
             return
         if err.ref is not None:
             ts.acked = err.ref
         # The one move in flight may be refused before its sender has learned its ref.
         if ts.pending is not None and (err.ref == ts.pending or (ts.pending == SENDING and err.ref is not None)):
             ts.pending = None
-            self.state.error = f"Refused: {err.reason}"
+            self.state.error = _("Refused: {reason}").format(reason=err.reason)
         else:
-            self.state.error = f"Host: {err.reason} ({err.code})"
+            self.state.error = _("Host: {reason} ({code})").format(reason=err.reason, code=err.code)
 
     async def _maybe_forced(self, ts: TableState) -> None:
         """A decision with one legal move is answered for the player, as line mode does."""
         if ts.my_turn and len(ts.legal) == 1 and ts.decision_id is not None:
             text = ts.renderer.move_text(ts.legal[0])
-            self.state.message = f"{FORCED_NOTE}{text}"
+            self.state.message = self._forced_message = _(FORCED_NOTE).format(move=text)
             await self._send(ts, Choice(text, index=0))
 
     async def _send(self, ts: TableState, choice: Choice) -> None:
@@ -282,16 +310,16 @@ class TableController:
         if ts is None:
             return None
         if ts.over:
-            self.state.error = "The game is over."
+            self.state.error = _("The game is over.")
             return None
         if ts.seat is None:
-            self.state.error = "You are watching this table: moves are for the players."
+            self.state.error = _("You are watching this table: moves are for the players.")
             return None
         if not ts.connected:
-            self.state.error = "Not connected: your move can wait until the client is back at the table."
+            self.state.error = _("Not connected: your move can wait until the client is back at the table.")
             return None
         if not ts.my_turn:
-            self.state.error = "Sent, waiting for the host." if ts.pending is not None else "It is not your turn."
+            self.state.error = _("Sent, waiting for the host.") if ts.pending is not None else _("It is not your turn.")
             return None
         return ts
 
@@ -313,19 +341,19 @@ class TableController:
         ts = self._ready()
         if ts is None:
             return
-        self.runner.spawn(lambda: self._send(ts, choice), "move")
+        self.runner.spawn(lambda: self._send(ts, choice), N_("Move"))
 
     def play_selection(self) -> None:
         """Enter at a table: the selected cards (or the one under the cursor) as a move."""
         ts = self.state.table
         if ts is not None:
-            self.offer(selection_choices(ts), "Select cards first (Space), then press Enter.")
+            self.offer(selection_choices(ts), _("Select cards first (Space), then press Enter."))
 
     def list_moves(self) -> None:
         """Lists every legal move to pick from."""
         ts = self.state.table
         if ts is not None:
-            self.offer(all_choices(ts), "No move to make.")
+            self.offer(all_choices(ts), _("No move to make."))
 
     def pass_turn(self) -> None:
         """``p``: pass, when the game has a pass."""
@@ -333,13 +361,13 @@ class TableController:
         if ts is None:
             return
         choice = pass_choice(ts)
-        self.offer([choice] if choice else [], "This game has no pass.")
+        self.offer([choice] if choice else [], _("This game has no pass."))
 
     def typed_move(self, text: str) -> None:
         """A move typed in the line-mode words (``play 8 3 17``, ``pick D``); the host judges it."""
         ts = self.state.table
         if ts is None:
-            self.state.error = f"Unknown command: {text}"
+            self.state.error = _("Unknown command: {text}").format(text=text)
             return
         try:
             move = ts.renderer.parse_move(text, ts.view)
@@ -348,7 +376,7 @@ class TableController:
             self.state.error = str(exc)
             return
         if move is None:
-            self.state.error = f"Not understood: {text!r} (? shows the keys and how to type moves)"
+            self.state.error = _("Not understood: {text!r} (? shows the keys and how to type moves)").format(text=text)
             return
         for i, legal in enumerate(ts.legal):
             if legal == move:
@@ -362,7 +390,7 @@ class TableController:
         ts = self.state.table
         key = next((k for k in ts.screen.keys if k.name == name), None) if ts is not None else None
         if key is None:
-            self.state.error = f"No '{name}' in this game."
+            self.state.error = _("No '{name}' in this game.").format(name=name)
         elif key.action == "settle":
             self.settle()
         elif key.action == "bid":
@@ -371,12 +399,13 @@ class TableController:
             self.quick(dict(key.move), key.what)
 
     def quick(self, move: dict[str, Any], what: str) -> None:
-        """A one-key move of the game's own; says when it is not one of the open decision's moves."""
+        """A one-key move of the game's own; says ``what`` (a sentence of the catalogs) when it is not one of the
+        open decision's moves."""
         ts = self.state.table
         if ts is None:
             return
         choice = quick_choice(ts, move)
-        self.offer([choice] if choice else [], f"You cannot {what} now.")
+        self.offer([choice] if choice else [], _(what))
 
     def settle(self) -> None:
         """``e`` in a payment: pays the least that settles the debt, one piece per decision."""
@@ -385,7 +414,7 @@ class TableController:
             return
         choice = settle_choice(ts)
         if choice is None:
-            self.state.error = SETTLE_TEXT["cards"] if ts.screen.owes(ts) else SETTLE_TEXT["nothing"]
+            self.state.error = _(SETTLE_TEXT["cards"]) if ts.screen.owes(ts) else _(SETTLE_TEXT["nothing"])
             return
         ts.settling = True
         self.offer([choice], "")
@@ -400,7 +429,7 @@ class TableController:
         if choice is None:
             ts.settling = False
             if ts.screen.owes(ts):
-                self.state.message = SETTLE_TEXT["cards"]
+                self.state.message = _(SETTLE_TEXT["cards"])
             return
         self.choose(choice)
 
@@ -409,7 +438,7 @@ class TableController:
         ts = self.state.table
         bids = bid_range(ts) if ts is not None else None
         if ts is None or bids is None:
-            self.state.error = "There is no bid to make now."
+            self.state.error = _("There is no bid to make now.")
             return
         ts.bid = min(max(ts.bid + step, bids[0]), bids[1])
 
@@ -428,31 +457,33 @@ class TableController:
     def chat_prompt(self) -> None:
         """``/``: asks for a chat line for the table."""
         if self.link is None:
-            self.state.error = "Chat needs a table."
+            self.state.error = _("Chat needs a table.")
             return
-        self.runner.ask("say: ", self.say, secret=False)
+        self.runner.ask(_("say:") + " ", self.say, secret=False)
 
     def say(self, text: str) -> None:
         """Sends a chat line (the host relays it to every seat, us included; its limits come back as errors)."""
         link = self.link
         if link is None:
-            self.state.error = "Chat needs a table."
+            self.state.error = _("Chat needs a table.")
         elif len(text.strip()) > C.MAX_CHAT_CHARS:
-            self.state.error = f"Chat: {CHAT_ERRORS['chat_too_long']} (this one has {len(text.strip())})."
+            self.state.error = _("Chat: {problem} (this one has {count}).").format(
+                problem=chat_error("chat_too_long"), count=len(text.strip())
+            )
         elif text.strip():
-            self.runner.spawn(lambda: link.peer.chat(text.strip()), "chat")
+            self.runner.spawn(lambda: link.peer.chat(text.strip()), N_("Chat"))
 
     def rematch(self) -> None:
         """Votes for another game once this one is over."""
         ts, link = self.state.table, self.link
         if ts is not None and ts.seat is None:
-            self.state.error = "Spectators do not vote for a rematch; the seated players do."
+            self.state.error = _("Spectators do not vote for a rematch; the seated players do.")
             return
         if ts is None or link is None or not ts.over:
-            self.state.error = "A rematch can be asked for once the game is over."
+            self.state.error = _("A rematch can be asked for once the game is over.")
             return
-        self.state.message = "Rematch asked; waiting for the other seats."
-        self.runner.spawn(link.rematch, "rematch")
+        self.state.message = _("Rematch asked; waiting for the other seats.")
+        self.runner.spawn(link.rematch, N_("Rematch"))
 
     def move_cursor(self, step: int) -> None:
         """Left/Right over the cards in hand."""
@@ -484,9 +515,11 @@ class TableController:
             return
         others = self._others_seated()
         if others and not confirmed:
+            # Translators: the answers that mean yes, separated by |, lower case (y and yes are always understood).
+            yes = {"y", "yes", *_("y|yes").lower().split("|")}
             self.runner.ask(
-                f"Leaving closes the table for {', '.join(others)}. Leave? (y/n) ",
-                lambda text: self.leave(confirmed=True) if text.strip().lower() in ("y", "yes") else None,
+                _("Leaving closes the table for {names}. Leave? (y/n)").format(names=", ".join(others)) + " ",
+                lambda text: self.leave(confirmed=True) if text.strip().lower() in yes else None,
                 secret=False,
             )
             return
@@ -499,8 +532,8 @@ class TableController:
             scope.cancel()
 
         self.link, st.table, st.screen = None, None, "lobby"
-        st.message = "Left the table."
-        self.runner.spawn(bye, "leave")
+        st.message = _("Left the table.")
+        self.runner.spawn(bye, N_("Leaving"))
         self.on_leave()
 
     def _others_seated(self) -> list[str]:
@@ -509,7 +542,7 @@ class TableController:
         if ts is None or link is None or not link.local or not link.listening:
             return []
         return [
-            str(info.get("name") or f"seat {i}")
+            str(info.get("name") or _("seat {number}").format(number=i))
             for i, info in enumerate(ts.seats)
             if isinstance(info, dict) and i != ts.seat and info.get("kind") == "human" and info.get("connected")
         ]
@@ -535,5 +568,5 @@ class TableController:
         """What to print once the terminal is restored."""
         ts = self.state.table
         if ts is not None and ts.journal is not None and not ts.over:
-            return f"The game is saved; continue it with: cardnet play --resume {ts.journal}"
+            return _("The game is saved; continue it with: cardnet play --resume {path}").format(path=ts.journal)
         return ""

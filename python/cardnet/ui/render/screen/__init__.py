@@ -4,6 +4,8 @@ The client knows no game by name. For the table it is showing it asks :func:`scr
 :class:`GameScreen` (``cardnet.ui.render.screen.<game>.Screen``, else the generic one) and leaves to it what
 differs between games: the table's drawing as styled fragments, the turn hint, the cards the cursor walks,
 which moves Enter and ``p`` mean, the game's one-key moves, its help paragraph and its form's option labels.
+Every word a screen shows goes through the gettext catalogs (:mod:`cardnet.i18n`); words kept in class
+attributes are marked with ``N_`` and translated when shown, so a language switched while running applies.
 Screens read the table through :class:`TableView` (the client's table state has these fields), import no
 terminal library and do no I/O, so they are checked from recorded views.
 """
@@ -12,11 +14,13 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
+from ....i18n import gettext as _
 from ...markdown import text_width, wrap_runs
 from .. import GenericRenderer
 
@@ -31,10 +35,10 @@ __all__ = [
     "exact_choice",
     "focus_style",
     "legal_of",
-    "plural",
     "quick_choice",
     "screen_for",
     "seat_marker",
+    "styled",
     "wrap_fragments",
 ]
 
@@ -85,9 +89,10 @@ class TableView(Protocol):
 
 @dataclass(frozen=True)
 class GameKey:
-    """A game's own key on the table screen: ``move`` sends that move when it is legal (``what`` says the move
-    in ``You cannot {what} now.``); ``action`` names a client action instead: ``settle`` (pay the least that
-    settles a debt, one piece per decision) or ``bid`` (change the bid form's amount by ``step``)."""
+    """A game's own key on the table screen: ``move`` sends that move when it is legal (``what`` is the sentence
+    saying it cannot be made now); ``action`` names a client action instead: ``settle`` (pay the least that
+    settles a debt, one piece per decision) or ``bid`` (change the bid form's amount by ``step``). ``shown``,
+    ``doc`` and ``what`` are marked with ``N_`` and translated when shown."""
 
     name: str
     keys: tuple[str, ...]
@@ -115,6 +120,9 @@ class GameScreen:
     styles: Mapping[str, str] = {}
     #: How the new-table form names each of the game's options (by the option's name).
     option_labels: Mapping[str, str] = {}
+    #: How the form shows an option's value that is a word (``"length=short"``: the word); numbers and yes/no
+    #: need none.
+    option_values: Mapping[str, str] = {}
 
     def draw(self, ts: TableView, width: int, height: int, no_color: bool) -> list[Fragments]:
         """The game's part of the table screen (``ts.view`` is not empty), ``width`` cells wide."""
@@ -122,7 +130,7 @@ class GameScreen:
 
     def turn_hint(self, ts: TableView) -> str:
         """What to press on this player's turn."""
-        return "Enter lists your moves."
+        return _("Enter lists your moves.")
 
     def cursor_cards(self, ts: TableView) -> list[int]:
         """The ids of the cards the cursor moves over, in screen order (empty when the game has no card row)."""
@@ -174,9 +182,18 @@ def all_screens() -> list[GameScreen]:
 # -- helpers the games' screens share -------------------------------------------------------------------------
 
 
-def plural(n: int, word: str) -> str:
-    """``1 card``, ``2 cards``."""
-    return f"{n} {word}" + ("" if n == 1 else "s")
+def styled(template: str, style: str = "", **values: str | tuple[str, str]) -> Fragments:
+    """A translated sentence as fragments: its words in ``style``, each ``{field}`` replaced by its value, which
+    may be a (style, text) fragment of its own (a red number, a card chip) so the words stay in the order the
+    language puts them."""
+    out: Fragments = []
+    for literal, field, _spec, _conversion in string.Formatter().parse(template):
+        if literal:
+            out.append((style, literal))
+        if field is not None:
+            value = values[field]
+            out.append(value if isinstance(value, tuple) else (style, value))
+    return out
 
 
 def wrap_fragments(items: Fragments, width: int) -> list[Fragments]:
@@ -214,9 +231,9 @@ def seat_marker(ts: TableView, seat: int) -> str:
     """After a seat's name: ``(auto)`` when a built-in player plays for it, ``(gone)`` when its player left."""
     info = ts.seats[seat] if seat < len(ts.seats) and isinstance(ts.seats[seat], Mapping) else {}
     if info.get("auto"):
-        return " (auto)"
+        return " (" + _("auto") + ")"
     if info.get("kind") == "human" and not info.get("connected") and seat != ts.seat:
-        return " (gone)"
+        return " (" + _("gone") + ")"
     return ""
 
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ....i18n import N_
+from ....i18n import gettext as _
+from ....i18n import ngettext
 from ...markdown import wrap_runs
 from ..cherki import Renderer as CherkiRenderer
 from ..cherki import card_kind, card_name, kind_name
@@ -25,14 +28,18 @@ from . import (
 
 __all__ = ["Screen", "cherki_face"]
 
-_SUIT_STYLE = {"Coins": "class:coins", "Strings": "class:strings", "Myriads": "class:myriads"}
+#: Each suit's letter on a card's face and its style, by the suit's number in the deck (Coins, Strings, Myriads).
+#: The letters are the same in every language, as a printed deck's marks are; the help says what they stand for.
+_SUITS = (("C", "class:coins"), ("S", "class:strings"), ("M", "class:myriads"))
+#: The honours' faces (White Flower, Red Flower, Old Thousand), by the card's face number.
+_HONOUR_FACES = {27: "WF", 28: "RF", 29: "OT"}
 
 
 class Screen(GameScreen):
     """Cherki's table: the line-mode table, then the hand as cards grouped by kind."""
 
     card_row = True
-    help_note = (
+    help_note = N_(
         "On screen: your hand is grouped by kind; 3C is the 3 of Coins (yellow), S Strings (green), M Myriads"
         " (blue); WF, RF and OT are the honours; * (red) marks the red stamp. Under each card: its id."
     )
@@ -43,15 +50,15 @@ class Screen(GameScreen):
         "honour": "bold",
         "stamp": "bold #ff5555",
     }
-    option_labels = {"deals": "Deals"}
+    option_labels = {"deals": N_("Deals")}
 
     def draw(self, ts: TableView, width: int, height: int, no_color: bool) -> list[Fragments]:
         return _draw(ts, width, self.cursor_cards(ts))
 
     def turn_hint(self, ts: TableView) -> str:
         if ts.view.get("public", {}).get("phase") == "drawn":
-            return "Pick the card to discard and press Enter (l lists every move)."
-        return "Enter: draw, take or call; l lists your moves."
+            return _("Pick the card to discard and press Enter (l lists every move).")
+        return _("Enter: draw, take or call; l lists your moves.")
 
     def cursor_cards(self, ts: TableView) -> list[int]:
         private = ts.view.get("private")
@@ -70,13 +77,14 @@ class Screen(GameScreen):
 
 def cherki_face(card: int) -> tuple[str, str]:
     """A money card's style and short face: ``3C``, ``9S*`` (``*`` = red stamp), ``WF``, ``RF*``, ``OT*``."""
-    name = card_name(card)
-    stamp = name.endswith("*")
-    words = name.rstrip("*").split()
-    if words[0].isdigit():
-        face, style = words[0] + words[1][0], _SUIT_STYLE[words[1]]
+    # Made from the card's number, not its (translated) name; the name's trailing * is the red stamp.
+    stamp = card_name(card).endswith("*")
+    number = card // 4
+    if number in _HONOUR_FACES:
+        face, style = _HONOUR_FACES[number], "class:honour"
     else:
-        face, style = "".join(w[0] for w in words), "class:honour"
+        letter, style = _SUITS[number // 9]
+        face = f"{number % 9 + 1}{letter}"
     return ("class:stamp" if stamp else style), face + ("*" if stamp else "")
 
 
@@ -92,9 +100,12 @@ def _draw(ts: TableView, width: int, cards: list[int]) -> list[Fragments]:
     ]
     if priv is None:
         return rows
-    rows += wrap_runs(
-        [("class:heading", f"Your hand ({len(cards)} cards, by kind; number = card id):")], width, "", "  "
-    )
+    heading = ngettext(
+        "Your hand ({count} card, by kind; number = card id):",
+        "Your hand ({count} cards, by kind; number = card id):",
+        len(cards),
+    ).format(count=len(cards))
+    rows += wrap_runs([("class:heading", heading)], width, "", "  ")
     top: Fragments = [("", "  ")]
     mid: Fragments = [("", "  ")]
     ids: Fragments = [("", "  ")]
@@ -117,8 +128,10 @@ def _draw(ts: TableView, width: int, cards: list[int]) -> list[Fragments]:
         rows += [top, mid, list(top), ids]
     if priv.get("pair_kind") is None:
         rows += wrap_runs(_cherki_progress(cards), width, "", "  ")
-    for line in r.hand_lines(priv, pub, me)[-2:]:
-        if not line.startswith("Your hand") and not line.startswith("  "):
+    # After line mode's heading and its indented kinds (drawn above as cards): the card just drawn and whether
+    # the hand is ready.
+    for line in r.hand_lines(priv, pub, me)[1:]:
+        if not line.startswith(" "):
             rows += fit(line, "class:dim", width)
     return rows
 
@@ -130,11 +143,11 @@ def _cherki_progress(cards: Sequence[int]) -> Fragments:
         counts[card_kind(card)] = counts.get(card_kind(card), 0) + 1
     triples = [k for k, n in counts.items() for _ in range(n // 3)]
     pairs = [k for k, n in counts.items() if n % 3 == 2]
-    have: Fragments = [("class:heading", "Towards a call: ")]
-    have.append(("class:green" if len(triples) >= 2 else "", f"triples {len(triples)} of 2"))
+    have: Fragments = [("class:heading", _("Towards a call:") + " ")]
+    have.append(("class:green" if len(triples) >= 2 else "", _("triples {count} of 2").format(count=len(triples))))
     if triples:
         have.append(("class:dim", " (" + ", ".join(kind_name(k) for k in triples) + ")"))
-    have.append(("class:green" if pairs else "", f", pairs {len(pairs)} of 1"))
+    have.append(("class:green" if pairs else "", ", " + _("pairs {count} of 1").format(count=len(pairs))))
     if pairs:
         have.append(("class:dim", " (" + ", ".join(kind_name(k) for k in pairs) + ")"))
     return have

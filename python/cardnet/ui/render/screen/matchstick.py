@@ -7,6 +7,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .... import segments
+from ....i18n import N_
+from ....i18n import gettext as _
+from ....i18n import ngettext
 from ...markdown import wrap_runs
 from ..matchstick import card_label
 from . import (
@@ -18,7 +21,6 @@ from . import (
     exact_choice,
     focus_style,
     legal_of,
-    plural,
     seat_marker,
     wrap_fragments,
     choice_at,
@@ -34,19 +36,19 @@ class Screen(GameScreen):
     """Matchstick Tycoon's table: the order, the seats, the trick and the hand as seven-segment cards."""
 
     card_row = True
-    help_note = (
+    help_note = N_(
         "On screen: matchsticks added to a card are drawn in orange (= and ! without colour); a card played turned"
         " shows ~ before its printed type; under each card of your hand is the value it shows, then its position."
         " Select several cards with Space: Enter then offers every value they can show together."
     )
     styles = {"seg.lit": "bold", "seg.added": "bold #ff8700", "seg.blank": "", "revolution": "reverse bold #ff5555"}
-    option_labels = {"expansion": "Expansion cards", "deal_all": "Deal whole deck"}
+    option_labels = {"expansion": N_("Expansion cards"), "deal_all": N_("Deal whole deck")}
 
     def draw(self, ts: TableView, width: int, height: int, no_color: bool) -> list[Fragments]:
         return _draw(ts, width, height, no_color)
 
     def turn_hint(self, ts: TableView) -> str:
-        return "Space selects cards, Enter plays them, p passes."
+        return _("Space selects cards, Enter plays them, p passes.")
 
     def cursor_cards(self, ts: TableView) -> list[int]:
         private = ts.view.get("private")
@@ -115,14 +117,14 @@ def _card_row(
             row.append(("class:dim", ">"))
         rows.append(row)
     # A label of several lines (a hand card's value, then its position) takes a row for each.
-    for k in range(max(len(label.split("\n")) for _, _, label, _ in chunk)):
+    for k in range(max(len(label.split("\n")) for _lit, _added, label, _extra in chunk)):
         labels: Fragments = [("", "  ")]
-        for _, _, label, extra in chunk:
+        for _lit, _added, label, extra in chunk:
             lines = label.split("\n")
             text = lines[k] if k < len(lines) else ""
             labels += [(f"class:label {extra}".strip(), f"{text:^{cell}}"), ("", " ")]
         if k == 0 and (before or after):
-            labels.append(("class:dim", f" ({before} left, {after} right)"))
+            labels.append(("class:dim", " (" + _("{left} left, {right} right").format(left=before, right=after) + ")"))
         rows.append(labels)
     return rows
 
@@ -134,10 +136,11 @@ def _draw(ts: TableView, width: int, height: int, no_color: bool) -> list[Fragme
     compact = height < COMPACT_BELOW
     rows: list[Fragments] = []
     if pub.get("revolution"):
-        order: Fragments = [("class:revolution", " REVOLUTION "), ("", " 0 is the strongest")]
+        order: Fragments = [("class:revolution", " " + _("REVOLUTION") + " "), ("", " " + _("0 is the strongest"))]
     else:
-        order = [("class:dim", "normal order: F is the strongest")]
-    rows.append([("class:heading", "Matchstick Tycoon  "), *order, ("class:dim", f"   pile {pub.get('pile_size', 0)}")])
+        order = [("class:dim", _("normal order: F is the strongest"))]
+    pile = _("pile {count}").format(count=pub.get("pile_size", 0))
+    rows += wrap_fragments([("class:heading", "Matchstick Tycoon  "), *order, ("class:dim", f"   {pile}")], width)
     passed = set(pub.get("passed") or [])
     seats: Fragments = []
     for p in pub["players"]:
@@ -147,23 +150,41 @@ def _draw(ts: TableView, width: int, height: int, no_color: bool) -> list[Fragme
         style = "class:seat.turn" if turn else ("class:seat.me" if seat == ts.seat else "class:seat")
         if p.get("out"):
             finish = p.get("finish")
-            text = f"{name}: out" + (f" ({finish}.)" if finish else "")
+            if finish:
+                text = _("{name}: out ({place}.)").format(name=name, place=finish)
+            else:
+                text = _("{name}: out").format(name=name)
         else:
-            text = f"{name}: {plural(p['hand_size'], 'card')}, {plural(p['matchsticks'], 'matchstick')}"
+            text = f"{name}: {_cards_and_sticks(int(p['hand_size']), int(p['matchsticks']))}"
             if seat in passed:
-                text += ", passed"
+                text = _("{player}, passed").format(player=text)
         seats += [(style, (">" if turn else " ") + text), ("", "  ")]
     rows += wrap_fragments(seats, width)
     top = pub.get("table")
     if top:
-        cost = top.get("cost", 0)
-        sticks = f" with {plural(cost, 'matchstick')}" if cost else ""
-        rows.append(
-            [
-                ("class:heading", "Trick: "),
-                ("", f"{r.name(top['seat'])} played {top['count']} x {top['value']}{sticks}"),
-            ]
-        )
+        cost = int(top.get("cost", 0))
+        facts = {"name": r.name(top["seat"]), "count": top["count"], "value": top["value"], "sticks": cost}
+        if top["seat"] == ts.seat:
+            played = (
+                ngettext(
+                    "you played {count} x {value} with {sticks} matchstick",
+                    "you played {count} x {value} with {sticks} matchsticks",
+                    cost,
+                )
+                if cost
+                else _("you played {count} x {value}")
+            )
+        else:
+            played = (
+                ngettext(
+                    "{name} played {count} x {value} with {sticks} matchstick",
+                    "{name} played {count} x {value} with {sticks} matchsticks",
+                    cost,
+                )
+                if cost
+                else _("{name} played {count} x {value}")
+            )
+        rows += wrap_fragments([("class:heading", _("Trick:") + " "), ("", played.format(**facts))], width)
         shown = [
             (str(c["lit"]), str(c["added"]), ("~" if c.get("rotated") else "") + str(c["card"]), "")
             for c in top["cards"]
@@ -171,16 +192,23 @@ def _draw(ts: TableView, width: int, height: int, no_color: bool) -> list[Fragme
         rows += _card_row(shown, width, compact, no_color, None)
     else:
         leader = pub.get("turn")
-        leads = r.does(leader, "leads", "lead") if isinstance(leader, int) else "the leader leads"
-        rows.append([("class:heading", "Trick: "), ("class:dim", f"empty - {leads}")])
+        if leader == ts.seat:
+            leads = _("empty - you lead")
+        elif isinstance(leader, int):
+            leads = _("empty - {name} leads").format(name=r.name(leader))
+        else:
+            leads = _("empty - the leader leads")
+        rows += wrap_fragments([("class:heading", _("Trick:") + " "), ("class:dim", leads)], width)
     if priv is not None and ts.seat is not None:
         hand = priv.get("hand", [])
         mine = pub["players"][ts.seat]["matchsticks"]
         heading = [
-            ("class:heading", "Your hand "),
+            ("class:heading", _("Your hand") + " "),
             (
                 "class:dim",
-                f"({plural(len(hand), 'card')}, {plural(mine, 'matchstick')}; value and position under each)",
+                "("
+                + _("{cards}; value and position under each").format(cards=_cards_and_sticks(len(hand), int(mine)))
+                + ")",
             ),
         ]
         rows += wrap_runs(heading, width, "", "  ")
@@ -192,3 +220,11 @@ def _draw(ts: TableView, width: int, height: int, no_color: bool) -> list[Fragme
             drawn.append((segments.shape(str(c["card"])), "", f"{card_label(str(c['card']))}\n{pos + 1}", extra))
         rows += _card_row(drawn, width, compact, no_color, ts.cursor)
     return rows
+
+
+def _cards_and_sticks(cards: int, sticks: int) -> str:
+    """``5 cards, 1 matchstick`` with each count's own plural form."""
+    return _("{cards}, {matchsticks}").format(
+        cards=ngettext("{count} card", "{count} cards", cards).format(count=cards),
+        matchsticks=ngettext("{count} matchstick", "{count} matchsticks", sticks).format(count=sticks),
+    )

@@ -6,6 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ....i18n import N_
+from ....i18n import gettext as _
+from ....i18n import ngettext
 from ...markdown import wrap_runs
 from ..ten import COLOURS, bust_risk, card_text
 from ..ten import Renderer as TenRenderer
@@ -20,9 +23,9 @@ from . import (
     exact_choice,
     focus_style,
     legal_of,
-    plural,
     quick_choice,
     seat_marker,
+    styled,
     wrap_fragments,
 )
 
@@ -39,30 +42,39 @@ class Screen(GameScreen):
 
     cursor_restarts = True
     keys = (
-        GameKey("draw", ("d",), "d draw", "TEN: draw a card.", {"type": "draw"}, "draw"),
-        GameKey("stop", ("s",), "s stop", "TEN: stop drawing.", {"type": "stop"}, "stop"),
+        GameKey("draw", ("d",), N_("d draw"), N_("TEN: draw a card."), {"type": "draw"}, N_("You cannot draw now.")),
+        GameKey("stop", ("s",), N_("s stop"), N_("TEN: stop drawing."), {"type": "stop"}, N_("You cannot stop now.")),
         GameKey(
             "numbers",
             ("n",),
             "",
-            "TEN: take the numbers as your prize.",
+            N_("TEN: take the numbers as your prize."),
             {"type": "prize", "kind": "numbers"},
-            "take the numbers",
+            N_("You cannot take the numbers now."),
         ),
         GameKey(
             "currency",
             ("c",),
             "",
-            "TEN: take the currency as your prize.",
+            N_("TEN: take the currency as your prize."),
             {"type": "prize", "kind": "currency"},
-            "take the currency",
+            N_("You cannot take the currency now."),
         ),
-        GameKey("accept", ("a",), "", "TEN solo: accept the offered wild.", {"type": "accept_wild"}, "accept"),
-        GameKey("settle", ("e",), "", "TEN: pay the least that settles what you owe, all at once.", action="settle"),
-        GameKey("bid-up", ("+", "="), "", "TEN: raise your bid.", action="bid", step=1),
-        GameKey("bid-down", ("-",), "", "TEN: lower your bid.", action="bid", step=-1),
+        GameKey(
+            "accept",
+            ("a",),
+            "",
+            N_("TEN solo: accept the offered wild."),
+            {"type": "accept_wild"},
+            N_("You cannot accept a wild now."),
+        ),
+        GameKey(
+            "settle", ("e",), "", N_("TEN: pay the least that settles what you owe, all at once."), action="settle"
+        ),
+        GameKey("bid-up", ("+", "="), "", N_("TEN: raise your bid."), action="bid", step=1),
+        GameKey("bid-down", ("-",), "", N_("TEN: lower your bid."), action="bid", step=-1),
     )
-    help_note = (
+    help_note = N_(
         "On screen: R5 is a red 5 (B blue, O orange, G green), B# a blue wild, *8 an 8 of any colour, *# a card of"
         " any colour and number, $3 currency 3. 'Next draw: N of M' counts the cards left that would bust you."
         " Keys: d draw, s stop, n numbers, c currency, arrows + Enter buy or pay, e pays the least that settles a debt,"
@@ -76,7 +88,7 @@ class Screen(GameScreen):
         "ten.currency": "bold #ffd700",
         "ten.wild": "bold #d787ff",
     }
-    option_labels = {"solo_target": "Solo target"}
+    option_labels = {"solo_target": N_("Solo target")}
 
     def draw(self, ts: TableView, width: int, height: int, no_color: bool) -> list[Fragments]:
         return _draw(ts, width)
@@ -84,16 +96,16 @@ class Screen(GameScreen):
     def turn_hint(self, ts: TableView) -> str:
         phase = ts.view.get("public", {}).get("phase")
         if phase == "draw":
-            return "d draws, s stops (the risk is shown above)."
+            return _("d draws, s stops (the risk is shown above).")
         if phase == "prize":
-            return "n takes the numbers (then buy), c the currency."
+            return _("n takes the numbers (then buy), c the currency.")
         if phase in ("buy", "final_buy"):
-            return "Arrows pick a market card, Enter buys it, p buys nothing."
+            return _("Arrows pick a market card, Enter buys it, p buys nothing.")
         if phase == "auction":
-            return "+/- set your bid, Enter bids, p passes."
+            return _("+/- set your bid, Enter bids, p passes.")
         if phase == "pay":
-            return "Arrows pick a token, bust token or card, Enter pays it."
-        return "a accepts, p declines."
+            return _("Arrows pick a token, bust token or card, Enter pays it.")
+        return _("a accepts, p declines.")
 
     def cursor_cards(self, ts: TableView) -> list[int]:
         """The market while buying, the payment pieces while paying (what the legal list allows)."""
@@ -200,50 +212,65 @@ def _draw(ts: TableView, width: int) -> list[Fragments]:
     r.me = me if me is not None else 0
     active = int(pub["active"])
     rows: list[Fragments] = []
-    head: Fragments = [("class:heading", f"TEN - turn {pub['turn']}"), ("", f"  {r.name(active)} to play")]
+    playing = _("your turn") if active == me else _("{name} to play").format(name=r.name(active))
+    head: Fragments = [("class:heading", _("TEN - turn {turn}").format(turn=pub["turn"])), ("", f"  {playing}")]
     if pub.get("house_rules"):
-        head.append(("class:turn", f"  SOLO (house rules): reach {pub['solo_target']} points"))
+        target = int(pub["solo_target"])
+        solo = ngettext("SOLO (house rules): reach {points} point", "SOLO (house rules): reach {points} points", target)
+        head.append(("class:turn", "  " + solo.format(points=target)))
     top = pub["discard"].get("top")
-    head.append(("class:dim", f"  draw pile {pub['draw_pile']}, discards {pub['discard']['size']}"))
+    piles = _("draw pile {draw}, discards {discards}").format(draw=pub["draw_pile"], discards=pub["discard"]["size"])
+    head.append(("class:dim", f"  {piles}"))
     if top:
-        head += [("class:dim", " top "), ten_chip(top)]
+        head += [("class:dim", " " + _("top") + " "), ten_chip(top)]
     rows += wrap_fragments(head, width)
     tab = pub["tableau"]
     numbers, currency = int(tab["numbers"]), int(tab["currency"])
-    line: Fragments = [("class:heading", "Tableau ")]
-    line += _ten_chips(tab["cards"]) if tab["cards"] else [("class:dim", "empty ")]
+    line: Fragments = [("class:heading", _("Tableau") + " ")]
+    line += _ten_chips(tab["cards"]) if tab["cards"] else [("class:dim", _("empty") + " ")]
     rows += wrap_fragments(line, width)
-    sums: Fragments = [
-        ("", "Bust at 11: numbers-currency "),
-        ("class:error" if numbers - currency >= 8 else "", str(numbers - currency)),
-        ("", ", currency "),
-        ("class:error" if currency >= 8 else "", str(currency)),
-        ("class:dim", f". Safe next card: {r.margin(numbers, currency)}"),
-    ]
+    sums = styled(
+        _("Bust at 11: numbers-currency {difference}, currency {currency}. Safe next card: {margin}"),
+        "",
+        difference=("class:error" if numbers - currency >= 8 else "", str(numbers - currency)),
+        currency=("class:error" if currency >= 8 else "", str(currency)),
+        margin=("class:dim", r.margin(numbers, currency)),
+    )
     # Wrapped at words with a hanging indent: a continuation reads on, it never starts with stray punctuation.
     rows += wrap_runs(sums, width, "  ", "    ")
     if pub["phase"] == "draw":
         risk = bust_risk(pub, ts.players)
-        share = f" ({100 * risk.busting // risk.unseen}%)" if risk.unseen else ""
-        rows.append(
-            [
-                ("", "  Next draw: "),
-                ("class:error" if risk.busting else "class:green", f"{risk.busting} of {risk.unseen}"),
-                ("", f" cards left would bust you{share}"),
-            ]
+        share = _("{percent}%").format(percent=100 * risk.busting // risk.unseen) if risk.unseen else "-"
+        template = ngettext(
+            "Next draw: {risk} card left would bust you ({share})",
+            "Next draw: {risk} cards left would bust you ({share})",
+            risk.unseen,
         )
+        odds = _("{busting} of {unseen}").format(busting=risk.busting, unseen=risk.unseen)
+        risky = styled(template, "", risk=("class:error" if risk.busting else "class:green", odds), share=share)
+        rows += wrap_runs(risky, width, "  ", "    ")
     rows += _ten_market(ts, pub, width)
-    rows.append([("class:heading", "Players"), ("class:dim", "  (points: what each collection scores now)")])
+    rows += wrap_runs(
+        [("class:heading", _("Players")), ("class:dim", "  " + _("(points: what each collection scores now)"))],
+        width,
+        "",
+        "  ",
+    )
     for seat, info in enumerate(pub["seats"]):
         turn = seat == active and not ts.over
         style = "class:seat.turn" if turn else ("class:seat.me" if seat == me else "class:seat")
         name = r.name(seat) + seat_marker(ts, seat)
         seat_row: Fragments = [
             (style, f"{'>' if turn else ' '}{name:<12}"),
-            ("class:gold", f"{info['score']:>3} pts"),
-            ("class:dim", f"  tokens {info['tokens']:>2}  busts {info['bust_tokens']}  "),
+            ("class:gold", _("{score} pts").format(score=f"{info['score']:>3}")),
+            (
+                "class:dim",
+                "  "
+                + _("tokens {tokens}  busts {busts}").format(tokens=f"{info['tokens']:>2}", busts=info["bust_tokens"])
+                + "  ",
+            ),
         ]
-        seat_row += _ten_chips(by_colour(info["collection"])) if info["collection"] else [("class:dim", "no cards")]
+        seat_row += _ten_chips(by_colour(info["collection"])) if info["collection"] else [("class:dim", _("no cards"))]
         # A long collection goes on under its first cards, not under the name.
         indent = sum(len(text) for _, text in seat_row[:3])
         if width - indent < 12:
@@ -259,20 +286,23 @@ def _draw(ts: TableView, width: int) -> list[Fragments]:
 def _ten_market(ts: TableView, pub: Mapping[str, Any], width: int) -> list[Fragments]:
     market = by_colour(pub.get("market") or [])
     if not market:
-        return [[("class:heading", "Market "), ("class:dim", "empty")]]
+        return [[("class:heading", _("Market") + " "), ("class:dim", _("empty"))]]
     buying = pub["phase"] in ("buy", "final_buy") and ts.my_turn
     cards = Screen().cursor_cards(ts) if buying else []
     extra = {c: focus_style(ts, pos, c, cards) for pos, c in enumerate(cards)}
-    out: Fragments = [("class:heading", "Market "), ("class:dim", "(price = number) ")]
+    out: Fragments = [("class:heading", _("Market") + " "), ("class:dim", "(" + _("price = number") + ") ")]
     out += _ten_chips(market, extra)
     rows = wrap_fragments(out, width)
     if buying and 0 <= ts.cursor < len(cards):
         card = TenRenderer.find(market, cards[ts.cursor])
         tokens = pub["seats"][ts.seat]["tokens"] if ts.seat is not None else 0
         if card is not None:
-            rows.append(
-                [("class:dim", f"  At the cursor: {card_text(card)} for {card['value']}; you have {tokens} tokens.")]
-            )
+            cursor = ngettext(
+                "At the cursor: {card} for {price}; you have {tokens} token.",
+                "At the cursor: {card} for {price}; you have {tokens} tokens.",
+                int(tokens),
+            ).format(card=card_text(card), price=card["value"], tokens=tokens)
+            rows += wrap_runs([("class:dim", cursor)], width, "  ", "    ")
     return rows
 
 
@@ -282,53 +312,57 @@ def _ten_pending(ts: TableView, pub: Mapping[str, Any], width: int) -> list[Frag
     auction = pub.get("auction")
     if auction:
         high = auction.get("high_seat")
-        state = f"high bid {auction['high_bid']} by {r.name(high)}" if high is not None else "no bid yet"
         order = ", ".join(r.name(s) for s in auction["order"])
-        rows += wrap_fragments(
-            [
-                ("class:heading", "Auction "),
-                ten_chip(auction["card"]),
-                ("", f" {state}; one bid each ({order}), now {r.name(auction['next'])}."),
-            ],
-            width,
+        if high is not None:
+            state = _("high bid {bid} by {name}; one bid each ({order}), now {next}.").format(
+                bid=auction["high_bid"], name=r.name(high), order=order, next=r.name(auction["next"])
+            )
+        else:
+            state = _("no bid yet; one bid each ({order}), now {next}.").format(
+                order=order, next=r.name(auction["next"])
+            )
+        rows += wrap_runs(
+            [("class:heading", _("Auction") + " "), ten_chip(auction["card"]), ("", " " + state)], width, "", "  "
         )
         low_high = Screen().bid_range(ts)
         if ts.my_turn and low_high is not None:
             low, top = low_high
-            rows.append(
-                [
-                    ("", "  Your bid: "),
-                    ("class:cursor", f"< {ts.bid} >"),
-                    ("class:dim", f"  legal {low} to {top}; +/- change, Enter bids, p passes"),
-                ]
-            )
+            bid_row: Fragments = [
+                ("", "  " + _("Your bid:") + " "),
+                ("class:cursor", f"< {ts.bid} >"),
+                (
+                    "class:dim",
+                    "  " + _("legal {low} to {high}; +/- change, Enter bids, p passes").format(low=low, high=top),
+                ),
+            ]
+            # As drawn when it fits (the bid box stays whole), else wrapped at words under its indent.
+            fits = sum(len(text) for _style, text in bid_row) <= width
+            rows += [bid_row] if fits else wrap_runs(bid_row, width, "  ", "    ")
     offer = pub.get("offer")
     if offer:
-        rows.append(
-            [
-                ("class:heading", "Offer "),
-                ten_chip(offer["card"]),
-                ("", f" for {offer['price']} tokens: a accepts, p declines."),
-            ]
+        price = int(offer["price"])
+        offered = ngettext(
+            "for {price} token: a accepts, p declines.", "for {price} tokens: a accepts, p declines.", price
+        ).format(price=price)
+        rows += wrap_runs(
+            [("class:heading", _("Offer") + " "), ten_chip(offer["card"]), ("", " " + offered)], width, "", "  "
         )
     pay = pub.get("payment")
     if pay:
-        who = r.name(pay["payer"])
-        rows += wrap_fragments(
-            [
-                ("class:heading", "Payment "),
-                ("", f"{who} {'owe' if who == 'You' else 'owes'} {pay['owed']} for "),
-                ten_chip(pay["card"]),
-                ("", f" (price {pay['price']}, paid {pay['paid']})"),
-            ],
-            width,
-        )
+        if pay["payer"] == ts.seat:
+            owing = _("you owe {owed} for {card} (price {price}, paid {paid})")
+        else:
+            owing = _("{name} owes {owed} for {card} (price {price}, paid {paid})")
+        facts = {"owed": str(pay["owed"]), "price": str(pay["price"]), "paid": str(pay["paid"])}
+        said = styled(owing, "", name=r.name(pay["payer"]), card=ten_chip(pay["card"]), **facts)
+        rows += wrap_fragments([("class:heading", _("Payment") + " "), *said], width)
         if pay["payer"] == ts.seat and ts.my_turn:
             rows += _ten_pay_rows(ts, pub, pay, width)
     final = pub.get("final_round")
     if final:
         order = ", ".join(r.name(s) for s in final["order"])
-        rows.append([("class:heading", "Final buy round "), ("", f"({order}): now {r.name(final['next'])}.")])
+        now = _("({order}): now {next}.").format(order=order, next=r.name(final["next"]))
+        rows += wrap_runs([("class:heading", _("Final buy round") + " "), ("", now)], width, "", "  ")
     return rows
 
 
@@ -336,32 +370,33 @@ def _ten_pay_rows(ts: TableView, pub: Mapping[str, Any], pay: Mapping[str, Any],
     """What the payer can pay with (the cursor picks one piece), and the least that settles the debt."""
     seat = pub["seats"][ts.seat if ts.seat is not None else 0]
     pieces = Screen().cursor_cards(ts)
-    out: Fragments = [("", "  Pay with: ")]
+    out: Fragments = [("", "  " + _("Pay with:") + " ")]
     for pos, piece in enumerate(pieces):
         extra = focus_style(ts, pos, piece, pieces)
         if piece == TOKEN:
-            out += [(f"class:gold {extra}".strip(), f"[token x{seat['tokens']}]"), ("", " ")]
+            chip = _("token x{count}").format(count=seat["tokens"])
+            out += [(f"class:gold {extra}".strip(), f"[{chip}]"), ("", " ")]
         elif piece == BUST_TOKEN:
-            out += [(f"class:dim {extra}".strip(), f"[bust token x{seat['bust_tokens']} = 3]"), ("", " ")]
+            chip = _("bust token x{count} = 3").format(count=seat["bust_tokens"])
+            out += [(f"class:dim {extra}".strip(), f"[{chip}]"), ("", " ")]
         else:
             card = TenRenderer.find(seat["collection"], piece)
             if card is not None:
                 style, face = ten_chip(card)
                 out += [(f"{style} {extra}".strip(), f"[{face}]"), ("", " ")]
     rows = wrap_fragments(out, width)
-    owed = int(pay["owed"])
-    if seat["tokens"] >= owed:
-        least = f"{plural(owed, 'token')} (exact)"
-    elif seat["tokens"] + len(seat["collection"]) >= owed:
-        least = (
-            f"all {plural(seat['tokens'], 'token')} and {plural(owed - seat['tokens'], 'card')} (each card is worth 1)"
+    owed, tokens = int(pay["owed"]), int(seat["tokens"])
+    if tokens >= owed:
+        least = ngettext("{count} token (exact)", "{count} tokens (exact)", owed).format(count=owed)
+    elif tokens + len(seat["collection"]) >= owed:
+        least = _("{tokens} and {cards} (each card is worth 1)").format(
+            tokens=ngettext("all {count} token", "all {count} tokens", tokens).format(count=tokens),
+            cards=ngettext("{count} card", "{count} cards", owed - tokens).format(count=owed - tokens),
         )
     else:
-        least = f"{plural(-(-owed // 3), 'bust token')} (3 each, no change)"
-    rows += wrap_runs(
-        [("class:dim", f"Least that settles {owed}: {least}. e pays it, Enter the piece at the cursor.")],
-        width,
-        "  ",
-        "  ",
-    )
+        busts = -(-owed // 3)
+        least = ngettext("{count} bust token (3 each, no change)", "{count} bust tokens (3 each, no change)", busts)
+        least = least.format(count=busts)
+    settles = _("Least that settles {owed}: {least}. e pays it, Enter the piece at the cursor.")
+    rows += wrap_runs([("class:dim", settles.format(owed=owed, least=least))], width, "  ", "  ")
     return rows
