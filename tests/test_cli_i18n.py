@@ -126,8 +126,8 @@ HELP_NAMES = {
 #: English ones too (Indonesian *duel*, *bust*, *solo*; the *sheriff* of every language).
 SHARED_HELP = {
     "id": {*("build", "locale", "mode", "pager", "server", "terminal", "thread", "peer", "log", "seed", "login")}
-    | {"per", "port", "token", "duel", "sheriff", "bust", "solo", "total"},
-    "es": {"a", "no", "local", "locale", "terminal", "login", "bytes", "array", "sheriff", "total"},
+    | {"per", "port", "token", "duel", "sheriff", "bust", "solo", "total", "web"},
+    "es": {"a", "no", "local", "locale", "terminal", "login", "bytes", "array", "sheriff", "total", "web"},
     "fi": {"on", "login"},
 }
 
