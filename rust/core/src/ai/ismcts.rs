@@ -12,6 +12,7 @@
 //! otherwise) seeds the root, and the search departs from it only for a move whose mean reward is clearly
 //! better, so a small budget never plays worse than the rule of thumb by sampling noise.
 
+use super::budget::Meter;
 use super::playout::play_out;
 use crate::game::{Game, Seat};
 use crate::rng::Rng;
@@ -32,8 +33,13 @@ struct Node<M> {
     children: Vec<usize>,
 }
 
-/// Runs `iterations` iterations for `seat` and returns the index of the chosen move in `game`.
-pub fn search<G: Game>(game: &G, seat: Seat, iterations: u32, rng: &mut Rng) -> usize {
+/// Iterations between two checks of whether the most visited move can still be overtaken.
+const CHECK_EVERY: u32 = 64;
+
+/// Runs iterations for `seat` within `meter` and returns the index of the chosen move in `game`. The
+/// search stops early once the most visited root move leads the next by more visits than the budget has
+/// left, since the rest could not change the choice.
+pub(crate) fn search<G: Game>(game: &G, seat: Seat, meter: &mut Meter, rng: &mut Rng) -> usize {
     let root_count = game.legal_count(seat);
     if root_count <= 1 {
         return 0;
@@ -55,7 +61,10 @@ pub fn search<G: Game>(game: &G, seat: Seat, iterations: u32, rng: &mut Rng) -> 
     ];
     let mut path: Vec<usize> = Vec::new();
     let mut compatible: Vec<usize> = Vec::new();
-    for _ in 0..iterations {
+    while meter.spend(1) {
+        if meter.done().is_multiple_of(CHECK_EVERY) && decided(&nodes, meter.remaining()) {
+            break;
+        }
         let mut state = game.determinize(Some(seat), rng);
         path.clear();
         let mut node = 0usize;
@@ -114,6 +123,16 @@ pub fn search<G: Game>(game: &G, seat: Seat, iterations: u32, rng: &mut Rng) -> 
     match default {
         Some(d) if d != best && !clearly_better(&nodes[best], &nodes[d]) => heuristic,
         _ => game.index_of(seat, mv).unwrap_or(heuristic),
+    }
+}
+
+/// Whether the root's most visited child leads every other by more than `remaining` visits.
+fn decided<M>(nodes: &[Node<M>], remaining: u32) -> bool {
+    let mut visits: Vec<u32> = nodes[0].children.iter().map(|&c| nodes[c].visits).collect();
+    visits.sort_unstable_by(|a, b| b.cmp(a));
+    match visits.as_slice() {
+        [first, second, ..] => first - second > remaining,
+        _ => false,
     }
 }
 
