@@ -1,7 +1,8 @@
 """The built-in players, run by the core: ``random``, ``heuristic``, ``ismcts`` and ``ismcts:N``.
 
 People pick a difficulty instead: ``easy`` (the heuristic), ``normal`` and ``hard`` (a search with a
-growing budget: ISMCTS, or in Cherki and TEN a flat Monte Carlo search over a few candidate moves).
+growing budget: ISMCTS, in Cherki and TEN a flat Monte Carlo search over a few candidate moves, and for
+``hard`` in A Fistful of Gold each duel solved as a matrix game, the pick drawn from its mixed strategy).
 Wherever a player name is taken (``cardnet.simulate``, ``cardnet arena``), a level is one too. ``LEVELS``
 is the one list of levels the package uses. The players see a game only as the seat they play may see it:
 the search works on determinized copies, never on other seats' hidden cards. They choose on a
