@@ -24,7 +24,17 @@ from ._core import Game, RlState
 from .errors import BadOptions
 from .games import check_seed
 
-__all__ = ["LEVELS", "MAX_THINK_MS", "PLAYERS", "check_player", "choose", "choose_action", "choose_index", "level_player", "with_think"]
+__all__ = [
+    "LEVELS",
+    "MAX_THINK_MS",
+    "PLAYERS",
+    "check_player",
+    "choose",
+    "choose_action",
+    "choose_index",
+    "level_player",
+    "with_think",
+]
 
 #: Player names accepted by ``choose`` (plus ``ismcts:N`` for N iterations).
 PLAYERS = ("random", "heuristic", "ismcts")
@@ -61,7 +71,9 @@ def with_think(player: str, think_ms: int | None) -> str:
     and ``think_ms`` is 1 to 600 000."""
     if think_ms is None:
         return player
-    searches = player in ("normal", "hard", "ismcts") or (player.startswith("ismcts:") and check_player(player) == player)
+    searches = player in ("normal", "hard", "ismcts") or (
+        player.startswith("ismcts:") and check_player(player) == player
+    )
     if not searches:
         raise BadOptions(f"a think time needs a player that searches (normal, hard, ismcts), not {player!r}")
     if isinstance(think_ms, bool) or not isinstance(think_ms, int) or not 1 <= think_ms <= MAX_THINK_MS:
