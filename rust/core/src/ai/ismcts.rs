@@ -194,3 +194,46 @@ fn ucb<M>(n: &Node<M>) -> f64 {
     let visits = n.visits as f64;
     n.reward / visits + EXPLORATION * ((n.available.max(1) as f64).ln() / visits).sqrt()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::Budget;
+    use crate::games::matchstick::Matchstick;
+    use crate::Setup;
+
+    fn root_with_visits(visits: &[u32]) -> Vec<Node<u8>> {
+        let mut nodes = vec![Node { actor: 0, mv: None, visits: 0, available: 0, reward: 0.0, children: Vec::new() }];
+        for (i, &v) in visits.iter().enumerate() {
+            nodes.push(Node {
+                actor: 0,
+                mv: Some(i as u8),
+                visits: v,
+                available: v,
+                reward: 0.0,
+                children: Vec::new(),
+            });
+            nodes[0].children.push(i + 1);
+        }
+        nodes
+    }
+
+    #[test]
+    fn a_lead_the_rest_of_the_budget_cannot_close_decides() {
+        assert!(decided(&root_with_visits(&[500, 90, 10]), 400));
+        assert!(!decided(&root_with_visits(&[500, 90, 10]), 410));
+        assert!(!decided(&root_with_visits(&[500]), 0), "one move is no comparison");
+    }
+
+    #[test]
+    fn the_same_seed_and_count_give_the_same_move_and_the_count_is_not_exceeded() {
+        let Ok(game) = Matchstick::new(&Setup { players: 4, seed: 6, options: serde_json::Map::new() }) else {
+            panic!("no game")
+        };
+        let Some(seat) = game.to_act().first() else { panic!("over") };
+        let mut meter = Meter::new(Budget::Iterations(300));
+        let first = search(&game, seat, &mut meter, &mut Rng::new(2));
+        assert!(meter.done() <= 300);
+        assert_eq!(first, search(&game, seat, &mut Meter::new(Budget::Iterations(300)), &mut Rng::new(2)));
+    }
+}
