@@ -19,7 +19,7 @@ that thread, without the GIL): on an idle core it is the wall time, and on a sha
 gives both sides the same budget. ``--json FILE`` writes every row; the table is printed as rows finish.
 
     python bench/ai_anchor.py [--rotations 4] [--budget equal --budget sims] [--sims 1000]
-                              [--game NAME ...] [--level NAME ...] [--seed 1] [--json FILE]
+                              [--game NAME ...] [--level NAME ...] [--think MS] [--seed 1] [--json FILE]
 
 A benchmark, never a test: the figures depend on the machine's speed (equal time) and on the seed.
 """
@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
+from cardnet.ai import with_think
 from cardnet.rating import wilson
 from cardnet.rl.openspiel import SEQUENTIAL_NAMES, load
 
@@ -95,7 +96,7 @@ def play(
             continue
         start = time.thread_time()
         if state.current_player() == hero_seat:
-            action = state.choose_action(level=level, seed=rng.randrange(2**63))
+            action = state.choose_action(player=level, seed=rng.randrange(2**63))
             hero.times.append(time.thread_time() - start)
         else:
             action = int(bot.step(state))
@@ -115,7 +116,7 @@ def level_think(game: Any, level: str, decisions: int, seed: int) -> float:
                 state.apply_action(rng.randrange(len(state.chance_outcomes())))
                 continue
             start = time.thread_time()
-            action = state.choose_action(level=level, seed=rng.randrange(2**63))
+            action = state.choose_action(player=level, seed=rng.randrange(2**63))
             times.append(time.thread_time() - start)
             state.apply_action(action)
     return statistics.fmean(times)
@@ -150,6 +151,8 @@ def interval(shares: list[float]) -> tuple[float, float, float]:
 
 def run_row(name: str, level: str, budget: str, args: argparse.Namespace) -> dict[str, Any]:
     players = GAMES[name]
+    # With --think the searching levels get a think time (``hard@MS``) instead of their fixed count.
+    level = with_think(level, args.think) if args.think is not None and level != "easy" else level
     game = load(name, sequential=name in SEQUENTIAL_NAMES, players=players, seed=args.seed, deals=DEALS)
     if budget == "equal":
         think = level_think(game, level, args.calibration, args.seed)
@@ -199,6 +202,7 @@ def main() -> int:
     parser.add_argument("--rotations", type=int, default=4, help="deals, each played once per hero seat")
     parser.add_argument("--sims", type=int, default=1000, help="the anchor's simulations for --budget sims")
     parser.add_argument("--calibration", type=int, default=40, help="decisions measured to equalize time")
+    parser.add_argument("--think", type=int, metavar="MS", help="normal and hard think MS ms a decision (wall)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", metavar="FILE", help="write the rows as one JSON document")
     args = parser.parse_args()

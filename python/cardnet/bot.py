@@ -22,7 +22,7 @@ from pathlib import Path
 
 import trio
 
-from .ai import LEVELS
+from .ai import LEVELS, with_think
 from .net.peer import HostError, Peer
 from .protocol import JSONValue, StateMessage
 
@@ -68,8 +68,10 @@ class BuiltinBot(Bot):
     that seat would know.
     """
 
-    def __init__(self, player: str = "heuristic", level: str | None = None, seed: int | None = None) -> None:
-        self.player, self.level = player, level
+    def __init__(
+        self, player: str = "heuristic", level: str | None = None, seed: int | None = None, think_ms: int | None = None
+    ) -> None:
+        self.player, self.level, self.think_ms = player, level, think_ms
         self.rng = random.Random(seed)
         self.game = ""
         self.players: int | None = None
@@ -93,12 +95,21 @@ class BuiltinBot(Bot):
         rebuilt = games.game_from_view(
             self.game, view, self.seat, self.players, self.options, seed=self.rng.getrandbits(64)
         )
-        return ai.choose(rebuilt, self.seat, player=self.player, level=self.level, seed=self.rng.getrandbits(64))
+        seed = self.rng.getrandbits(64)
+        return ai.choose(rebuilt, self.seat, player=self.player, level=self.level, seed=seed, think_ms=self.think_ms)
 
 
-def load_bot(spec: str) -> Bot:
+def load_bot(spec: str, think_ms: int | None = None) -> Bot:
     """Build a bot from ``builtin:NAME`` (``random``, ``first``, ``heuristic``, ``ismcts[:N]``, ``easy``,
-    ``normal``, ``hard``), ``FILE.py`` (its Bot subclass) or ``module:Class``."""
+    ``normal``, ``hard``), ``FILE.py`` (its Bot subclass) or ``module:Class``. ``think_ms`` gives a built-in
+    search player (``normal``, ``hard``, ``ismcts``) that think time per decision instead of its iteration
+    count (see ``cardnet.ai.with_think``); a ValueError for any other bot."""
+    if think_ms is not None:
+        name = spec.removeprefix("builtin:")
+        if name == spec:
+            raise ValueError("a think time is for the built-in players only (builtin:hard and the like)")
+        with_think(name, think_ms)  # BadOptions (a ValueError) names what does not fit
+        return BuiltinBot(player=name, think_ms=think_ms)
     if spec.startswith("builtin:"):
         name = spec.split(":", 1)[1]
         if name == "random":

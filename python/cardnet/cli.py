@@ -21,6 +21,7 @@ from typing import Any
 # Importing the package (which this module is part of) already loaded cardnet.ai; this costs nothing.
 from .ai import LEVELS
 from .i18n import gettext as _
+from .errors import BadOptions
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -81,11 +82,16 @@ def _cmd_play(args: argparse.Namespace) -> int:
             print(_error("cardnet play", bad_seat), file=sys.stderr)
             return EXIT_USAGE
     if not args.plain and _full_screen_possible():
+        if _thinking_player(args) is None:
+            return EXIT_USAGE
         return _play_full_screen(args, game)
     if game is None and args.resume is None:
         game = DEFAULT_GAME
     from .net.local import LocalError
 
+    player = _thinking_player(args)
+    if player is None:
+        return EXIT_USAGE
     options = _parse_options(args.option, game) if game is not None else {}
     # The line-mode game is the only local game this module provides; a full-screen client can take over
     # the non --plain case without changing the flags.
@@ -95,8 +101,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             players=args.players,
             seed=args.seed,
             options=options,
-            level=args.level,
-            bot=args.bot,
+            bot=player,
             seat=args.seat,
             journal=args.journal,
             resume=args.resume,
@@ -104,6 +109,18 @@ def _cmd_play(args: argparse.Namespace) -> int:
     except LocalError as e:
         print(f"cardnet play: {e}", file=sys.stderr)
         return EXIT_FAILURE
+
+
+def _thinking_player(args: argparse.Namespace) -> str | None:
+    """The built-in players' name for ``play``: ``--level`` or ``--bot``, with ``--think`` applied; None (after
+    saying why) when ``--think`` does not fit it."""
+    from .ai import with_think
+
+    try:
+        return with_think(args.level or args.bot, args.think)
+    except BadOptions as exc:
+        print(f"cardnet play: --think: {exc.reason}", file=sys.stderr)
+        return None
 
 
 def _full_screen_possible() -> bool:
@@ -126,7 +143,7 @@ def _play_full_screen(args: argparse.Namespace, game: str | None) -> int:
         players=args.players,
         seed=args.seed,
         options=_parse_options(args.option, game) if game is not None else {},
-        player=args.level or args.bot,
+        player=_thinking_player(args) or args.level or args.bot,
         seat=args.seat,
         journal=args.journal,
         resume=args.resume,
@@ -158,6 +175,7 @@ def _new_game_flags(args: argparse.Namespace) -> list[tuple[str, object]]:
         ("--seed", args.seed is not None),
         ("--option", args.option),
         ("--seat", args.seat != 0),
+        ("--think", args.think),
     ]
 
 
@@ -237,9 +255,13 @@ def _wrap(text: str, indent: str = "") -> str:
 def _cmd_arena(args: argparse.Namespace) -> int:
     from .arena import run_arena
 
+    from .ai import with_think
+
+    # The think time is hard's: the other levels keep their counts, so the match still compares levels.
+    seats = [with_think(s, args.think) if s == "hard" else s for s in args.seats]
     return run_arena(
         args.game,
-        args.seats,
+        seats,
         args.games,
         jobs=args.jobs,
         seed=args.seed,
@@ -276,18 +298,10 @@ def _arena_seats(text: str) -> list[str]:
     ``play --level`` gets, and the JSON lists those players under ``seats``."""
     from . import ai
 
-    seats = []
-    for name in (part.strip() for part in text.split(",")):
-        budget = name.removeprefix("ismcts:")
-        known_budget = budget != name and budget.isdigit() and 1 <= int(budget) <= 1_000_000
-        if name in ai.LEVELS or name in ai.PLAYERS or known_budget:
-            seats.append(name)
-        else:
-            known = ", ".join([*ai.LEVELS, *ai.PLAYERS, "ismcts:N"])
-            raise argparse.ArgumentTypeError(
-                _("unknown player '{name}' (players: {known})").format(name=name, known=known)
-            )
-    return seats
+    try:
+        return [ai.check_player(part.strip()) for part in text.split(",")]
+    except BadOptions as exc:
+        raise argparse.ArgumentTypeError(exc.reason) from None
 
 
 def _check_game(name: str) -> str:
@@ -355,6 +369,15 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("difficulty of the built-in players: easy, normal or hard (default: none, --bot decides)"),
     )
     play.add_argument("--bot", default="random", help=_("built-in player when no --level is given (default random)"))
+    play.add_argument(
+        "--think",
+        type=_positive,
+        metavar="MS",
+        help=_(
+            "the built-in players (normal, hard, ismcts) think MS milliseconds per decision instead of their fixed"
+            " count: stronger on a fast machine, no longer the same move for the same seed (default: the fixed count)"
+        ),
+    )
     play.add_argument("--seed", type=seed_arg, help=_("deal from this seed (default: random)"))
     play.add_argument("--seat", type=int, default=0, help=_("your seat (default 0)"))
     play.add_argument(
@@ -443,6 +466,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--jobs",
         type=_positive,
         help=_("games played at once (default 1 thread; with --ray, one task per CPU of the cluster)"),
+    )
+    arena.add_argument(
+        "--think",
+        type=_positive,
+        metavar="MS",
+        help=_(
+            "hard seats think MS milliseconds per decision instead of their fixed count (shown as hard@MS; the"
+            " games are then no longer reproducible from the seed; default: the fixed count)"
+        ),
     )
     arena.add_argument(
         "--seed", type=seed_arg, default=1, help=_("the match's seed; deal d is dealt from derive(seed, d) (default 1)")

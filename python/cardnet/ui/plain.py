@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .. import ai
-from ..errors import BadOptions
 
 __all__ = ["play_plain"]
 
@@ -37,8 +36,8 @@ def play_plain(
     ``bot``) in the other seats; it is journalled to ``journal`` (default: under the user's state directory)
     and ``resume`` continues such a journal where it stopped.
     """
-    if level is None and bot not in ai.PLAYERS and not bot.startswith("ismcts:"):
-        raise BadOptions(f"unknown player {bot!r} ({', '.join(ai.PLAYERS)}, ismcts:N)")
+    if level is None:
+        ai.check_player(bot)
     # trio and the host load only now: importing the renderers stays cheap.
     from .local import play_local
 

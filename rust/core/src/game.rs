@@ -539,6 +539,17 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn search_candidates(&self, seat: Seat) -> Vec<usize> {
         (0..self.legal_count(seat)).collect()
     }
+
+    /// For a [`Search::Matrix`] game at a decision `seat` makes at the same time as one opponent: a full
+    /// state consistent with what `seat` knows (as [`Game::determinize`] deals it) in which both seats are
+    /// still to act — the opponent's pick, if it is already in, taken back — and the opponent's seat.
+    /// `None` (the default) where the matrix search does not apply; the tree search decides there.
+    fn simultaneous_sample(&self, _seat: Seat, _rng: &mut Rng) -> Option<(Self, Seat)>
+    where
+        Self: Sized,
+    {
+        None
+    }
 }
 
 /// The search behind the `normal` and `hard` levels ([`Game::SEARCH`]).
@@ -554,6 +565,18 @@ pub enum Search {
     Flat {
         /// Iterations of the budget one playout uses up (at least 1).
         playout_cost: u32,
+    },
+    /// At decisions two seats make at once ([`Game::simultaneous_sample`]), the matrix game of both
+    /// seats' moves, its cells filled by playouts and solved for the searching seat's maximin mixed
+    /// strategy (`ai::matrix`); elsewhere the tree search. One iteration of a level's budget buys
+    /// `playouts` playouts, since a cell's playout is all a sample costs here. A count under `tree_below`
+    /// iterations plays the tree search throughout: a few playouts a cell leave the matrix too noisy to
+    /// solve, and the tree's habit of answering predictable players keeps `normal` a level of its own.
+    Matrix {
+        /// Playouts per iteration of the budget (at least 1).
+        playouts: u32,
+        /// Iteration counts below this search with the tree (`None`: never).
+        tree_below: Option<u32>,
     },
 }
 

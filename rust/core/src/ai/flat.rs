@@ -11,6 +11,7 @@
 //! with 20 samples won 19 % of the games against heuristic players, and the guard is what keeps a small
 //! budget from trading a sound rule for noise.
 
+use super::budget::Meter;
 use super::playout::play_out;
 use crate::game::{Game, Seat};
 use crate::rng::Rng;
@@ -23,10 +24,10 @@ struct Tally {
     diff_squared: f64,
 }
 
-/// Spends about `playouts` playouts for `seat` (as many sampled states as that gives each candidate,
-/// at least 2, so a level costs about what the tree search costs with as many iterations) and returns the
-/// index of the chosen move.
-pub fn search<G: Game>(game: &G, seat: Seat, playouts: u32, rng: &mut Rng) -> usize {
+/// Spends the playouts `meter` allows for `seat` (`playout_cost` iterations each, a sample costing one
+/// playout per candidate, and at least 2 samples, so a level costs about what the tree search costs with
+/// as many iterations) and returns the index of the chosen move.
+pub(crate) fn search<G: Game>(game: &G, seat: Seat, meter: &mut Meter, playout_cost: u32, rng: &mut Rng) -> usize {
     let count = game.legal_count(seat);
     if count <= 1 {
         return 0;
@@ -39,10 +40,12 @@ pub fn search<G: Game>(game: &G, seat: Seat, playouts: u32, rng: &mut Rng) -> us
     }
     candidates.insert(0, default);
     let players = game.setup().players;
-    let samples = (playouts / candidates.len() as u32).max(2);
+    let sample_cost = (candidates.len() as u32).saturating_mul(playout_cost.max(1));
     let mut tallies = vec![Tally::default(); candidates.len()];
     let mut rewards = vec![0.0; candidates.len()];
-    for _ in 0..samples {
+    let mut samples = 0u32;
+    while meter.spend(sample_cost) || samples < 2 {
+        samples += 1;
         let sample = game.determinize(Some(seat), rng);
         let seed = rng.next_u64();
         for (reward, &index) in rewards.iter_mut().zip(&candidates) {
@@ -83,6 +86,7 @@ fn clearly_better(tally: &Tally, samples: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ai::Budget;
     use crate::games::cherki::Cherki;
     use crate::games::ten::Ten;
     use crate::rng::derive;
@@ -96,7 +100,11 @@ mod tests {
         let mut rng = Rng::new(derive(seed, 1));
         let mut chosen = Vec::new();
         while let Some(seat) = game.to_act().first() {
-            let index = if seat == 0 { search(&game, seat, 8, &mut rng) } else { game.heuristic_index(seat, &mut rng) };
+            let index = if seat == 0 {
+                search(&game, seat, &mut Meter::new(Budget::Iterations(8)), 1, &mut rng)
+            } else {
+                game.heuristic_index(seat, &mut rng)
+            };
             assert!(index < game.legal_count(seat), "the search chose no legal move");
             if seat == 0 {
                 chosen.push(index);

@@ -12,6 +12,7 @@
 //! otherwise) seeds the root, and the search departs from it only for a move whose mean reward is clearly
 //! better, so a small budget never plays worse than the rule of thumb by sampling noise.
 
+use super::budget::Meter;
 use super::playout::play_out;
 use crate::game::{Game, Seat};
 use crate::rng::Rng;
@@ -32,8 +33,13 @@ struct Node<M> {
     children: Vec<usize>,
 }
 
-/// Runs `iterations` iterations for `seat` and returns the index of the chosen move in `game`.
-pub fn search<G: Game>(game: &G, seat: Seat, iterations: u32, rng: &mut Rng) -> usize {
+/// Iterations between two checks of whether the most visited move can still be overtaken.
+const CHECK_EVERY: u32 = 64;
+
+/// Runs iterations for `seat` within `meter` and returns the index of the chosen move in `game`. The
+/// search stops early once the most visited root move leads the next by more visits than the budget has
+/// left, since the rest could not change the choice.
+pub(crate) fn search<G: Game>(game: &G, seat: Seat, meter: &mut Meter, rng: &mut Rng) -> usize {
     let root_count = game.legal_count(seat);
     if root_count <= 1 {
         return 0;
@@ -55,7 +61,10 @@ pub fn search<G: Game>(game: &G, seat: Seat, iterations: u32, rng: &mut Rng) -> 
     ];
     let mut path: Vec<usize> = Vec::new();
     let mut compatible: Vec<usize> = Vec::new();
-    for _ in 0..iterations {
+    while meter.spend(1) {
+        if meter.done().is_multiple_of(CHECK_EVERY) && decided(&nodes, meter.remaining()) {
+            break;
+        }
         let mut state = game.determinize(Some(seat), rng);
         path.clear();
         let mut node = 0usize;
@@ -117,6 +126,16 @@ pub fn search<G: Game>(game: &G, seat: Seat, iterations: u32, rng: &mut Rng) -> 
     }
 }
 
+/// Whether the root's most visited child leads every other by more than `remaining` visits.
+fn decided<M>(nodes: &[Node<M>], remaining: u32) -> bool {
+    let mut visits: Vec<u32> = nodes[0].children.iter().map(|&c| nodes[c].visits).collect();
+    visits.sort_unstable_by(|a, b| b.cmp(a));
+    match visits.as_slice() {
+        [first, second, ..] => first - second > remaining,
+        _ => false,
+    }
+}
+
 /// Whether `a`'s mean reward beats `b`'s by more than sampling noise: two standard errors of the
 /// difference, with rewards in 0..=1 bounding each standard deviation by 0.5. Picking the best of many
 /// noisy means otherwise favours whichever move was luckiest (TEN's auctions offer a dozen bids).
@@ -174,4 +193,47 @@ fn ucb<M>(n: &Node<M>) -> f64 {
     }
     let visits = n.visits as f64;
     n.reward / visits + EXPLORATION * ((n.available.max(1) as f64).ln() / visits).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::Budget;
+    use crate::games::matchstick::Matchstick;
+    use crate::Setup;
+
+    fn root_with_visits(visits: &[u32]) -> Vec<Node<u8>> {
+        let mut nodes = vec![Node { actor: 0, mv: None, visits: 0, available: 0, reward: 0.0, children: Vec::new() }];
+        for (i, &v) in visits.iter().enumerate() {
+            nodes.push(Node {
+                actor: 0,
+                mv: Some(i as u8),
+                visits: v,
+                available: v,
+                reward: 0.0,
+                children: Vec::new(),
+            });
+            nodes[0].children.push(i + 1);
+        }
+        nodes
+    }
+
+    #[test]
+    fn a_lead_the_rest_of_the_budget_cannot_close_decides() {
+        assert!(decided(&root_with_visits(&[500, 90, 10]), 400));
+        assert!(!decided(&root_with_visits(&[500, 90, 10]), 410));
+        assert!(!decided(&root_with_visits(&[500]), 0), "one move is no comparison");
+    }
+
+    #[test]
+    fn the_same_seed_and_count_give_the_same_move_and_the_count_is_not_exceeded() {
+        let Ok(game) = Matchstick::new(&Setup { players: 4, seed: 6, options: serde_json::Map::new() }) else {
+            panic!("no game")
+        };
+        let Some(seat) = game.to_act().first() else { panic!("over") };
+        let mut meter = Meter::new(Budget::Iterations(300));
+        let first = search(&game, seat, &mut meter, &mut Rng::new(2));
+        assert!(meter.done() <= 300);
+        assert_eq!(first, search(&game, seat, &mut Meter::new(Budget::Iterations(300)), &mut Rng::new(2)));
+    }
 }

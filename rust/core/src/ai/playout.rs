@@ -39,3 +39,23 @@ fn search_rewards(outcome: &Outcome, players: usize) -> Vec<f64> {
         }
     }
 }
+
+/// [`play_out`] with a share `exploration` of the moves drawn uniformly among the legal ones instead of by
+/// the heuristic: a continuation that no single predictable reply exploits.
+pub(super) fn play_out_mixed<G: Game>(state: &mut G, players: usize, exploration: f64, rng: &mut Rng) -> Vec<f64> {
+    let threshold = (exploration.clamp(0.0, 1.0) * u64::MAX as f64) as u64;
+    while let Some(actor) = state.to_act().first() {
+        let index = if rng.next_u64() < threshold {
+            rng.index(state.legal_count(actor).max(1))
+        } else {
+            state.heuristic_index(actor, rng)
+        };
+        if state.apply_index(actor, index).is_err() {
+            break;
+        }
+    }
+    match state.outcome() {
+        Some(outcome) => search_rewards(&outcome, players),
+        None => vec![0.5; players],
+    }
+}

@@ -34,8 +34,9 @@ mod view;
 mod wire;
 
 use crate::error::GameError;
-use crate::game::{Game, GameInfo, OptionKind, OptionSpec, Outcome, OutcomeKind, Seat, SeatSet, Setup};
+use crate::game::{Game, GameInfo, OptionKind, OptionSpec, Outcome, OutcomeKind, Search, Seat, SeatSet, Setup};
 use crate::rng::Rng;
+use bot::{MATRIX_FROM_ITERATIONS, MATRIX_PLAYOUTS};
 use legal::*;
 use rules::*;
 pub use rules::{base_gold, Colour, Fistful, FistfulMove, MoveOfCards, DYNAMITE};
@@ -174,5 +175,13 @@ impl Game for Fistful {
 
     fn heuristic_index(&self, seat: Seat, _rng: &mut Rng) -> usize {
         self.heuristic_choice(seat, _rng)
+    }
+
+    /// Duels are guessing games: `hard` solves each pick as a matrix game (see `bot`); `normal` keeps the
+    /// tree search, which beats the heuristic but is itself exploitable.
+    const SEARCH: Search = Search::Matrix { playouts: MATRIX_PLAYOUTS, tree_below: Some(MATRIX_FROM_ITERATIONS) };
+
+    fn simultaneous_sample(&self, seat: Seat, rng: &mut Rng) -> Option<(Self, Seat)> {
+        self.duel_sample(seat, rng)
     }
 }
