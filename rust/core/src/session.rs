@@ -3,6 +3,7 @@
 //! [`Session`] wraps any [`Game`], checks whose turn it is, keeps the moves for saving, and speaks JSON.
 //! [`AnyGame`] is its object-safe face, so a caller can hold any of the four games behind one type.
 
+#[cfg(feature = "ai")]
 use crate::ai::Player;
 use crate::error::GameError;
 use crate::game::{Game, GameInfo, Outcome, Seat, Setup};
@@ -213,6 +214,7 @@ pub trait AnyGame: Send + Sync {
     /// A copy with every hidden fact `observer` cannot know re-dealt from `seed`.
     fn determinize(&self, observer: Option<Seat>, seed: u64) -> Box<dyn AnyGame>;
     /// The index a built-in player picks for `seat`.
+    #[cfg(feature = "ai")]
     fn choose(&self, seat: Seat, player: Player, seed: u64) -> Result<usize, GameError>;
 }
 
@@ -363,6 +365,7 @@ impl<G: Game> AnyGame for Session<G> {
             determinized: true,
         })
     }
+    #[cfg(feature = "ai")]
     fn choose(&self, seat: Seat, player: Player, seed: u64) -> Result<usize, GameError> {
         self.check_turn(seat)?;
         player.choose(&self.game, seat, &mut Rng::new(seed))
