@@ -15,7 +15,6 @@ from typing import Any
 
 from . import _core
 from ._core import Game, RlState
-from .games import check_seed
 
 __all__ = ["LEVELS", "PLAYERS", "choose", "choose_action", "choose_index", "level_player"]
 
@@ -45,7 +44,7 @@ def choose_index(
     without the GIL, so ``trio.to_thread.run_sync`` keeps an event loop responsive meanwhile. Raises
     BadOptions for an unknown player or level and IllegalMove when ``seat`` is not to act.
     """
-    return game.choose(seat, player, level, check_seed(seed))
+    return game.choose(seat, player, level, seed)
 
 
 def choose(
@@ -70,4 +69,4 @@ def choose_action(
     ``core`` of an OpenSpiel state), as ``choose_index`` picks on a game: the same choice for the same
     position and seed, from what ``seat`` may see only. Raises BadOptions for an unknown player or level and
     IllegalMove when ``seat`` is not to act."""
-    return state.choose_action(seat, player, level, check_seed(seed))
+    return state.choose_action(seat, player, level, seed)

@@ -92,9 +92,10 @@
 //! ```
 //!
 //! # Determinization, saves and players that see only their view
-//! [`AnyGame::determinize`] deals every fact an observer cannot know anew — what a search samples. Such a
-//! copy holds invented cards and refuses to be saved; a real game saves to JSON and
-//! [`load_game`] replays it, checking every move and the final state. [`registry::from_view`] rebuilds a
+//! [`AnyGame::determinize`] deals every fact an observer cannot know anew — what a search samples. A game
+//! saves to JSON and [`load_game`] replays it, checking every move and the final state; a determinized
+//! copy saves as its recipe (the save of the game it was drawn from, the observer and the seed, then its
+//! own moves) and loads back exactly. [`registry::from_view`] rebuilds a
 //! full game from nothing but a seat's view, which is how a network bot uses the built-in players.
 //!
 //! ```
@@ -105,9 +106,10 @@
 //! game.apply_index(seat, 0)?;
 //! let sample = game.determinize(Some(seat), 99);
 //! assert_eq!(sample.view(Some(seat))?, game.view(Some(seat))?);
-//! assert_eq!(sample.to_json().unwrap_err().code(), "determinized");
 //! let saved = cardnet_core::json::canonical(&game.to_json()?);
 //! assert_eq!(load_game(&saved)?.state_hash(), game.state_hash());
+//! let saved_sample = cardnet_core::json::canonical(&sample.to_json()?);
+//! assert_eq!(load_game(&saved_sample)?.state_hash(), sample.state_hash());
 //! # Ok(())
 //! # }
 //! ```

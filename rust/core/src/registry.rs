@@ -117,7 +117,8 @@ pub fn play_games(
 
 /// A game of `name` built from what `seat` sees (`view` as returned by `view(seat)`; `None` = a spectator),
 /// every hidden fact dealt from `seed`: what a network bot searches on. The result is a determinized copy
-/// (it cannot be saved). `players` and `options` are the table's.
+/// with no deal to replay, so it cannot be saved (`IllegalMove` with code `determinized`), nor can the
+/// copies determinized from it. `players` and `options` are the table's.
 pub fn from_view(
     name: &str,
     players: Option<usize>,
