@@ -114,13 +114,6 @@ pub(crate) fn move_value(py: Python<'_>, mv: &Bound<'_, PyAny>) -> PyResult<Valu
     from_py(mv).map_err(|e| to_pyerr(py, &GameError::invalid(format!("not a move: {}", e.message()))))
 }
 
-/// A seed as `cardnet.games.check_seed` reads it, the package's one seed rule: an integer 0 to 2**64-1,
-/// or a fresh random one for None; BadOptions otherwise.
-pub fn checked_seed(py: Python<'_>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
-    let check = py.import("cardnet.games")?.getattr("check_seed")?;
-    check.call1((seed,))?.extract()
-}
-
 fn events_value(game: &dyn AnyGame, seat: Option<Seat>) -> Result<Value, GameError> {
     game.events(seat).map(Value::Array)
 }
@@ -400,7 +393,7 @@ impl Game {
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<usize> {
         guard(py, || {
-            let seed = checked_seed(py, seed)?;
+            let seed = crate::seed::checked_seed(py, seed)?;
             let game = self.usable(py)?;
             let seat = seat_of(py, game, seat)?;
             let chosen = match level {

@@ -8,6 +8,7 @@ mod errors;
 mod game;
 mod host;
 mod rl;
+mod seed;
 mod segments;
 
 use cardnet_core::json::{canonical, parse};

@@ -430,7 +430,7 @@ impl RlState {
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<usize> {
         guard(py, || {
-            let seed = crate::game::checked_seed(py, seed)?;
+            let seed = crate::seed::checked_seed(py, seed)?;
             let state = self.usable(py)?;
             let seat = seat_of(py, state, seat)?;
             let chosen = check(py, level.map_or_else(|| Player::parse(player), Player::for_level))?;
