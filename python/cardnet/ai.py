@@ -22,7 +22,6 @@ from typing import Any
 from . import _core
 from ._core import Game, RlState
 from .errors import BadOptions
-from .games import check_seed
 
 __all__ = [
     "LEVELS",
@@ -98,8 +97,8 @@ def choose_index(
     BadOptions for an unknown player or level and IllegalMove when ``seat`` is not to act.
     """
     if think_ms is not None:
-        return game.choose(seat, with_think(level or player, think_ms), None, check_seed(seed))
-    return game.choose(seat, player, level, check_seed(seed))
+        return game.choose(seat, with_think(level or player, think_ms), None, seed)
+    return game.choose(seat, player, level, seed)
 
 
 def choose(
@@ -127,5 +126,5 @@ def choose_action(
     position and seed, from what ``seat`` may see only. Raises BadOptions for an unknown player or level and
     IllegalMove when ``seat`` is not to act. ``think_ms`` as for ``choose_index``."""
     if think_ms is not None:
-        return state.choose_action(seat, with_think(level or player, think_ms), None, check_seed(seed))
-    return state.choose_action(seat, player, level, check_seed(seed))
+        return state.choose_action(seat, with_think(level or player, think_ms), None, seed)
+    return state.choose_action(seat, player, level, seed)

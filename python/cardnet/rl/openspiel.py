@@ -279,7 +279,7 @@ class CardnetState(pyspiel.State):  # type: ignore[misc]
         twin._player = self._player
         return twin
 
-    def choose_action(self, player: str = "random", level: str | None = None, seed: int = 0) -> int:
+    def choose_action(self, player: str = "random", level: str | None = None, seed: int | None = None) -> int:
         """The action id a built-in player picks for the player to move (``RlState.choose_action``: ``level``
         ``easy``/``normal``/``hard``, or a ``player`` name as ``cardnet.ai`` lists them). It sees only what
         that seat may see. Raises ``ValueError`` at a chance, simultaneous or terminal node."""

@@ -8,11 +8,11 @@
 //! proves that a view holds no hidden fact of another seat, since `determinize` re-deals exactly those
 //! facts.
 
+use crate::game::DECISION_LIMIT;
 use crate::game::{Game, Seat};
 use crate::json::canonical;
 use crate::rng::Rng;
 use crate::session::{AnyGame, Session};
-use crate::simulate::DECISION_LIMIT;
 use serde_json::Value;
 
 /// How thoroughly to check each step.

@@ -28,6 +28,9 @@ pub type Seat = usize;
 /// Largest player count any game supports (Matchstick Tycoon: 8).
 pub const MAX_SEATS: usize = 8;
 
+/// A game that has not ended after this many decisions is a bug in its engine, not a long game.
+pub const DECISION_LIMIT: u64 = 1_000_000;
+
 /// A set of seats as a bitmask (bit i = seat i). Seats 16 and above cannot be members: adding one
 /// changes nothing and asking for one answers no, so that an out-of-range seat never panics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -1,10 +1,12 @@
 //! The list of games, and everything that picks a game by name: new games, loading saves, batch play.
 
+#[cfg(feature = "ai")]
 use crate::ai::Player;
 use crate::error::GameError;
 use crate::game::{Game, GameInfo, Seat, Setup};
 use crate::json;
 use crate::session::{replay, AnyGame, Session, SAVE_FORMAT};
+#[cfg(feature = "ai")]
 use crate::simulate::{play_games as play_games_typed, simulate as simulate_typed, GameRecord, Seating, SimSummary};
 use serde_json::Value;
 
@@ -40,6 +42,7 @@ macro_rules! games {
             Err(unknown(name))
         }
 
+        #[cfg(feature = "ai")]
         fn simulate_named(name: &str, players: Option<usize>, options: &Value, seats: &[Player],
                           games: u64, seed: u64) -> Result<SimSummary, GameError> {
             $(if name == <$ty as Game>::info().name {
@@ -48,6 +51,7 @@ macro_rules! games {
             Err(unknown(name))
         }
 
+        #[cfg(feature = "ai")]
         fn play_games_named(name: &str, options: &Value, players: &[Player], games: &[Seating])
             -> Result<Vec<GameRecord>, GameError> {
             $(if name == <$ty as Game>::info().name {
@@ -89,6 +93,7 @@ pub fn load_game(text: &str) -> Result<Box<dyn AnyGame>, GameError> {
     replay_named(name, map)
 }
 
+#[cfg(feature = "ai")]
 /// Batch self-play of the game called `name` with one player name per seat (see [`Player::parse`]). See
 /// [`crate::simulate`] for how seeds are derived.
 pub fn simulate(name: &str, seats: &[&str], games: u64, seed: u64, options: &Value) -> Result<SimSummary, GameError> {
@@ -96,6 +101,7 @@ pub fn simulate(name: &str, seats: &[&str], games: u64, seed: u64, options: &Val
     simulate_named(name, Some(seats.len()), options, &players, games, seed)
 }
 
+#[cfg(feature = "ai")]
 /// Plays single games of `name`, each with its own deal seed and seating of `players` (names as
 /// [`Player::parse`] reads them; their number is the player count), timing every decision. See
 /// [`crate::simulate::play_games`].
@@ -111,7 +117,8 @@ pub fn play_games(
 
 /// A game of `name` built from what `seat` sees (`view` as returned by `view(seat)`; `None` = a spectator),
 /// every hidden fact dealt from `seed`: what a network bot searches on. The result is a determinized copy
-/// (it cannot be saved). `players` and `options` are the table's.
+/// with no deal to replay, so it cannot be saved (`IllegalMove` with code `determinized`), nor can the
+/// copies determinized from it. `players` and `options` are the table's.
 pub fn from_view(
     name: &str,
     players: Option<usize>,

@@ -3,6 +3,7 @@
 //! [`Session`] wraps any [`Game`], checks whose turn it is, keeps the moves for saving, and speaks JSON.
 //! [`AnyGame`] is its object-safe face, so a caller can hold any of the four games behind one type.
 
+#[cfg(feature = "ai")]
 use crate::ai::Player;
 use crate::error::GameError;
 use crate::game::{Game, GameInfo, Outcome, Seat, Setup};
@@ -10,31 +11,68 @@ use crate::json::canonical;
 use crate::rng::Rng;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
+use std::sync::Arc;
 
 /// Version of the saved-game format written by [`AnyGame::to_json`].
 pub const SAVE_FORMAT: u64 = 1;
 
-/// The keys of a saved game; any other key means the document is not one of ours.
-const SAVE_KEYS: [&str; 7] = ["format", "game", "players", "seed", "options", "moves", "state"];
+/// The keys of a saved game; any other key means the document is not one of ours. A game played from
+/// its deal has `seed` and `options`; a determinized copy has `determinized` instead.
+const SAVE_KEYS: [&str; 8] = ["format", "game", "players", "seed", "options", "determinized", "moves", "state"];
 
 /// A game with its history.
 #[derive(Clone)]
 pub struct Session<G: Game> {
     game: G,
     history: Vec<(Seat, G::Move)>,
-    /// A determinized copy holds invented hidden cards and must never be saved as if it were the game.
-    determinized: bool,
+    /// How the state came about, which decides what a save must hold to rebuild it.
+    origin: Origin<G>,
+}
+
+/// How a session's state came about.
+#[derive(Clone)]
+enum Origin<G: Game> {
+    /// Dealt from the setup's seed: the save replays the moves from the deal.
+    Dealt,
+    /// Re-dealt from another session for an observer: the invented cards follow from no seed of the
+    /// setup, so the save holds the recipe (that session's save, the observer and the seed), then the
+    /// moves made since.
+    Redealt(Arc<Redeal<G>>),
+    /// Rebuilt from a seat's view: there is no deal to replay, so it cannot be saved.
+    FromView,
+}
+
+/// The recipe of a determinized copy.
+struct Redeal<G: Game> {
+    source: Session<G>,
+    observer: Option<Seat>,
+    seed: u64,
+    /// The length of the history when the copy was drawn; the moves after it are the copy's own.
+    since: usize,
 }
 
 impl<G: Game> Session<G> {
     /// Starts a game from player count, seed and options (a JSON object or null; defaults filled in).
     pub fn start(players: Option<usize>, seed: u64, options: &Value) -> Result<Self, GameError> {
-        Ok(Session { game: G::start(players, seed, options)?, history: Vec::new(), determinized: false })
+        Ok(Session { game: G::start(players, seed, options)?, history: Vec::new(), origin: Origin::Dealt })
     }
 
-    /// A determinized session around a state built elsewhere (from a view): no history, never saved.
+    /// A determinized session around a state built elsewhere (from a view): no history and no deal to
+    /// replay, so it cannot be saved.
     pub fn from_game(game: G) -> Self {
-        Session { game, history: Vec::new(), determinized: true }
+        Session { game, history: Vec::new(), origin: Origin::FromView }
+    }
+
+    /// A copy with every hidden fact `observer` cannot know re-dealt from `seed`, which remembers how it
+    /// was drawn so that it saves and loads.
+    fn redealt(&self, observer: Option<Seat>, seed: u64) -> Self {
+        let mut rng = Rng::new(seed);
+        let since = self.history.len();
+        Session {
+            game: self.game.determinize(observer, &mut rng),
+            history: self.history.clone(),
+            origin: Origin::Redealt(Arc::new(Redeal { source: self.clone(), observer, seed, since })),
+        }
     }
 
     /// The engine state.
@@ -206,13 +244,19 @@ pub trait AnyGame: Send + Sync {
     fn history(&self) -> Vec<(Seat, Value)>;
     /// How many moves were made, without building the history.
     fn move_count(&self) -> usize;
-    /// The saved-game document (format version, setup, moves and full state).
+    /// The saved-game document (format version, setup, moves and full state). A determinized copy saves
+    /// its recipe instead of the setup: `determinized` holds the save of the game it was drawn from, the
+    /// observer and the seed, and `moves` the moves made on the copy since. A game rebuilt from a view
+    /// ([`crate::registry::from_view`]) has no deal to replay: `IllegalMove` with code `determinized`.
     fn to_json(&self) -> Result<Value, GameError>;
     /// An independent copy.
     fn clone_box(&self) -> Box<dyn AnyGame>;
-    /// A copy with every hidden fact `observer` cannot know re-dealt from `seed`.
+    /// A copy with every hidden fact `observer` cannot know re-dealt from `seed`; it plays on, and saves
+    /// and loads (see [`AnyGame::to_json`]).
     fn determinize(&self, observer: Option<Seat>, seed: u64) -> Box<dyn AnyGame>;
-    /// The index a built-in player picks for `seat`.
+    /// The index a built-in player picks for `seat`: the same for the same seed, in every language
+    /// (Python's `seed=None` default draws a fresh seed first).
+    #[cfg(feature = "ai")]
     fn choose(&self, seat: Seat, player: Player, seed: u64) -> Result<usize, GameError>;
 }
 
@@ -339,30 +383,36 @@ impl<G: Game> AnyGame for Session<G> {
         self.history.len()
     }
     fn to_json(&self) -> Result<Value, GameError> {
-        if self.determinized {
-            return Err(GameError::illegal(
-                "determinized",
-                "a determinized copy holds invented hidden cards and cannot be saved",
-            ));
-        }
         let setup = self.game.setup();
-        let moves: Vec<Value> =
-            self.history.iter().map(|(s, m)| json!({"seat": s, "move": self.game.move_to_json(m)})).collect();
-        Ok(json!({"format": SAVE_FORMAT, "game": self.name(), "players": setup.players,
-                  "seed": setup.seed, "options": setup.options, "moves": moves,
-                  "state": self.game.state_json()}))
+        let moves_from = |first: usize| -> Vec<Value> {
+            let made = &self.history[first..];
+            made.iter().map(|(s, m)| json!({"seat": s, "move": self.game.move_to_json(m)})).collect()
+        };
+        match &self.origin {
+            Origin::Dealt => Ok(json!({"format": SAVE_FORMAT, "game": self.name(), "players": setup.players,
+                                       "seed": setup.seed, "options": setup.options, "moves": moves_from(0),
+                                       "state": self.game.state_json()})),
+            Origin::Redealt(redeal) => {
+                let from = json!({"state": redeal.source.to_json()?, "observer": redeal.observer,
+                                  "seed": redeal.seed});
+                Ok(json!({"format": SAVE_FORMAT, "game": self.name(), "players": setup.players,
+                          "determinized": from, "moves": moves_from(redeal.since),
+                          "state": self.game.state_json()}))
+            }
+            Origin::FromView => Err(GameError::illegal(
+                "determinized",
+                "a game rebuilt from a seat's view has invented hidden cards and no deal to replay, so it \
+                 cannot be saved; save the game the view was seen in",
+            )),
+        }
     }
     fn clone_box(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
     }
     fn determinize(&self, observer: Option<Seat>, seed: u64) -> Box<dyn AnyGame> {
-        let mut rng = Rng::new(seed);
-        Box::new(Session {
-            game: self.game.determinize(observer, &mut rng),
-            history: self.history.clone(),
-            determinized: true,
-        })
+        Box::new(self.redealt(observer, seed))
     }
+    #[cfg(feature = "ai")]
     fn choose(&self, seat: Seat, player: Player, seed: u64) -> Result<usize, GameError> {
         self.check_turn(seat)?;
         player.choose(&self.game, seat, &mut Rng::new(seed))
@@ -423,13 +473,26 @@ pub(crate) fn replay<G: Game>(doc: &Map<String, Value>) -> Result<Session<G>, Ga
         return Err(corrupt(format!("unknown key {key:?} in the saved game")));
     }
     let players = doc.get("players").and_then(Value::as_u64).ok_or_else(|| corrupt("no player count".into()))?;
-    let seed = doc.get("seed").and_then(Value::as_u64).ok_or_else(|| corrupt("no seed".into()))?;
-    let options = match doc.get("options") {
-        Some(options @ Value::Object(_)) => options.clone(),
-        _ => return Err(corrupt("no options object".into())),
+    let mut session = match doc.get("determinized") {
+        Some(from) => {
+            if doc.contains_key("seed") || doc.contains_key("options") {
+                return Err(corrupt("a determinized copy's save has its setup in its source, not beside it".into()));
+            }
+            redeal::<G>(from)?
+        }
+        None => {
+            let seed = doc.get("seed").and_then(Value::as_u64).ok_or_else(|| corrupt("no seed".into()))?;
+            let options = match doc.get("options") {
+                Some(options @ Value::Object(_)) => options.clone(),
+                _ => return Err(corrupt("no options object".into())),
+            };
+            Session::<G>::start(Some(players as usize), seed, &options)
+                .map_err(|e| corrupt(format!("setup: {}", e.reason())))?
+        }
     };
-    let mut session = Session::<G>::start(Some(players as usize), seed, &options)
-        .map_err(|e| corrupt(format!("setup: {}", e.reason())))?;
+    if session.game.setup().players as u64 != players {
+        return Err(corrupt(format!("the player count {players} differs from the source's")));
+    }
     let moves = doc.get("moves").and_then(Value::as_array).ok_or_else(|| corrupt("no move list".into()))?;
     for (i, entry) in moves.iter().enumerate() {
         let seat = entry.get("seat").and_then(Value::as_u64).ok_or_else(|| corrupt(format!("move {i}: no seat")))?;
@@ -443,6 +506,34 @@ pub(crate) fn replay<G: Game>(doc: &Map<String, Value>) -> Result<Session<G>, Ga
         return Err(corrupt(format!("the stored state differs from the replayed one at {path}")));
     }
     Ok(session)
+}
+
+/// The determinized copy a save's `determinized` part describes: its source loaded (the same game, checked
+/// move by move), then re-dealt for the same observer with the same seed.
+fn redeal<G: Game>(from: &Value) -> Result<Session<G>, GameError> {
+    let corrupt = |what: &str| GameError::CorruptState(format!("determinized: {what}"));
+    let from = from.as_object().ok_or_else(|| corrupt("not an object"))?;
+    if let Some(key) = from.keys().find(|k| !["state", "observer", "seed"].contains(&k.as_str())) {
+        return Err(corrupt(&format!("unknown key {key:?}")));
+    }
+    let source = from.get("state").and_then(Value::as_object).ok_or_else(|| corrupt("no source save"))?;
+    if source.get("format").and_then(Value::as_u64) != Some(SAVE_FORMAT) {
+        return Err(corrupt("the source is not a save of this format"));
+    }
+    if source.get("game").and_then(Value::as_str) != Some(G::info().name) {
+        return Err(corrupt("the source is a save of another game"));
+    }
+    let source = replay::<G>(source).map_err(|e| corrupt(&format!("source: {}", e.reason())))?;
+    let seed = from.get("seed").and_then(Value::as_u64).ok_or_else(|| corrupt("no seed"))?;
+    let observer = match from.get("observer") {
+        Some(Value::Null) => None,
+        Some(seat) => match seat.as_u64() {
+            Some(s) if (s as usize) < source.game.setup().players => Some(s as usize),
+            _ => return Err(corrupt("the observer is not a seat of the game")),
+        },
+        None => return Err(corrupt("no observer")),
+    };
+    Ok(source.redealt(observer, seed))
 }
 
 /// The path of the first place where two JSON values differ.

@@ -15,8 +15,7 @@ use serde_json::{json, Value};
 #[cfg(not(unix))]
 use std::time::Instant;
 
-/// A game that has not ended after this many decisions is a bug in its engine, not a long game.
-pub const DECISION_LIMIT: u64 = 1_000_000;
+pub use crate::game::DECISION_LIMIT;
 
 /// Totals of a batch.
 #[derive(Clone, Debug, PartialEq)]

@@ -726,6 +726,7 @@ fn many_matchsticks_give_thousands_of_counted_plays() {
 }
 
 #[test]
+#[cfg(feature = "ai")]
 fn built_in_players_finish_games() {
     let summary =
         cardnet_core::registry::simulate("matchstick", &["heuristic", "random", "ismcts:20"], 3, 5, &json!({}))

@@ -112,3 +112,78 @@ proptest! {
         }
     }
 }
+
+/// A determinized copy with a few moves of its own, for every game and observer, drawn from a game in play.
+fn determinized_copies() -> Vec<(String, Box<dyn cardnet_core::AnyGame>)> {
+    let mut copies = Vec::new();
+    for info in infos() {
+        let doc = saved_game(info.name, 12);
+        let game = load_game(&canonical(&doc)).expect("load");
+        for observer in std::iter::once(None).chain((0..game.setup().players).map(Some)) {
+            let mut copy = game.determinize(observer, 77);
+            for _ in 0..3 {
+                let Some(&seat) = copy.to_act().first() else { break };
+                copy.apply_index(seat, 0).expect("legal move");
+            }
+            copies.push((format!("{} observer {observer:?}", info.name), copy));
+        }
+    }
+    copies
+}
+
+#[test]
+fn a_determinized_copy_saves_and_loads_back_exactly() {
+    for (what, copy) in determinized_copies() {
+        let doc = copy.to_json().unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert!(doc.get("seed").is_none() && doc["determinized"]["seed"] == json!(77), "{what}");
+        let loaded = load_game(&canonical(&doc)).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(loaded.state_hash(), copy.state_hash(), "{what}");
+        assert_eq!(loaded.to_json().expect("save"), doc, "{what}");
+        assert_eq!(loaded.move_count(), copy.move_count(), "{what}");
+        // What the copy invented is what loads: other seats' hands too, not only the public part.
+        for seat in 0..copy.setup().players {
+            assert_eq!(loaded.view(Some(seat)).unwrap(), copy.view(Some(seat)).unwrap(), "{what} seat {seat}");
+        }
+    }
+}
+
+#[test]
+fn a_copy_of_a_copy_saves_its_whole_recipe() {
+    let game = new_game("cherki", Some(4), 5, &Value::Null).expect("new game");
+    let twice = game.determinize(Some(1), 8).determinize(Some(2), 9);
+    let doc = twice.to_json().expect("save");
+    assert_eq!(doc["determinized"]["state"]["determinized"]["observer"], json!(1));
+    assert_eq!(load_game(&canonical(&doc)).expect("load").state_hash(), twice.state_hash());
+}
+
+#[test]
+fn a_determinized_save_with_a_wrong_recipe_does_not_load() {
+    let (_, copy) = determinized_copies().swap_remove(1);
+    let doc = copy.to_json().expect("save");
+    let edited = |pointer: &str, value: Value| {
+        let mut doc = doc.clone();
+        *doc.pointer_mut(pointer).expect("the save has this field") = value;
+        corrupt(&canonical(&doc))
+    };
+    // Another seed or observer deals other cards, which the state check catches.
+    assert!(edited("/determinized/seed", json!(78)).contains("differs"));
+    assert!(edited("/determinized/observer", json!(99)).contains("observer is not a seat"));
+    assert!(edited("/determinized/observer", json!("north")).contains("observer is not a seat"));
+    assert!(edited("/determinized/state/game", json!("fistful")).contains("another game"));
+    assert!(edited("/determinized/state/moves", json!([{"seat": 0, "move": {"type": "fly"}}])).contains("source"));
+    assert!(edited("/determinized", json!([])).contains("not an object"));
+    let mut with_seed = doc.clone();
+    with_seed["seed"] = json!(3);
+    assert!(corrupt(&canonical(&with_seed)).contains("setup in its source"));
+}
+
+#[test]
+fn a_game_rebuilt_from_a_view_refuses_to_be_saved() {
+    let game = new_game("fistful", None, 4, &Value::Null).expect("new game");
+    let view = game.view(Some(0)).expect("view");
+    let rebuilt = cardnet_core::game_from_view("fistful", None, &Value::Null, Some(0), &view, 1).expect("rebuilt");
+    let refused = rebuilt.to_json().unwrap_err();
+    assert_eq!(refused.code(), "determinized");
+    assert!(refused.to_string().contains("no deal to replay"), "{refused}");
+    assert_eq!(rebuilt.determinize(Some(0), 2).to_json().unwrap_err().code(), "determinized");
+}

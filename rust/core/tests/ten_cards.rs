@@ -1,4 +1,4 @@
-//! TEN card data: the embedded file, deck sizes per player count, names, and the loader's refusals.
+//! TEN card data: the compiled-in box and `data/ten.toml`, deck sizes per player count, names, and the loader's refusals.
 
 use cardnet_core::games::ten::cards::{Colour, TenCard, TenData, TenKind, TEN_TOML, TOTAL_CARDS};
 
@@ -155,9 +155,18 @@ fn kinds_and_cards_serialise_to_json() {
     assert!(!TenKind::Number { colour: Colour::Red, value: 1 }.is_wild());
 }
 
+/// The box is compiled in as Rust constants (`games/ten/table.rs`); `data/ten.toml` is its readable form.
+/// A correction to one that misses the other fails here.
 #[test]
-fn loading_the_embedded_text_again_gives_the_same_data() {
+fn the_compiled_in_box_equals_data_ten_toml() {
     assert_eq!(&TenData::load(TEN_TOML).unwrap(), data());
+}
+
+#[test]
+fn a_cards_json_is_its_serde_form() {
+    for card in &data().cards {
+        assert_eq!(card.to_json(), serde_json::to_value(card).unwrap(), "card {}", card.id);
+    }
 }
 
 #[test]

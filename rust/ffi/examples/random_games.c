@@ -204,6 +204,21 @@ static void check_save_load_clone(void) {
     refused(cardnet_game_load(save, &corrupt), CARDNET_STATUS_CORRUPT_STATE, "corrupt_state",
             "a damaged save is refused");
     check(corrupt == NULL, "a refused load makes no handle");
+
+    /* A determinized copy (what a search samples) saves as its recipe and loads back to the same state. */
+    CardnetGame *sample = NULL, *sample_loaded = NULL;
+    must(cardnet_game_determinize(g, 1, 99, &sample), "cardnet_game_determinize");
+    char *sample_save = NULL;
+    must(cardnet_game_save_json(sample, &sample_save), "cardnet_game_save_json of a determinized copy");
+    must(cardnet_game_load(sample_save, &sample_loaded), "cardnet_game_load of a determinized copy");
+    char d[CARDNET_STATE_HASH_SIZE], e[CARDNET_STATE_HASH_SIZE];
+    must(cardnet_state_hash(sample, d, sizeof d), "hash of the determinized copy");
+    must(cardnet_state_hash(sample_loaded, e, sizeof e), "hash of the loaded copy");
+    check(strcmp(d, e) == 0, "a determinized copy loads back to the same state");
+    cardnet_string_free(sample_save);
+    cardnet_game_free(sample_loaded);
+    cardnet_game_free(sample);
+
     cardnet_string_free(save);
     cardnet_game_free(copy);
     cardnet_game_free(loaded);

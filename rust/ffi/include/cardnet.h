@@ -91,7 +91,7 @@ CardnetStatus cardnet_game_load(const char *save_json,
 // A game built from what `seat` sees (`view_json` as [`cardnet_view_json`] gave it for that seat;
 // `CARDNET_SPECTATOR` for a spectator's), every hidden fact dealt from `seed`: what a bot that has only
 // its view searches on. `setup_json` gives the table's game, players and options (its seed is not used).
-// The copy cannot be saved.
+// The copy has no deal to replay, so it cannot be saved (nor can copies determinized from it).
 //
 // Ownership: on success `*out_game` is a new handle the caller releases with [`cardnet_game_free`].
 //
@@ -114,7 +114,8 @@ CardnetStatus cardnet_game_clone(const CardnetGame *game, CardnetGame **out_game
 
 // A copy of `game` with every fact `observer` cannot know (other hands, the stock's order, pending
 // picks, the game's own random stream) dealt anew from `seed`; `observer`'s view is unchanged.
-// `CARDNET_SPECTATOR` keeps only public knowledge. The copy cannot be saved.
+// `CARDNET_SPECTATOR` keeps only public knowledge. The copy plays on, and saves and loads: its save
+// holds the recipe (the save of `game`, the observer and the seed, then the copy's own moves).
 //
 // Ownership: on success `*out_game` is a new handle the caller releases with [`cardnet_game_free`].
 //
@@ -142,8 +143,9 @@ CardnetStatus cardnet_game_setup_json(const CardnetGame *game,
                                       char **out_json);
 
 // The saved-game document (format version, setup, moves and the full state), for
-// [`cardnet_game_load`]. A determinized copy is refused (`CARDNET_STATUS_ILLEGAL_MOVE`, code
-// `determinized`): its hidden cards are invented.
+// [`cardnet_game_load`]. A determinized copy saves as its recipe and loads back exactly; a game
+// rebuilt from a view is refused (`CARDNET_STATUS_ILLEGAL_MOVE`, code `determinized`): its hidden
+// cards are invented and there is no deal to replay.
 //
 // Ownership: on success `*out_json` is a new string the caller frees with `cardnet_string_free`.
 //

@@ -360,7 +360,7 @@ impl Game {
         self.clone(py)
     }
 
-    /// Pickles as the saved game (a determinized copy cannot be pickled, as it cannot be saved).
+    /// Pickles as the saved game (a game rebuilt from a view cannot be pickled, as it cannot be saved).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let text = self.to_json(py)?;
         let load = py.import("cardnet._core")?.getattr("load_game")?;
@@ -368,7 +368,8 @@ impl Game {
     }
 
     /// A copy in which every hidden fact `observer` cannot know (None: only public knowledge) is dealt
-    /// anew from `seed`; `observer`'s view and events are unchanged. Such a copy cannot be saved.
+    /// anew from `seed`; `observer`'s view and events are unchanged. Such a copy plays on, and saves and
+    /// loads: its save holds the recipe (this game's save, the observer and the seed, then its own moves).
     #[pyo3(signature = (observer, seed))]
     fn determinize(&self, py: Python<'_>, observer: Option<i64>, seed: u64) -> PyResult<Game> {
         guard(py, || {
@@ -380,10 +381,19 @@ impl Game {
 
     /// The index of the legal move a built-in player picks for `seat`. `player` is `random`, `heuristic`,
     /// `ismcts` or `ismcts:N`; a `level` (`easy`, `normal`, `hard`), when given, chooses the player instead.
-    /// Deterministic for a given seed; the search runs without holding the GIL.
-    #[pyo3(signature = (seat, player = "random", level = None, seed = 0))]
-    fn choose(&self, py: Python<'_>, seat: i64, player: &str, level: Option<&str>, seed: u64) -> PyResult<usize> {
+    /// The same seed gives the same choice (as in Rust and C); `seed=None`, the default, draws a fresh
+    /// one, as everywhere in the package. The search runs without holding the GIL.
+    #[pyo3(signature = (seat, player = "random", level = None, seed = None))]
+    fn choose(
+        &self,
+        py: Python<'_>,
+        seat: i64,
+        player: &str,
+        level: Option<&str>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<usize> {
         guard(py, || {
+            let seed = crate::seed::checked_seed(py, seed)?;
             let game = self.usable(py)?;
             let seat = seat_of(py, game, seat)?;
             let chosen = match level {

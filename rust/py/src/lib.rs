@@ -8,6 +8,7 @@ mod errors;
 mod game;
 mod host;
 mod rl;
+mod seed;
 mod segments;
 
 use cardnet_core::json::{canonical, parse};
@@ -47,7 +48,7 @@ fn load_game(py: Python<'_>, text: &str) -> PyResult<Game> {
 
 /// A game built from what `seat` sees (`view` as `Game.view(seat)` returns it; `seat=None` a spectator),
 /// every hidden fact dealt from `seed`: what a network bot hands to the built-in players. The result is a
-/// determinized copy and cannot be saved.
+/// determinized copy with no deal to replay, so it cannot be saved (`IllegalMove`, code `determinized`).
 #[pyfunction]
 #[pyo3(signature = (name, view, seat, players = None, options = None, seed = 0))]
 fn game_from_view(

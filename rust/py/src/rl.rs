@@ -419,16 +419,18 @@ impl RlState {
     /// `ismcts:N`; a `level` (`easy`, `normal`, `hard`), when given, chooses the player instead. The same
     /// choice as `Game.choose` in the same position and seed; the player sees only what `seat` may see.
     /// The search runs without holding the GIL. `IllegalMove` when `seat` has nothing to decide.
-    #[pyo3(signature = (seat, player = "random", level = None, seed = 0))]
+    /// The same seed gives the same choice; `seed=None`, the default, draws a fresh one.
+    #[pyo3(signature = (seat, player = "random", level = None, seed = None))]
     fn choose_action(
         &self,
         py: Python<'_>,
         seat: i64,
         player: &str,
         level: Option<&str>,
-        seed: u64,
+        seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<usize> {
         guard(py, || {
+            let seed = crate::seed::checked_seed(py, seed)?;
             let state = self.usable(py)?;
             let seat = seat_of(py, state, seat)?;
             let chosen = check(py, level.map_or_else(|| Player::parse(player), Player::for_level))?;

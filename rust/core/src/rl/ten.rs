@@ -365,7 +365,7 @@ impl RlGame for Ten {
             .unwrap_or_default()
             .iter()
             .map(|c| {
-                let mut card = serde_json::to_value(c).unwrap_or(Value::Null);
+                let mut card = c.to_json();
                 if let Value::Object(map) = &mut card {
                     map.insert("kind_index".into(), json!(layout.kind_index(c.id)));
                     map.insert("in_deck".into(), json!(in_deck.contains(&c.id)));

@@ -7,7 +7,6 @@ use super::move_line::skip_space;
 use cardnet_core::json::write_u64;
 use cardnet_core::session::sha256;
 use cardnet_core::Seat;
-use std::io;
 
 /// Whether `line` (newline included, at most `limit` bytes before it) is a rematch vote the lane takes:
 /// `{"type":"rematch"}` with any JSON whitespace but a newline between its tokens. A vote with other fields
@@ -33,25 +32,6 @@ pub fn derive_seed(seed: u64, game_no: u64) -> u64 {
     }
     let d = sha256(format!("cardnet-rematch/1|{seed}|{game_no}").as_bytes());
     u64::from_be_bytes([d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]])
-}
-
-/// A random seed of 63 bits from the kernel, as `secrets.randbits(63)` draws an unseeded table's next game.
-pub fn random_seed() -> io::Result<u64> {
-    let mut bytes = [0u8; 8];
-    let mut filled = 0;
-    while filled < bytes.len() {
-        // SAFETY: the slice is valid for its length.
-        let n = unsafe { libc::getrandom(bytes[filled..].as_mut_ptr().cast(), bytes.len() - filled, 0) };
-        if n < 0 {
-            let error = io::Error::last_os_error();
-            if error.kind() == io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(error);
-        }
-        filled += n as usize;
-    }
-    Ok(u64::from_ne_bytes(bytes) >> 1)
 }
 
 /// The journal payload of a vote (`Table.vote_rematch`'s record, keys sorted).
@@ -105,7 +85,6 @@ mod tests {
         // `cardnet.table.derive_seed(42, 1)`, computed with hashlib.
         assert_eq!(derive_seed(42, 1), 15_076_587_201_317_099_318);
         assert_ne!(derive_seed(42, 1), derive_seed(42, 2));
-        assert!(random_seed().is_ok_and(|seed| seed < 1 << 63));
     }
 
     #[test]

@@ -1,26 +1,27 @@
-//! TEN's cards and rule constants, read from `data/ten.toml` (rules §4.2, §4.12, §4.13).
+//! TEN's cards and rule constants, as written in `data/ten.toml` (rules §4.2, §4.12, §4.13).
 //!
 //! The card list is data because parts of it are provisional (the currency split and the player-count
-//! symbols): the file can be corrected without touching code, and [`TenData::load`] checks that whatever
-//! it holds still matches the totals the rules confirm.
+//! symbols). The crate compiles the box in as Rust constants (equal to the file, which a test checks) and
+//! validates them on first use against the totals the rules confirm; with feature `toml`,
+//! `TenData::load` reads and checks a corrected file the same way.
 
 use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::GameError;
+use serde_json::{json, Value};
 
-/// The text of `data/ten.toml` as compiled into the crate.
+/// The text of `data/ten.toml`, the readable form of the compiled-in box (what `TenData::load` reads).
 pub const TEN_TOML: &str = include_str!("../../../data/ten.toml");
 
 /// Total number of cards in the box; card ids are `0..TOTAL_CARDS`.
 pub const TOTAL_CARDS: usize = 129;
 
 /// One of the four card colours, in the fixed order used by every per-colour array.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Colour {
     /// Index 0.
     Red,
@@ -77,8 +78,9 @@ impl FromStr for Colour {
 /// What a card is. Serialises as `{"type": "number", "colour": "red", "value": 3}`,
 /// `{"type": "colour_wild", "colour": "red"}`, `{"type": "number_wild", "value": 5}`,
 /// `{"type": "any_wild"}` or `{"type": "currency", "value": 2}`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "type", rename_all = "snake_case"))]
 pub enum TenKind {
     /// A coloured number card, value 1..=9.
     Number {
@@ -132,17 +134,39 @@ impl TenKind {
     }
 }
 
-/// One physical card of the box.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+/// One physical card of the box. Its JSON ([`TenCard::to_json`], and its serde form with feature `serde`)
+/// is `{"id": 3, "type": "number_wild", "value": 9, "min_players": 1}`: the kind's fields flattened in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TenCard {
     /// Position in the data file's expansion, 0..=128; stable for a given data file.
     pub id: u8,
     /// What the card is; flattened into the card's JSON object.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub kind: TenKind,
     /// The player-count symbol: the card is in the deck only with at least this many players
     /// (1 = no symbol; a 1-player game counts as 2, see [`TenData::deck_for`]).
     pub min_players: u8,
+}
+
+impl TenCard {
+    /// The card as a JSON object: its id, the kind's `type` and fields, and its player-count symbol.
+    pub fn to_json(&self) -> Value {
+        let mut card = json!({"id": self.id, "type": self.kind.type_name(), "min_players": self.min_players});
+        let (colour, value) = match self.kind {
+            TenKind::Number { colour, value } => (Some(colour), Some(value)),
+            TenKind::ColourWild { colour } => (Some(colour), None),
+            TenKind::NumberWild { value } | TenKind::Currency { value } => (None, Some(value)),
+            TenKind::AnyWild => (None, None),
+        };
+        if let Some(colour) = colour {
+            card["colour"] = json!(colour.name());
+        }
+        if let Some(value) = value {
+            card["value"] = json!(value);
+        }
+        card
+    }
 }
 
 /// TEN's cards and rule constants, as validated from the data file.
@@ -175,34 +199,43 @@ pub struct TenData {
 static EMBEDDED: OnceLock<Result<TenData, String>> = OnceLock::new();
 
 impl TenData {
-    /// The data compiled into the crate, parsed on first use and shared afterwards.
+    /// The data compiled into the crate (`data/ten.toml` as Rust constants), validated on first use and
+    /// shared afterwards.
     pub fn embedded() -> Result<&'static TenData, String> {
-        EMBEDDED.get_or_init(|| TenData::load(TEN_TOML)).as_ref().map_err(Clone::clone)
+        EMBEDDED
+            .get_or_init(|| {
+                TenData::validate(super::table::box_file()).map_err(|e| format!("TEN's built-in data: {e}"))
+            })
+            .as_ref()
+            .map_err(Clone::clone)
     }
 
-    /// Parses and validates a data file in the format of `data/ten.toml`.
+    /// Parses and validates a data file in the format of `data/ten.toml` (feature `toml`).
     ///
     /// Fails with a message naming the problem when the TOML is malformed, a row is inconsistent, a value is
     /// out of range, or the card counts differ from the ones the rules confirm (§4.2).
+    #[cfg(feature = "toml")]
     pub fn load(text: &str) -> Result<TenData, String> {
         let raw: RawFile = toml::from_str(text).map_err(|e| format!("ten.toml: {e}"))?;
+        TenData::validate(raw).map_err(|e| format!("ten.toml: {e}"))
+    }
+
+    /// Expands the rows into cards and checks them and the constants.
+    fn validate(raw: RawFile) -> Result<TenData, String> {
         let mut cards = Vec::with_capacity(TOTAL_CARDS);
         for (row_index, row) in raw.cards.iter().enumerate() {
             let row_no = row_index + 1;
-            let (kind, copies, min_players) = row.check().map_err(|e| format!("ten.toml: card row {row_no}: {e}"))?;
+            let (kind, copies, min_players) = row.check().map_err(|e| format!("card row {row_no}: {e}"))?;
             for _ in 0..copies {
                 if cards.len() == TOTAL_CARDS {
-                    return Err(format!(
-                        "ten.toml: card row {row_no}: the rows describe more than {TOTAL_CARDS} cards"
-                    ));
+                    return Err(format!("card row {row_no}: the rows describe more than {TOTAL_CARDS} cards"));
                 }
                 let id = cards.len() as u8;
                 cards.push(TenCard { id, kind, min_players });
             }
         }
-        check_counts(&cards).map_err(|e| format!("ten.toml: {e}"))?;
-        let data = raw.constants(cards).map_err(|e| format!("ten.toml: {e}"))?;
-        Ok(data)
+        check_counts(&cards)?;
+        raw.constants(cards)
     }
 
     /// The card with this id, if there is one.
@@ -228,19 +261,20 @@ impl TenData {
     }
 }
 
-/// The file as written, before validation.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawFile {
-    provisional: Vec<String>,
-    cards: Vec<RawRow>,
-    rules: RawRules,
-    solo: RawSolo,
+/// The file as written (or the compiled-in table as given), before validation.
+#[cfg_attr(feature = "toml", derive(serde::Deserialize))]
+#[cfg_attr(feature = "toml", serde(deny_unknown_fields))]
+pub(super) struct RawFile {
+    pub(super) provisional: Vec<String>,
+    pub(super) cards: Vec<RawRow>,
+    pub(super) rules: RawRules,
+    pub(super) solo: RawSolo,
 }
 
-#[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-enum RawKind {
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "toml", derive(serde::Deserialize))]
+#[cfg_attr(feature = "toml", serde(rename_all = "snake_case"))]
+pub(super) enum RawKind {
     Number,
     ColourWild,
     NumberWild,
@@ -249,33 +283,34 @@ enum RawKind {
 }
 
 /// Integers are read as i64 so that an out-of-range value gets our own message instead of a type error.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawRow {
-    kind: RawKind,
-    colour: Option<Colour>,
-    value: Option<i64>,
-    copies: i64,
-    min_players: i64,
+#[derive(Clone, Copy)]
+#[cfg_attr(feature = "toml", derive(serde::Deserialize))]
+#[cfg_attr(feature = "toml", serde(deny_unknown_fields))]
+pub(super) struct RawRow {
+    pub(super) kind: RawKind,
+    pub(super) colour: Option<Colour>,
+    pub(super) value: Option<i64>,
+    pub(super) copies: i64,
+    pub(super) min_players: i64,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawRules {
-    start_tokens: i64,
-    token_cap: i64,
-    currency_token_supply: i64,
-    bust_token_value: i64,
-    bust_token_supply: i64,
-    bust_threshold: i64,
-    perfect_run_bonus: i64,
+#[cfg_attr(feature = "toml", derive(serde::Deserialize))]
+#[cfg_attr(feature = "toml", serde(deny_unknown_fields))]
+pub(super) struct RawRules {
+    pub(super) start_tokens: i64,
+    pub(super) token_cap: i64,
+    pub(super) currency_token_supply: i64,
+    pub(super) bust_token_value: i64,
+    pub(super) bust_token_supply: i64,
+    pub(super) bust_threshold: i64,
+    pub(super) perfect_run_bonus: i64,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawSolo {
-    target_score_default: i64,
-    wild_price: i64,
+#[cfg_attr(feature = "toml", derive(serde::Deserialize))]
+#[cfg_attr(feature = "toml", serde(deny_unknown_fields))]
+pub(super) struct RawSolo {
+    pub(super) target_score_default: i64,
+    pub(super) wild_price: i64,
 }
 
 /// `value` as a u8 if it lies in `lo..=hi`.

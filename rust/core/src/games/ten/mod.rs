@@ -48,6 +48,7 @@ mod legal;
 mod rules;
 pub mod scoring;
 mod seat_scores;
+mod table;
 mod view;
 mod wire;
 

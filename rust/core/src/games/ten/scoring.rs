@@ -17,8 +17,6 @@ use std::cmp::Reverse;
 use std::fmt;
 use std::sync::OnceLock;
 
-use serde::Serialize;
-
 use super::cards::{Colour, TenData, TenKind};
 
 /// Why a collection cannot be scored.
@@ -50,7 +48,8 @@ impl fmt::Display for ScoreError {
 impl std::error::Error for ScoreError {}
 
 /// Where one wild went in the best placement.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Placement {
     /// The wild: its position in the slice given to [`score`], or its card id for [`TenData::score_ids`].
     pub card: usize,
@@ -61,7 +60,8 @@ pub struct Placement {
 }
 
 /// A best score with the placement that reaches it, for showing players where each wild went.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ScoreBreakdown {
     /// Sum of the colour scores.
     pub total: u16,
