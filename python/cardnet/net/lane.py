@@ -110,9 +110,9 @@ class LaneHost(Protocol):
     lane: Lane | None
     game_over: trio.Event
 
-    def lane_connections(self) -> tuple[list[tuple[int, int, float, float]], list[int], list[int]] | None:
-        """Every ready connection as (descriptor, seat or -1, bucket tokens, bucket stamp), the seats the lane
-        may play and the descriptors whose readiness ends its run, when it may serve them all now; else None."""
+    def lane_connections(self) -> tuple[list[tuple[int, int, float, float, bool]], list[int], list[int]] | None:
+        """Every ready connection as (descriptor, seat or -1, bucket tokens, bucket stamp, whether it is a
+        WebSocket), the seats the lane may play and the descriptors whose readiness ends its run, when it may serve them all now; else None."""
 
     def present_humans(self) -> list[int]:
         """The human seats whose players are here: their votes start the next game."""

@@ -122,6 +122,7 @@ class WebSocketLines:
     """
 
     framed = True
+    websocket = True
 
     def __init__(
         self,
@@ -155,8 +156,16 @@ class WebSocketLines:
 
     @property
     def lines(self) -> LineBuffer | None:
-        """None: a WebSocket's bytes are frames, not raw lines (the native lane leaves it to trio)."""
+        """None: a WebSocket's bytes are frames, not raw lines (the native lane leaves the frames it does not play
+        in the socket, for :meth:`read_line`)."""
         return None
+
+    @property
+    def lane_ready(self) -> bool:
+        """Whether the native lane may read the socket now: a descriptor, an open WebSocket, and nothing read and
+        not yet taken (no line or error pending, no part of a frame or of a message)."""
+        idle = not (self._pending or self._buffer or self._partial or self._trailing or self._ended)
+        return idle and self.fd >= 0 and self._ws.state is ConnectionState.OPEN
 
     def attach(self, send_control: Callable[[bytes], None]) -> None:
         """Pongs and the closing handshake go out through the host's ordered writes."""
