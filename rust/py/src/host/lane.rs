@@ -389,9 +389,10 @@ impl Lane<'_> {
         }
     }
 
-    /// `line` (connection `at`'s, the first `read` bytes of the buffer) as `seat`'s rematch vote, when they are exactly the vote line
-    /// and the seat has a token (`HostSession.receive_line` takes one for every line but a move): journals it,
-    /// then tells every connection who has voted, or starts the next game when every present human has.
+    /// Takes `line` (connection `at`'s, the first `read` bytes of the buffer) as `seat`'s rematch vote, when it
+    /// is exactly the vote line and the seat has a token (`HostSession.receive_line` takes one for every line but
+    /// a move): journals it, then tells every connection who has voted, or starts the next game when every
+    /// present human has.
     fn vote(&mut self, py: Python<'_>, at: usize, seat: Seat, line: &[u8], read: usize) -> Served {
         let now = self.now();
         let (rate, burst) = (self.limits.rate, self.limits.burst);
