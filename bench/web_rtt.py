@@ -11,9 +11,10 @@ when a game ends, until the time is up. Each round measures, one after the other
   TCP's in the very same conditions (``mover_rtt_ms_by``: ``ws``, ``tcp``). This is the comparison the goal
   is about, printed as ``ws_over_tcp``;
 - ``all_ws``: every seat over a WebSocket;
-- ``tcp_fast``: every seat over TCP with ``--no-native-lane``: the path every move takes while a WebSocket peer
-  sits at a table (the native lane serves raw lines only);
-- ``tcp_native``: every seat over TCP, the host as it runs by default (its native lane on), for reference.
+- ``tcp_fast``: every seat over TCP with ``--no-native-lane``: the fast path, which served every move of a table
+  with a WebSocket peer at it until the native lane learnt WebSocket framing;
+- ``tcp_native``: every seat over TCP, the host as it runs by default (its native lane on): ``ws_over_tcp_native``
+  is a browser's seat of ``mixed`` against it.
 
 The round trip is from the mover's ``move`` write to the arrival of the ``update`` carrying its ``ack`` in the
 mover's socket (the kernel's receive timestamp), p50/p99; ``host_cpu_ms_per_move`` is the host's CPU a move.

@@ -166,11 +166,20 @@ async def test_text_that_is_not_utf8_ends_the_connection_with_1007_and_changes_n
         await still_alive(other)
 
 
-async def test_a_broken_frame_ends_the_connection_with_1002() -> None:
+@pytest.mark.parametrize(
+    "frame",
+    [
+        # A client's frames must be masked (RFC 6455 § 5.1).
+        b"\x81\x05hello",
+        # A length in a longer form than it needs (§ 5.2: "the minimal number of bytes MUST be used").
+        b"\x81\xfe\x00\x05\x00\x00\x00\x00hello",
+    ],
+    ids=["unmasked", "long length form"],
+)
+async def test_a_broken_frame_ends_the_connection_with_1002(frame: bytes) -> None:
     async with running_host(fake_engine(), web=True) as host:
         web, _ = await seated_ws(host)
-        # A client's frames must be masked (RFC 6455 § 5.1).
-        await web.stream.send_all(b"\x81\x05hello")
+        await web.stream.send_all(frame)
         await expect_error(web, "bad_message")
         assert await web.closed() and web.close_code == 1002
 

@@ -6,7 +6,8 @@ on a table's sockets (:func:`serve_lane`) and one move's writes to every socket 
 protocol rules those share with Python, defined once here: the move line's shortcut (:func:`parse_move_line`),
 a rematch's seed (:func:`derive_seed`) and the journal's record framing (:func:`frame_record`,
 :func:`record_span`, :data:`RECORD_HEADER`, :data:`MAX_RECORD`) and the message-rate bucket's refill
-(:func:`bucket_refill`), and a state line's bytes (:func:`state_shared`, :func:`state_line`).
+(:func:`bucket_refill`), a state line's bytes (:func:`state_shared`, :func:`state_line`), and the native lane's
+WebSocket framing for a browser's seat (:func:`websocket_frame`, :func:`websocket_line`).
 ARCHITECTURE.md says which path uses which.
 """
 
@@ -28,6 +29,8 @@ from ._core.host import (
     serve_lane,
     state_line,
     state_shared,
+    websocket_frame,
+    websocket_line,
     write_lines,
 )
 
@@ -47,5 +50,7 @@ __all__ = [
     "serve_lane",
     "state_line",
     "state_shared",
+    "websocket_frame",
+    "websocket_line",
     "write_lines",
 ]

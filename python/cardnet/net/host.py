@@ -84,7 +84,7 @@ class Connection:
     #: The writer task is draining (between its wake and its next wait): a direct write now would overtake it.
     busy: bool = False
     #: How the connection's bytes carry lines: newline-delimited (TCP, memory streams) or WebSocket messages.
-    #: The native lane needs its raw line buffer empty, and serves only streams that have one.
+    #: The native lane serves it while nothing read waits in it (``lane_ready``).
     reader: LineStream | None = None
     #: Whether every line goes through the reader's ``frame`` before it is written (a WebSocket's).
     framed: bool = False
@@ -408,9 +408,9 @@ class Host:
 
     # -- the native lane's hooks (cardnet.net.lane) -------------------------------------------------------------
 
-    def lane_connections(self) -> tuple[list[tuple[int, int, float, float]], list[int], list[int]] | None:
-        """Every ready connection as (descriptor, seat or -1 for a spectator, bucket tokens, bucket stamp), in
-        this host's order, the seats the native lane may play and the descriptors whose readiness must end its
+    def lane_connections(self) -> tuple[list[tuple[int, int, float, float, bool]], list[int], list[int]] | None:
+        """Every ready connection as (descriptor, seat or -1 for a spectator, bucket tokens, bucket stamp, whether
+        it is a WebSocket), in this host's order, the seats the native lane may play and the descriptors whose readiness must end its
         run (listeners, spectators, connections in their handshake: trio's I/O), when trio is idle and the
         native path serves the table now (:func:`~cardnet.net.paths.choose_path`); else None. The connections
         are kept for :meth:`absorb_lane`."""
@@ -436,9 +436,9 @@ class Host:
                 if conn.fd >= 0:
                     watch.append(conn.fd)
                 continue
-            # A stream whose bytes are not raw lines (a WebSocket) is never idle for the lane: trio serves it.
-            raw = conn.reader.lines if conn.reader is not None else None
-            idle = raw is not None and raw.empty and conn.unsent_ack is None
+            # Bytes read and not yet taken (a line, part of a WebSocket frame) are trio's to serve first.
+            reader = conn.reader
+            idle = reader is not None and reader.lane_ready and conn.unsent_ack is None
             if not idle or conn.link.closing is not None or not self._writable_now(conn, "state", b""):
                 served = False
                 break
@@ -456,10 +456,16 @@ class Host:
             return None
         self._lane_conns = conns
         entries = [
-            (c.fd, -1 if c.spectator or c.seat is None else c.seat, c.link.bucket.tokens, c.link.bucket.stamp)
+            (
+                c.fd,
+                -1 if c.spectator or c.seat is None else c.seat,
+                c.link.bucket.tokens,
+                c.link.bucket.stamp,
+                c.reader is not None and c.reader.websocket,
+            )
             for c in conns
         ]
-        watch += [fd for fd, seat, _, _ in entries if seat < 0]
+        watch += [entry[0] for entry in entries if entry[1] < 0]
         return entries, seats, watch
 
     def present_humans(self) -> list[int]:
@@ -506,7 +512,7 @@ class Host:
         its reader had read them, and every whole line through the general path now (the reader, waiting on
         its socket, would not wake for bytes already read). A part of a line waits there for the rest."""
         lines = conn.reader.lines if conn.reader is not None else None
-        assert lines is not None, "the lane serves only connections whose reader reads raw lines"
+        assert lines is not None, "the lane leaves a WebSocket's bytes in its socket"
         lines.feed(data)
         link = conn.link
         while link.closing is None:

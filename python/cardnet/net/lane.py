@@ -6,7 +6,9 @@ every runnable task and is about to wait for I/O (a trio instrument's ``before_i
 table to the core (``cardnet.native.serve_lane``, rust/py/src/host/lane.rs). The core waits on the players'
 sockets itself and plays every line that the fast lane would take: an index ``move`` (in any key order and spacing) of a
 seat's own open decision, within its rate. It journals each move and writes every ready connection's
-``update`` line as the fast lane does, byte for byte, with no Python or trio in between.
+``update`` line as the fast lane does, byte for byte, with no Python or trio in between. A browser's seat (a
+WebSocket) is served alike: its lines go out as text frames, and a move that comes as one masked text frame is
+played; the lane only peeks at a WebSocket, so any other frame stays in the socket for the web seat's reader.
 
 Once a game is over, the core also takes the players' rematch votes (with no other field): it journals each
 one and tells every connection, as the general path does, and the vote that completes the present humans'
@@ -110,9 +112,9 @@ class LaneHost(Protocol):
     lane: Lane | None
     game_over: trio.Event
 
-    def lane_connections(self) -> tuple[list[tuple[int, int, float, float]], list[int], list[int]] | None:
-        """Every ready connection as (descriptor, seat or -1, bucket tokens, bucket stamp), the seats the lane
-        may play and the descriptors whose readiness ends its run, when it may serve them all now; else None."""
+    def lane_connections(self) -> tuple[list[tuple[int, int, float, float, bool]], list[int], list[int]] | None:
+        """Every ready connection as (descriptor, seat or -1, bucket tokens, bucket stamp, whether it is a
+        WebSocket), the seats the lane may play and the descriptors whose readiness ends its run, when it may serve them all now; else None."""
 
     def present_humans(self) -> list[int]:
         """The human seats whose players are here: their votes start the next game."""

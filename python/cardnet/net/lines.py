@@ -30,11 +30,20 @@ class LineStream(Protocol):
 
     #: The socket's descriptor for direct reads and writes; -1 for a stream without one.
     fd: int
+    #: Whether each line travels as a WebSocket text message (the native lane then reads and writes it as one
+    #: frame) rather than as raw bytes ending with a newline.
+    websocket: bool
 
     @property
     def lines(self) -> LineBuffer | None:
         """The buffer of raw newline-delimited bytes read and not yet taken, which the native lane may take over
-        and hand back; None when the stream's bytes are not raw lines (the native lane then cannot serve it)."""
+        and hand back; None when the stream's bytes are not raw lines (the lane leaves what it does not play of
+        them in the socket)."""
+
+    @property
+    def lane_ready(self) -> bool:
+        """Whether the native lane may read the socket now: nothing read waits here to be taken (no buffered
+        bytes, no message half read)."""
 
     @property
     def framed(self) -> bool:
@@ -68,11 +77,17 @@ class LineReader:
     """
 
     framed = False
+    websocket = False
 
     def __init__(self, stream: trio.abc.ReceiveStream, limit: int, fd: int = -1) -> None:
         self.stream = stream
         self.lines: LineBuffer = LineBuffer(limit)
         self.fd = fd
+
+    @property
+    def lane_ready(self) -> bool:
+        """Whether no bytes read wait in the line buffer."""
+        return self.lines.empty
 
     async def read_line(self) -> bytes | None:
         """The next line without its newline; None at a clean end of stream.

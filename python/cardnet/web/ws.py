@@ -1,9 +1,11 @@
 """The web seat's WebSocket (wsproto): the opening handshake, and :class:`WebSocketLines`, one protocol line a text
 message, the host's :class:`~cardnet.net.lines.LineStream` for a browser.
 
-What arrives is parsed by wsproto (unmasking, fragments, UTF-8, control frames). What the host sends is framed
-here, a text frame a line without its newline, so that a line goes straight from the task that made it to the
-socket, like a TCP line (:meth:`WebSocketLines.frame`): no task hop and no wsproto state per line.
+What arrives is parsed by wsproto (unmasking, fragments, UTF-8, control frames), but for the usual frame, a whole
+line in one masked text frame, which is read as the host's native lane reads it (``cardnet.native.websocket_line``,
+one definition for both). What the host sends is framed here, a text frame a line without its newline, by the
+native lane's framing (``cardnet.native.websocket_frame``), so that a line goes straight from the task that made it
+to the socket, like a TCP line (:meth:`WebSocketLines.frame`): no task hop and no wsproto state per line.
 
 Input a TCP peer could not send is refused the way the session refuses a bad line: a binary message gets
 ``bad_message`` (a strike), a message over the peer's line limit (or in more than :data:`MAX_FRAGMENTS` frames)
@@ -26,6 +28,7 @@ from wsproto.connection import Connection, ConnectionState, ConnectionType
 from wsproto.events import BytesMessage, CloseConnection, Ping, Pong, TextMessage
 from wsproto.utilities import generate_accept_token
 
+from ..native import websocket_frame, websocket_line
 from ..protocol import LineBuffer, ProtocolError
 from ..protocol.host import Bucket
 from .http import Refusal
@@ -103,15 +106,9 @@ def _reachable_name(host: str) -> bool:
 
 
 def text_frame(line: bytes) -> bytes:
-    """One unmasked, final text frame (a server's) carrying ``line`` without its trailing newline."""
-    size = len(line) - 1 if line.endswith(b"\n") else len(line)
-    if size < 126:
-        header = bytes((0x81, size))
-    elif size < 1 << 16:
-        header = b"\x81\x7e" + size.to_bytes(2, "big")
-    else:
-        header = b"\x81\x7f" + size.to_bytes(8, "big")
-    return header + memoryview(line)[:size]
+    """One unmasked, final text frame (a server's) carrying ``line`` without its trailing newline: the native
+    lane's framing, byte for byte."""
+    return websocket_frame(bytes(line))
 
 
 class WebSocketLines:
@@ -122,6 +119,7 @@ class WebSocketLines:
     """
 
     framed = True
+    websocket = True
 
     def __init__(
         self,
@@ -155,8 +153,16 @@ class WebSocketLines:
 
     @property
     def lines(self) -> LineBuffer | None:
-        """None: a WebSocket's bytes are frames, not raw lines (the native lane leaves it to trio)."""
+        """None: a WebSocket's bytes are frames, not raw lines (the native lane leaves the frames it does not play
+        in the socket, for :meth:`read_line`)."""
         return None
+
+    @property
+    def lane_ready(self) -> bool:
+        """Whether the native lane may read the socket now: a descriptor, an open WebSocket, and nothing read and
+        not yet taken (no line or error pending, no part of a frame or of a message)."""
+        idle = not (self._pending or self._buffer or self._partial or self._trailing or self._ended)
+        return idle and self.fd >= 0 and self._ws.state is ConnectionState.OPEN
 
     def attach(self, send_control: Callable[[bytes], None]) -> None:
         """Pongs and the closing handshake go out through the host's ordered writes."""
@@ -232,21 +238,15 @@ class WebSocketLines:
         return end if end <= len(data) else -1
 
     def _text_frame(self, data: bytes, at: int, end: int) -> None:
-        """A whole text message in one masked frame, unmasked here; text that is not UTF-8 goes to wsproto,
-        which refuses it as it should."""
-        size = data[at + 1] & 0x7F
-        start = at + 2 + (2 if size == 126 else 8 if size == 127 else 0)
-        key, payload = data[start : start + 4], data[start + 4 : end]
-        count = len(payload)
-        mask = (key * (count // 4 + 1))[:count]
-        line = (int.from_bytes(payload, "little") ^ int.from_bytes(mask, "little")).to_bytes(count, "little")
-        if not line.isascii():
-            try:
-                line.decode("utf-8")
-            except UnicodeDecodeError:
-                self._wsproto(data[at:end])
-                return
-        self._line(line)
+        """A whole text message in one masked frame, read as the native lane reads it; what the lane would not
+        take (text that is not UTF-8 or not one line, a length not in its shortest form) goes to wsproto, which
+        answers it as it should."""
+        frame = data[at:end]
+        line = websocket_line(frame, self.limit)
+        if line is None:
+            self._wsproto(frame)
+        else:
+            self._pending.append(line[:-1])
 
     def _wsproto(self, frame: bytes) -> None:
         """A whole frame through wsproto (control frames, fragments, binary messages, anything broken)."""

@@ -21,6 +21,11 @@
 //!
 //! Each readable socket is read once. Bytes the lane read and did not play come back in `LaneRun.unread`:
 //! the host puts them in that connection's line buffer, as if its reader had read them.
+//!
+//! A browser's seat (a WebSocket, `websocket::client_line`) is served the same way, its lines written as text
+//! frames. Its socket is only peeked at: the frame is taken from the socket once its line was played, and
+//! anything else (a ping, a fragment, a close, two frames, half a frame) stays there for the web seat's reader
+//! (python/cardnet/web/ws.py), which owns the connection's WebSocket state.
 
 use super::bucket;
 use super::fanout::{next_game, FanOut};
@@ -29,6 +34,7 @@ use super::lines::{state_line, DecisionLine};
 use super::move_line::{parse_move_line, Held};
 use super::quick::{quick_move, ref_to_py, QuickMove};
 use super::rematch::{derive_seed, game_record, is_vote_line, vote_record, votes_line};
+use super::websocket;
 use super::writes::{write_some, write_whole};
 use crate::convert::options_value;
 use crate::game::Game;
@@ -51,6 +57,8 @@ struct Conn {
     /// Its position in every move's lines: the seat, or the player count for a spectator.
     observer: usize,
     seat: Option<Seat>,
+    /// Whether its lines travel as WebSocket text frames (a browser's seat), not raw lines.
+    websocket: bool,
     /// The bucket of `HostSession`'s `Bucket.has_token`: tokens and the time they were counted at.
     tokens: f64,
     stamp: f64,
@@ -97,9 +105,9 @@ pub struct LaneLimits {
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
 pub struct LaneTable {
-    /// `(fd, seat or -1 for a spectator, bucket tokens, bucket stamp)` of every ready connection, in the
-    /// host's order.
-    conns: Vec<(i32, i64, f64, f64)>,
+    /// `(fd, seat or -1 for a spectator, bucket tokens, bucket stamp, whether it is a WebSocket)` of every
+    /// ready connection, in the host's order.
+    conns: Vec<(i32, i64, f64, f64, bool)>,
     /// `(seat, id, count, legal list)` of every open decision.
     decisions: Vec<(Seat, u64, usize, String)>,
     /// The seats the lane may play (a decision for any other ends the lane).
@@ -153,8 +161,9 @@ pub struct LaneRun {
     fan: Option<Py<FanOut>>,
     /// Every connection's bucket `(tokens, stamp)` now.
     buckets: Py<PyList>,
-    /// The last move's lines that did not go out whole: `(connection index, line or None when it could not
-    /// be built, bytes written)`; -1 written: the socket failed; -2: not tried (longer than the outbox).
+    /// The last move's lines that did not go out whole: `(connection index, wire bytes or None when the line
+    /// could not be built, bytes written)`; -1 written: the socket failed; -2: not tried (longer than the
+    /// outbox), and then the bytes are the line, unframed.
     undelivered: Py<PyList>,
     /// The last move's `(decision id, ref)`: the mover's ack, for an undelivered line of its seat.
     ack: Option<(u64, Py<PyAny>)>,
@@ -221,9 +230,9 @@ fn monotonic() -> f64 {
     now.tv_sec as f64 + now.tv_nsec as f64 * 1e-9
 }
 
-/// `recv` without waiting.
-fn receive(fd: i32, buf: &mut [u8]) -> io::Result<usize> {
-    let flags = libc::MSG_DONTWAIT;
+/// `recv` without waiting; with `peek`, the bytes stay in the socket.
+fn receive(fd: i32, buf: &mut [u8], peek: bool) -> io::Result<usize> {
+    let flags = libc::MSG_DONTWAIT | if peek { libc::MSG_PEEK } else { 0 };
     loop {
         // SAFETY: `buf` is valid for `buf.len()` bytes.
         let n = unsafe { libc::recv(fd, buf.as_mut_ptr().cast(), buf.len(), flags) };
@@ -255,6 +264,16 @@ enum Served {
     Stop(&'static str),
 }
 
+impl Served {
+    /// A line played, whose bytes left the socket `whole` or not: the lane stops after a part stayed there.
+    fn after_read(self, whole: bool) -> Served {
+        match self {
+            Served::Played(None) if !whole => Served::Played(Some("read_error")),
+            served => served,
+        }
+    }
+}
+
 /// A lane in progress.
 struct Lane<'g> {
     game: &'g mut Game,
@@ -268,13 +287,18 @@ struct Lane<'g> {
     journal_fd: i32,
     clock_offset: f64,
     buf: Vec<u8>,
+    /// The line being served, with its newline (a WebSocket's unmasked; kept to serve the next without
+    /// allocating).
+    line: Vec<u8>,
+    /// A line being framed for a WebSocket (kept likewise).
+    wire: Vec<u8>,
     /// Whether a spectator is among the connections (else no move builds the spectators' line).
     spectators: bool,
     /// The journal record being written (kept to write the next one without allocating).
     record: Vec<u8>,
     moves: Vec<(usize, Seat, u64, u64, f64)>,
     fan: Option<FanOut>,
-    undelivered: Vec<(usize, Option<String>, i64)>,
+    undelivered: Vec<(usize, Option<Vec<u8>>, i64)>,
     /// The last move's decision id and line (its `ref` is the mover's ack).
     last: Option<(u64, Vec<u8>)>,
     unread: Option<(usize, Vec<u8>)>,
@@ -302,26 +326,51 @@ impl Lane<'_> {
     fn serve(&mut self, py: Python<'_>, at: usize) -> Served {
         let fd = self.conns[at].fd;
         let Some(seat) = self.conns[at].seat else { return Served::Stop("spectator") };
-        let read = match receive(fd, &mut self.buf) {
+        let websocket = self.conns[at].websocket;
+        let read = match receive(fd, &mut self.buf, websocket) {
             // The end of the stream stays for the reader, which sees it too.
             Ok(0) => return Served::Stop("end"),
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Served::Nothing,
             Err(_) => return Served::Stop("read_error"),
         };
-        if self.over {
-            return self.vote(py, at, seat, read);
-        }
-        match self.playable(at, seat, read) {
-            Some(decision) => self.play(py, at, seat, decision, read),
-            None => self.hand_back(at, read, "line"),
-        }
+        let mut line = std::mem::take(&mut self.line);
+        let served = if websocket && !websocket::client_line(&self.buf[..read], self.limits.peer_line, &mut line) {
+            Served::Stop("line")
+        } else {
+            if !websocket {
+                line.clear();
+                line.extend_from_slice(&self.buf[..read]);
+            }
+            if self.over {
+                self.vote(py, at, seat, &line, read)
+            } else {
+                match self.playable(at, seat, &line) {
+                    Some(decision) => self.play(py, at, seat, decision, &line, read),
+                    None => self.hand_back(at, read, "line"),
+                }
+            }
+        };
+        self.line = line;
+        served
     }
 
-    /// The first `read` bytes of the buffer go to the general path, and the lane stops.
+    /// The first `read` bytes of the buffer go to the general path, and the lane stops: a raw connection's
+    /// to its line buffer, a WebSocket's stay in its socket (they were only peeked at).
     fn hand_back(&mut self, at: usize, read: usize, reason: &'static str) -> Served {
-        self.unread = Some((at, self.buf[..read].to_vec()));
+        if !self.conns[at].websocket {
+            self.unread = Some((at, self.buf[..read].to_vec()));
+        }
         Served::Stop(reason)
+    }
+
+    /// Connection `at`'s line, in the first `read` bytes of the buffer, was taken at `now`: a WebSocket's frame
+    /// leaves its socket now. False when the socket gives back fewer bytes than were peeked (it cannot, with
+    /// the thread held; the rest would reach the web seat's reader as a line already answered).
+    fn took(&mut self, at: usize, read: usize, now: f64) -> bool {
+        self.heard[at] = Some(now);
+        let conn = &self.conns[at];
+        !conn.websocket || matches!(receive(conn.fd, &mut self.buf[..read], false), Ok(n) if n == read)
     }
 
     /// Appends a journal record, if there is a journal; false (the host must stop) when it cannot.
@@ -341,13 +390,14 @@ impl Lane<'_> {
         }
     }
 
-    /// Takes the first `read` bytes of the buffer as `seat`'s rematch vote, when they are exactly the vote line
-    /// and the seat has a token (`HostSession.receive_line` takes one for every line but a move): journals it,
-    /// then tells every connection who has voted, or starts the next game when every present human has.
-    fn vote(&mut self, py: Python<'_>, at: usize, seat: Seat, read: usize) -> Served {
+    /// Takes `line` (connection `at`'s, the first `read` bytes of the buffer) as `seat`'s rematch vote, when it
+    /// is exactly the vote line and the seat has a token (`HostSession.receive_line` takes one for every line but
+    /// a move): journals it, then tells every connection who has voted, or starts the next game when every
+    /// present human has.
+    fn vote(&mut self, py: Python<'_>, at: usize, seat: Seat, line: &[u8], read: usize) -> Served {
         let now = self.now();
         let (rate, burst) = (self.limits.rate, self.limits.burst);
-        let vote = is_vote_line(&self.buf[..read], self.limits.peer_line);
+        let vote = is_vote_line(line, self.limits.peer_line);
         if self.rematch.is_none() || !vote || !self.conns[at].has_token(now, rate, burst) {
             return self.hand_back(at, read, "line");
         }
@@ -364,21 +414,22 @@ impl Lane<'_> {
             Err(_) => return self.hand_back(at, read, "refused"),
         };
         self.conns[at].tokens -= 1.0;
-        self.heard[at] = Some(now);
+        let whole = self.took(at, read, now);
         self.counted += 1;
         self.votes = votes;
         self.last = None;
         if fresh && !self.journal(&vote_record(self.game_no, seat)) {
             return Served::Stop("journal");
         }
-        match next {
+        let served = match next {
             Some((game, seed, fan)) => self.begin(game, seed, fan),
             None => {
                 let line = Some(votes_line(self.game_no, &self.votes));
                 self.send(&vec![line; self.open.len() + 1], at);
                 Served::Played((!self.undelivered.is_empty()).then_some("backlog"))
             }
-        }
+        };
+        served.after_read(whole)
     }
 
     /// The next game, its seed and its fan-out (see `fanout::next_game`).
@@ -447,32 +498,39 @@ impl Lane<'_> {
         })
     }
 
-    /// Writes each connection its line (`lines` by observer: the seats, then the spectators), connection
-    /// `first` first; what does not go out whole is left in `undelivered`.
+    /// Writes each connection its line (`lines` by observer: the seats, then the spectators; a WebSocket's as a
+    /// text frame), connection `first` first; what does not go out whole is left in `undelivered`.
     fn send(&mut self, lines: &[Option<String>], first: usize) {
         let order = std::iter::once(first).chain((0..self.conns.len()).filter(|&j| j != first));
         for j in order {
             let conn = &self.conns[j];
             match lines.get(conn.observer).and_then(Option::as_ref) {
                 None => self.undelivered.push((j, None, -2)),
-                Some(text) if text.len() > self.limits.outbox_bytes => {
-                    self.undelivered.push((j, Some(text.clone()), -2))
-                }
                 Some(text) => {
-                    let sent = write_some(conn.fd, text.as_bytes());
-                    if sent != text.len() as i64 {
-                        self.undelivered.push((j, Some(text.clone()), sent));
+                    let wire = if conn.websocket {
+                        self.wire.clear();
+                        websocket::text_frame(text.as_bytes(), &mut self.wire);
+                        &self.wire[..]
+                    } else {
+                        text.as_bytes()
+                    };
+                    if wire.len() > self.limits.outbox_bytes {
+                        self.undelivered.push((j, Some(text.clone().into_bytes()), -2));
+                        continue;
+                    }
+                    let sent = write_some(conn.fd, wire);
+                    if sent != wire.len() as i64 {
+                        self.undelivered.push((j, Some(wire.to_vec()), sent));
                     }
                 }
             }
         }
     }
 
-    /// The open decision `(id, count)` that the first `read` bytes of the buffer answer when they are exactly
-    /// one line of the fast lane's form for it, from a seat with a token in its rate bucket (refilled now, as
-    /// `Bucket.has_token` does).
-    fn playable(&mut self, at: usize, seat: Seat, read: usize) -> Option<(u64, usize)> {
-        let (&last, body) = self.buf[..read].split_last()?;
+    /// The open decision `(id, count)` that `line` answers when it is exactly one line of the fast lane's form
+    /// for it, from a seat with a token in its rate bucket (refilled now, as `Bucket.has_token` does).
+    fn playable(&mut self, at: usize, seat: Seat, line: &[u8]) -> Option<(u64, usize)> {
+        let (&last, body) = line.split_last()?;
         if last != b'\n' || body.contains(&b'\n') || body.len() > self.limits.peer_line {
             return None;
         }
@@ -487,10 +545,19 @@ impl Lane<'_> {
         listed.then_some((open.id, open.count))
     }
 
-    /// Plays the line in the first `read` bytes of the buffer, answering `seat`'s open `decision`.
-    fn play(&mut self, py: Python<'_>, at: usize, seat: Seat, decision: (u64, usize), read: usize) -> Served {
+    /// Plays `line` (connection `at`'s, the first `read` bytes of the buffer), answering `seat`'s open
+    /// `decision`.
+    fn play(
+        &mut self,
+        py: Python<'_>,
+        at: usize,
+        seat: Seat,
+        decision: (u64, usize),
+        line: &[u8],
+        read: usize,
+    ) -> Served {
         let (decision_id, count) = decision;
-        let line = self.buf[..read - 1].to_vec();
+        let line = line[..line.len() - 1].to_vec();
         let now = self.now();
         let held: Vec<Held> = self
             .open
@@ -519,7 +586,7 @@ impl Lane<'_> {
         };
         self.state_id = state_id;
         self.moves.push((at, seat, decision_id, state_id, now));
-        self.heard[at] = Some(now);
+        let whole = self.took(at, read, now);
         // In place: a kept decision stays, a new one replaces the seat's, and a seat not acting has none.
         for (s, open) in self.open.iter_mut().enumerate() {
             match moved.decisions.iter().find(|d| d.0 == s) {
@@ -555,7 +622,7 @@ impl Lane<'_> {
         } else {
             None
         };
-        Served::Played(stop)
+        Served::Played(stop).after_read(whole)
     }
 
     /// Serves until something needs Python or `wait` seconds have passed; returns why it stopped.
@@ -628,12 +695,13 @@ pub fn serve(game: &mut Game, py: Python<'_>, table: LaneTable, limits: LaneLimi
     let conns = table
         .conns
         .iter()
-        .map(|&(fd, seat, tokens, stamp)| {
+        .map(|&(fd, seat, tokens, stamp, websocket)| {
             let seat = usize::try_from(seat).ok();
-            Conn { fd, observer: seat.unwrap_or(players), seat, tokens, stamp }
+            Conn { fd, observer: seat.unwrap_or(players), seat, websocket, tokens, stamp }
         })
         .collect();
-    let buf = vec![0u8; limits.peer_line + 2];
+    // Room for the longest line with its newline or in its frame, and a byte more: a read that fills it is no line.
+    let buf = vec![0u8; limits.peer_line + websocket::MAX_HEADER + 1];
     let over = game.is_over(py)?;
     let heard = vec![None; table.conns.len()];
     let mut votes = table.votes;
@@ -651,6 +719,8 @@ pub fn serve(game: &mut Game, py: Python<'_>, table: LaneTable, limits: LaneLimi
         journal_fd: table.journal_fd,
         clock_offset: table.clock_offset,
         buf,
+        line: Vec::new(),
+        wire: Vec::new(),
         spectators: table.conns.iter().any(|&(_, seat, ..)| seat < 0),
         record: Vec::new(),
         moves: Vec::new(),
@@ -674,10 +744,8 @@ pub fn serve(game: &mut Game, py: Python<'_>, table: LaneTable, limits: LaneLimi
     // Lists are built once here: every attribute read on the Python side then costs nothing more.
     let decisions: Vec<_> =
         lane.open.iter().enumerate().filter_map(|(s, o)| o.as_ref().map(|o| (s, o.id, o.count, &o.legal))).collect();
-    let undelivered = lane
-        .undelivered
-        .iter()
-        .map(|(at, text, sent)| (*at, text.as_ref().map(|t| PyBytes::new(py, t.as_bytes())), *sent));
+    let undelivered =
+        lane.undelivered.iter().map(|(at, data, sent)| (*at, data.as_ref().map(|d| PyBytes::new(py, d)), *sent));
     let ack = match &lane.last {
         Some((id, line)) => match parse_move_line(line) {
             Some(parsed) => Some((*id, ref_to_py(py, parsed.peer_ref)?.unbind())),
@@ -714,7 +782,7 @@ mod tests {
 
     #[test]
     fn buckets_refill_like_the_sessions() {
-        let mut conn = Conn { fd: -1, observer: 0, seat: Some(0), tokens: 0.5, stamp: 10.0 };
+        let mut conn = Conn { fd: -1, observer: 0, seat: Some(0), websocket: false, tokens: 0.5, stamp: 10.0 };
         assert!(!conn.has_token(10.0, 50.0, 200.0));
         assert!(conn.has_token(10.02, 50.0, 200.0));
         assert!((conn.tokens - 1.5).abs() < 1e-9);

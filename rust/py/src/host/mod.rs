@@ -10,6 +10,7 @@ mod lines;
 mod move_line;
 mod quick;
 mod rematch;
+mod websocket;
 mod writes;
 
 use crate::errors::{check, guard, to_pyerr};
@@ -156,6 +157,24 @@ fn parse_move_line<'py>(py: Python<'py>, line: &[u8]) -> PyResult<Option<(u64, i
     Ok(Some((parsed.decision_id, parsed.index, ref_to_py(py, parsed.peer_ref)?)))
 }
 
+/// One host line as the text frame the native lane writes to a browser's seat (`cardnet.web.ws.text_frame`'s
+/// bytes): for tests, which check it against wsproto.
+#[pyfunction]
+fn websocket_frame<'py>(py: Python<'py>, line: &[u8]) -> Bound<'py, PyBytes> {
+    let mut out = Vec::with_capacity(line.len() + websocket::MAX_HEADER);
+    websocket::text_frame(line, &mut out);
+    PyBytes::new(py, &out)
+}
+
+/// The line (with its newline) that the native lane reads from a browser's `frame` when the frame is exactly one
+/// masked text message of at most `limit` bytes and one line; None when the lane leaves the bytes to the web
+/// seat's reader (wsproto). For tests, which check it against wsproto.
+#[pyfunction]
+fn websocket_line<'py>(py: Python<'py>, frame: &[u8], limit: usize) -> Option<Bound<'py, PyBytes>> {
+    let mut line = Vec::new();
+    websocket::client_line(frame, limit, &mut line).then(|| PyBytes::new(py, &line))
+}
+
 /// The seed of game `game_no` (0-based) of a seeded table (docs/PROTOCOL.md § 5): the one definition, for
 /// the table's rematches and the native lane's.
 #[pyfunction]
@@ -246,6 +265,8 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(state_shared, &m)?)?;
     m.add_function(wrap_pyfunction!(state_line, &m)?)?;
     m.add_function(wrap_pyfunction!(record_span, &m)?)?;
+    m.add_function(wrap_pyfunction!(websocket_frame, &m)?)?;
+    m.add_function(wrap_pyfunction!(websocket_line, &m)?)?;
     m.add("RECORD_HEADER", journal::HEADER)?;
     m.add("MAX_RECORD", journal::MAX_RECORD)?;
     parent.add_submodule(&m)?;
