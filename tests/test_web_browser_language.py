@@ -19,6 +19,18 @@ WORD = re.compile(r"[^\W\d_]{3,}")
 PLACEHOLDER = re.compile(r"\{\w+\}")
 
 
+# In the page: each language's words for 1, 2 and a million cards, through the page's own count().
+COUNTS = """async () => {
+  const words = await import("./js/words.js");
+  const found = {};
+  for (const lang of ["en", "fi", "es", "id"]) {
+    await words.useLanguage(lang);
+    found[lang] = [1, 2, 1000000].map((n) => words.count(n, "card"));
+  }
+  return found;
+}"""
+
+
 def words_of(texts: object) -> set[str]:
     found: set[str] = set()
     for text in texts if isinstance(texts, list) else [texts]:
@@ -77,3 +89,12 @@ def test_a_page_switched_to_finnish_plays_fistful_in_finnish(phone: tuple[Page, 
         assert seen & english == set(), seen & english
         assert {"kierros", "kultaa"} & seen
         assert watch.errors == [] and watch.dialogs == []
+        # Counted nouns follow each language's own plural rule: Indonesian has one form, Spanish a third for round
+        # millions, Finnish and English one and other.
+        counts = page.evaluate(COUNTS)
+    assert counts == {
+        "en": ["1 card", "2 cards", "1000000 cards"],
+        "fi": ["1 kortti", "2 korttia", "1000000 korttia"],
+        "es": ["1 carta", "2 cartas", "1000000 de cartas"],
+        "id": ["1 kartu", "2 kartu", "1000000 kartu"],
+    }
