@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Keeps cardnet's gettext catalogs up to date, with Babel (`pip install babel`, in the `test` extra).
 
-    python scripts/i18n.py extract   # python/cardnet/**.py -> python/cardnet/locale/cardnet.pot
+    python scripts/i18n.py extract   # python/cardnet/**.py and the web page's js/*.js -> locale/cardnet.pot
     python scripts/i18n.py update    # the template merged into each language's cardnet.po
     python scripts/i18n.py compile   # each cardnet.po -> cardnet.mo beside it
     python scripts/i18n.py           # all three, in that order
@@ -37,6 +37,11 @@ LANGUAGES = tuple(NAMES)
 # Player-facing words are written with these (N_ marks a message translated later, when shown);
 # developer logs and the wire protocol stay English and never go through them.
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "N_": None}
+# The browser seat's words (python/cardnet/web/page/js/words.js): N_ a message, NN_ a counted noun's two forms.
+# They share the catalogs under their own context, so the page's wording never collides with the terminal's.
+WEB_PAGE = PACKAGE / "web" / "page"
+WEB_KEYWORDS = {"N_": None, "NN_": (1, 2)}
+WEB_CONTEXT = "web"
 
 
 def po_path(lang: str) -> Path:
@@ -75,6 +80,11 @@ def extracted() -> Catalog:
         str(PACKAGE), method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=("Translators:",)
     ):
         template.add(message, None, [(f"python/cardnet/{filename}", lineno)], auto_comments=comments, context=context)
+    for filename, lineno, message, comments, _context in extract_from_dir(
+        str(WEB_PAGE), method_map=[("js/*.js", "javascript")], keywords=WEB_KEYWORDS, comment_tags=("Translators:",)
+    ):
+        place = f"python/cardnet/web/page/{filename}"
+        template.add(message, None, [(place, lineno)], auto_comments=comments, context=WEB_CONTEXT)
     if TEMPLATE.exists():
         # Keep the old creation date when nothing changed, so an unchanged template is byte for byte the same.
         old = load(TEMPLATE)

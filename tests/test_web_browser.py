@@ -45,8 +45,9 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[tuple[Page, PageWatch]]:
-    """A fresh phone-sized page (its own storage) and what it reports."""
-    context = browser.new_context(viewport=PHONE)
+    """A fresh phone-sized page (its own storage) and what it reports; its browser prefers English, the language
+    the page then starts in whatever the machine's locale."""
+    context = browser.new_context(viewport=PHONE, locale="en-US")
     page = context.new_page()
     watch = PageWatch()
     watch.attach(page)

@@ -3,6 +3,8 @@ clear 4xx or a close, while the table plays on. The WebSocket's own cases are in
 
 from __future__ import annotations
 
+import json
+
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,9 +138,29 @@ async def test_a_game_s_rules_are_served_as_json_beside_any_page(page: Path) -> 
         assert rules.status == 200 and rules.headers["content-type"] == "application/json"
         assert rules.body.startswith(b'{"game":"cherki","rules":[{"tag":"h1","children":["Cherki"]}')
         assert_secure(rules)
-        for path in ("/rules/poker.json", "/rules/cherki.md", "/rules/"):
+        finnish = await exchange(seat.port, get("/rules/fi/cherki.json"))
+        assert finnish.status == 200 and finnish.body.startswith(b'{"game":"cherki","rules":[')
+        assert finnish.body != rules.body
+        assert_secure(finnish)
+        for path in ("/rules/poker.json", "/rules/cherki.md", "/rules/", "/rules/de/cherki.json", "/rules/fi/x.json"):
             assert (await exchange(seat.port, get(path))).status == 404, path
         assert (await exchange(seat.port, get("/rules/../index.html"))).status == 400
+
+
+async def test_the_page_s_words_are_served_per_language_from_the_catalogs(page: Path) -> None:
+    async with running_host(fake_engine()) as host, web_seat(host, page) as seat:
+        assert seat.port is not None
+        words = await exchange(seat.port, get("/words/fi.json"))
+        assert words.status == 200 and words.headers["content-type"] == "application/json"
+        assert_secure(words)
+        table = json.loads(words.body)
+        # The Finnish catalog's own words (msgctxt "web"), a counted noun with Finnish's two forms.
+        assert table["Join"] == "Liity" and table["Watch"] == "Katso"
+        assert table["{n} card"] == ["{n} kortti", "{n} korttia"]
+        assert json.loads((await exchange(seat.port, get("/words/id.json"))).body)["{n} card"] == ["{n} kartu"]
+        for path in ("/words/de.json", "/words/fi.po", "/words/", "/words/fi"):
+            assert (await exchange(seat.port, get(path))).status == 404, path
+        assert (await exchange(seat.port, get("/words/../index.html"))).status == 400
 
 
 async def test_a_connection_is_kept_alive_for_the_next_request(page: Path) -> None:

@@ -1,7 +1,8 @@
 """The web seat's static files: which request path names which file under the page directory, and its type.
 
 Only files directly named are served (``/`` is ``index.html``; ``/rules/<game>.json`` is made from the game's
-rules, see :mod:`cardnet.web.rules`): no directory listing, no index of a subfolder,
+rules, ``/rules/<lang>/<game>.json`` from them in another language, see :mod:`cardnet.web.rules`; ``/words/<lang>.json`` from the gettext catalogs, see
+:mod:`cardnet.web.words`): no directory listing, no index of a subfolder,
 no hidden files, only the types in :data:`CONTENT_TYPES`, and nothing outside the page directory, whatever
 the path holds (``..`` plain or percent-encoded, backslashes, NUL, a symbolic link that leads out).
 """
@@ -14,8 +15,9 @@ from pathlib import Path
 from urllib.parse import unquote_to_bytes
 
 from .rules import rules_json
+from .words import words_json
 
-__all__ = ["CONTENT_TYPES", "RULES_FOLDER", "Asset", "BadPath", "PageFiles", "default_page_dir"]
+__all__ = ["CONTENT_TYPES", "RULES_FOLDER", "WORDS_FOLDER", "Asset", "BadPath", "PageFiles", "default_page_dir"]
 
 #: The file types the page may consist of, by extension.
 CONTENT_TYPES = {
@@ -35,8 +37,11 @@ CONTENT_TYPES = {
 MAX_ASSET_BYTES = 4 * 1024 * 1024
 
 
-#: ``/rules/<game>.json``: a game's whole rules for the start page (:mod:`cardnet.web.rules`), made by the host.
+#: ``/rules/<game>.json``: a game's whole rules for the start page (:mod:`cardnet.web.rules`), made by the host;
+#: ``/rules/<lang>/<game>.json`` the same in another language.
 RULES_FOLDER = "rules"
+#: ``/words/<lang>.json``: the page's words in one language (:mod:`cardnet.web.words`), made by the host.
+WORDS_FOLDER = "words"
 
 
 class BadPath(ValueError):
@@ -94,6 +99,10 @@ class PageFiles:
         parts = self.segments(target) or ["index.html"]
         if len(parts) == 2 and parts[0] == RULES_FOLDER:
             return _rules_asset(parts[1])
+        if len(parts) == 3 and parts[0] == RULES_FOLDER:
+            return _rules_asset(parts[2], parts[1])
+        if len(parts) == 2 and parts[0] == WORDS_FOLDER:
+            return _words_asset(parts[1])
         if any(not part or part.startswith(".") for part in parts):
             return None
         content_type = CONTENT_TYPES.get(Path(parts[-1]).suffix.lower())
@@ -117,8 +126,16 @@ def _asset(body: bytes, content_type: str) -> Asset:
     return Asset(body, content_type, etag)
 
 
-def _rules_asset(name: str) -> Asset | None:
-    """``<game>.json`` under ``/rules/``: the game's rules as a tree of elements, or None for no such game."""
+def _rules_asset(name: str, language: str = "en") -> Asset | None:
+    """``<game>.json`` under ``/rules/`` (or ``/rules/<language>/``): the game's rules as a tree of elements, or
+    None for no such game or language."""
     game, dot, suffix = name.rpartition(".")
-    body = rules_json(game) if dot and suffix == "json" else None
+    body = rules_json(game, language) if dot and suffix == "json" else None
+    return None if body is None else _asset(body, CONTENT_TYPES[".json"])
+
+
+def _words_asset(name: str) -> Asset | None:
+    """``<lang>.json`` under ``/words/``: the page's words in that language, or None for a language not spoken."""
+    language, dot, suffix = name.rpartition(".")
+    body = words_json(language) if dot and suffix == "json" else None
     return None if body is None else _asset(body, CONTENT_TYPES[".json"])

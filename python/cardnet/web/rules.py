@@ -17,6 +17,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from ..i18n import DEFAULT_LANGUAGE, LANGUAGES
 from ..rulebook import rules_games, rules_text
 
 __all__ = ["BLOCK_TAGS", "INLINE_TAGS", "RulesNode", "rules_json", "rules_tree"]
@@ -96,10 +97,10 @@ def _text(children: list[RulesNode], text: str) -> None:
 
 
 @lru_cache(maxsize=16)
-def rules_json(game: str) -> bytes | None:
-    """The rules of ``game`` as the JSON the page reads (``{"game", "rules"}``), or None for a game without
-    rules. English, as the page's words are."""
-    if game not in rules_games():
+def rules_json(game: str, language: str = DEFAULT_LANGUAGE) -> bytes | None:
+    """The rules of ``game`` in ``language`` as the JSON the page reads (``{"game", "rules"}``), or None for a
+    game without rules or a language cardnet does not speak."""
+    if game not in rules_games() or language not in LANGUAGES:
         return None
-    document = {"game": game, "rules": rules_tree(rules_text(game))}
+    document = {"game": game, "rules": rules_tree(rules_text(game, language))}
     return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

@@ -7,8 +7,8 @@ import { byId } from "./dom.js";
 import { showRules } from "./rules.js";
 import { loadSegments } from "./segments.js";
 import { TableState } from "./state.js";
-import { forgetSeat, loadName, loadSeat, saveName, saveSeat } from "./store.js";
-import { UI, errorText } from "./words.js";
+import { forgetSeat, loadLanguage, loadName, loadSeat, saveLanguage, saveName, saveSeat } from "./store.js";
+import { UI, errorText, preferredLanguage, useLanguage } from "./words.js";
 import { drawJoin, drawLink, drawTable, drawTurn, gameContext, gameModule, labelPage } from "./view.js";
 
 const PROTOCOL = 1;
@@ -238,8 +238,20 @@ function draw() {
   }
 }
 
-async function main() {
+/** Speak `lang` from now on (the start page's choice, remembered): every label and the screen drawn again. */
+async function switchLanguage(lang) {
+  saveLanguage(await useLanguage(lang));
   labelPage();
+  drawLink(link, {});
+  if (st.table) showRules(st.table.game);
+  draw();
+}
+
+async function main() {
+  // The chosen language, else the browser's first that cardnet speaks, else English (words.js).
+  await useLanguage(preferredLanguage(loadLanguage()));
+  labelPage();
+  byId("language").addEventListener("change", (event) => switchLanguage(event.target.value));
   drawLink("connecting", {});
   byId("name").value = loadName();
   byId("join-form").addEventListener("submit", (event) => {

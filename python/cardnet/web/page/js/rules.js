@@ -3,7 +3,7 @@
 // only the tags below (anything else keeps its text and loses its tag).
 
 import { byId, el, setChildren } from "./dom.js";
-import { GAMES, UI, say } from "./words.js";
+import { GAMES, UI, currentLanguage, say } from "./words.js";
 
 const TAGS = new Set([
   "h1", "h2", "h3", "h4", "h5", "h6", "p", "ul", "ol", "li", "blockquote", "pre", "hr",
@@ -26,10 +26,11 @@ function build(node) {
   return el(DEMOTE[node.tag] || node.tag, props, children);
 }
 
-/** The rules of `game` as elements, or null when the host has none for it (or could not be reached). */
-export async function loadRules(game) {
+/** The rules of `game` in `lang` as elements, or null when the host has none for it (or could not be reached). */
+export async function loadRules(game, lang = "en") {
+  const folder = lang === "en" ? "rules" : `rules/${encodeURIComponent(lang)}`;
   try {
-    const response = await fetch(`rules/${encodeURIComponent(game)}.json`);
+    const response = await fetch(`${folder}/${encodeURIComponent(game)}.json`);
     if (!response.ok) return null;
     const document = await response.json();
     if (!document || !Array.isArray(document.rules)) return null;
@@ -41,12 +42,14 @@ export async function loadRules(game) {
 
 let shown = null;
 
-/** Fill the rules box under the start page (and the table) with the rules of `game`, once per game. */
+/** Fill the rules box under the start page (and the table) with the rules of `game` in the page's language, once
+ * per game and language. */
 export async function showRules(game) {
-  if (shown === game) return;
-  shown = game;
-  const nodes = await loadRules(game);
-  if (shown !== game) return;
+  const wanted = `${currentLanguage()}/${game}`;
+  if (shown === wanted) return;
+  shown = wanted;
+  const nodes = await loadRules(game, currentLanguage());
+  if (shown !== wanted) return;
   const box = byId("rules-box");
   box.hidden = !nodes;
   if (!nodes) return;

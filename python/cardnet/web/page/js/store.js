@@ -1,7 +1,8 @@
-// What the browser keeps between visits: the player's name, and per table id the seat token from `welcome`
+// What the browser keeps between visits: the player's name and language, and per table id the seat token from `welcome`
 // (PROTOCOL.md § 7), so a reload takes the seat back.
 
 const NAME_KEY = "cardnet.name";
+const LANGUAGE_KEY = "cardnet.language";
 const SEAT_PREFIX = "cardnet.seat.";
 
 function storage() {
@@ -22,6 +23,17 @@ export function loadName() {
 export function saveName(name) {
   const s = storage();
   if (s) s.setItem(NAME_KEY, name);
+}
+
+/** The language chosen last time on the start page (empty when none). */
+export function loadLanguage() {
+  const s = storage();
+  return (s && s.getItem(LANGUAGE_KEY)) || "";
+}
+
+export function saveLanguage(code) {
+  const s = storage();
+  if (s) s.setItem(LANGUAGE_KEY, code);
 }
 
 /** The kept seat of a table: {token, seat, name} or null. */

@@ -7,7 +7,7 @@ import { byId, el, setChildren } from "./dom.js";
 import * as fistful from "./fistful.js";
 import * as matchstick from "./matchstick.js";
 import * as ten from "./ten.js";
-import { GAMES, UI, count, say } from "./words.js";
+import { GAMES, LANGUAGES, UI, count, currentLanguage, say } from "./words.js";
 
 const GAME_MODULES = { cherki, fistful, matchstick, ten };
 
@@ -18,7 +18,16 @@ export function gameModule(game) {
 
 /** Fill the static labels from the words module. */
 export function labelPage() {
+  document.documentElement.lang = currentLanguage();
   document.title = UI.title;
+  byId("language-label").textContent = UI.language;
+  const select = byId("language");
+  // Each language by its own name, so a player finds theirs whatever the page speaks now.
+  setChildren(
+    select,
+    Object.entries(LANGUAGES).map(([code, name]) => el("option", { value: code, lang: code, text: name })),
+  );
+  select.value = currentLanguage();
   byId("title").textContent = UI.title;
   byId("name-label").textContent = UI.nameLabel;
   byId("name").placeholder = UI.namePlaceholder;
