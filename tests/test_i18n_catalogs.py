@@ -14,6 +14,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from cardnet import i18n
 from cardnet.i18n import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,3 +80,22 @@ def test_every_catalog_has_exactly_the_messages_the_source_marks() -> None:
 def test_plural_rules_are_each_languages_own() -> None:
     # Indonesian has one form, Finnish and English two, Spanish three (CLDR's "many" for millions).
     assert {lang: catalog(lang).num_plurals for lang in LANGUAGES} == {"en": 2, "id": 1, "es": 3, "fi": 2}
+
+
+@pytest.mark.parametrize("language", sorted(i18n.LANGUAGES))
+def test_the_catalog_listed_from_its_file_says_what_gettext_says(language: str) -> None:
+    """``catalog_messages`` reads the .mo file itself (gettext cannot list a catalog): every message it lists
+    is the text gettext gives for that key, plural forms included, and it lists the whole catalog."""
+    catalog = i18n.translations(language)
+    messages = i18n.catalog_messages(language)
+    assert len(messages) > 100
+    for key, text in messages.items():
+        context, _, msgid = key.rpartition("\x04")
+        if isinstance(text, list):
+            said = [
+                catalog.npgettext(context, msgid, msgid, n) if context else catalog.ngettext(msgid, msgid, n)
+                for n in (1, 2)
+            ]
+            assert said[0] == text[0] and said[1] in text, key
+        else:
+            assert (catalog.pgettext(context, msgid) if context else catalog.gettext(msgid)) == text, key

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import os
+import struct
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
@@ -28,6 +29,7 @@ __all__ = [
     "LANGUAGES",
     "N_",
     "UnknownLanguage",
+    "catalog_messages",
     "choose_language",
     "current_language",
     "format_number",
@@ -125,6 +127,30 @@ def translations(language: str) -> _gettext.NullTranslations:
     folder = resources.files("cardnet") / "locale" / code / "LC_MESSAGES"
     with (folder / f"{DOMAIN}.mo").open("rb") as mo:
         return _gettext.GNUTranslations(mo)
+
+
+def catalog_messages(language: str) -> dict[str, str | list[str]]:
+    """Every message of ``language``'s compiled catalog: its key (``context\\x04id`` for a message with a
+    context; the singular id for a plural one) mapped to its text, or a plural one to the list of its forms in
+    gettext's order.
+
+    Read from the ``.mo`` file by its documented layout (GNU gettext manual, "The Format of GNU MO Files"),
+    because :mod:`gettext` looks messages up one by one and offers no public way to list them.
+    """
+    code = language if language in LANGUAGES else DEFAULT_LANGUAGE
+    data = (resources.files("cardnet") / "locale" / code / "LC_MESSAGES" / f"{DOMAIN}.mo").read_bytes()
+    order = "<" if data[:4] == b"\xde\x12\x04\x95" else ">"
+    count, originals, texts = struct.unpack_from(order + "3I", data, 8)
+    messages: dict[str, str | list[str]] = {}
+    for index in range(count):
+        id_length, id_offset = struct.unpack_from(order + "2I", data, originals + 8 * index)
+        text_length, text_offset = struct.unpack_from(order + "2I", data, texts + 8 * index)
+        msgid = data[id_offset : id_offset + id_length].decode()
+        if msgid:  # the empty id is the catalog's header
+            text = data[text_offset : text_offset + text_length].decode()
+            singular, *plural = msgid.split("\x00", 1)
+            messages[singular] = text.split("\x00") if plural else text
+    return messages
 
 
 _current = DEFAULT_LANGUAGE

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from functools import cache
 
-from ..i18n import LANGUAGES, translations
+from ..i18n import LANGUAGES, catalog_messages
 
 __all__ = ["WEB_CONTEXT", "web_words", "words_json"]
 
@@ -24,20 +24,10 @@ _PREFIX = WEB_CONTEXT + "\x04"
 
 def web_words(language: str) -> dict[str, str | list[str]]:
     """The page's messages in ``language`` (a code of :data:`cardnet.i18n.LANGUAGES`), keyed by their English."""
-    # The standard library's GNUTranslations offers no public way to list its messages; its `_catalog` is the
-    # parsed .mo: a plain message under its id, each plural form under (singular id, form index).
-    catalog: dict[str | tuple[str, int], str] = getattr(translations(language), "_catalog", {})
     words: dict[str, str | list[str]] = {}
-    forms: dict[str, dict[int, str]] = {}
-    for key, text in catalog.items():
-        if isinstance(key, tuple):
-            msgid, index = key
-            if msgid.startswith(_PREFIX):
-                forms.setdefault(msgid[len(_PREFIX) :], {})[index] = text
-        elif key.startswith(_PREFIX):
+    for key, text in catalog_messages(language).items():
+        if key.startswith(_PREFIX):
             words[key[len(_PREFIX) :]] = text
-    for singular, by_index in forms.items():
-        words[singular] = [by_index[i] for i in sorted(by_index)]
     return words
 
 
