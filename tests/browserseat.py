@@ -46,12 +46,20 @@ PHONE: ViewportSize = {"width": 360, "height": 640}
 TURN_TIMEOUT_MS = 20_000
 
 
+def program_or_skip(name: str, install: str) -> str:
+    """The path of a program these tests need; a missing one skips the test on a developer's machine but fails
+    under CI (``CI`` or ``CARDNET_TEST`` set: `.ci/run` installs it there, so a skip would hide a hole)."""
+    path = shutil.which(name)
+    if path is None:
+        if os.environ.get("CI") or os.environ.get("CARDNET_TEST"):
+            pytest.fail(f"{name} is missing: .ci/run installs {install}")
+        pytest.skip(f"{name} is not installed (apt-get install {install})")
+    return path
+
+
 def chromium_or_skip() -> str:
-    """The browser's path; a missing browser skips the test, except in CI (`.ci/run` installs it there)."""
-    if shutil.which(CHROMIUM) is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium for these tests")
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium chromium-driver)")
+    """The browser's path (Debian's Chromium, which Playwright drives)."""
+    program_or_skip(CHROMIUM, "chromium chromium-driver")
     return CHROMIUM
 
 

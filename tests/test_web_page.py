@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -15,8 +14,8 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
-import pytest
 
+from browserseat import program_or_skip
 from cardnet.codec import ERROR_CODES
 from cardnet.refusals import refusal_codes
 
@@ -132,11 +131,7 @@ def test_words_cover_every_refusal_and_event_of_ten() -> None:
 
 def test_the_page_s_password_proof_is_the_protocol_s_hmac(tmp_path: Path) -> None:
     """auth.js (the browser's crypto.subtle is missing on plain-http LAN pages) against Python's hmac, in Node."""
-    node = shutil.which("node")
-    if node is None:
-        if os.environ.get("CI"):
-            pytest.fail("node is missing: .ci/run installs nodejs")
-        pytest.skip("node is not installed")
+    node = program_or_skip("node", "nodejs")
     shutil.copy(PAGE / "js" / "auth.js", tmp_path / "auth.mjs")
     cases = [
         ["open sesame", "4be0c1d2e3f40516", "9f2c41d07a5be3e8c0a1d2f3e4b5c6d7"],

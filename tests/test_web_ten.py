@@ -6,17 +6,15 @@ three-player game and a whole solo game played by taps against built-in players,
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Browser, Page
 
-from browserseat import PHONE, TURN_TIMEOUT_MS, PageWatch, served_table
+from browserseat import PHONE, TURN_TIMEOUT_MS, PageWatch, program_or_skip, served_table
 from test_web_browser import browser, join, outcome_of, phone  # noqa: F401  (fixtures shared with the other browser tests)
 
 PAGE_JS = Path(__file__).resolve().parent.parent / "python" / "cardnet" / "web" / "page" / "js"
@@ -189,15 +187,6 @@ def test_a_whole_solo_ten_game_is_labelled_house_rules(phone: tuple[Page, PageWa
     assert standings[-1] == f"Solo target 25: {'reached' if outcome.winners else 'missed'}."
 
 
-def _node_or_skip() -> str:
-    node = shutil.which("node")
-    if node is None:
-        if os.environ.get("CI"):
-            pytest.fail("node is missing: .ci/run installs nodejs")
-        pytest.skip("node is not installed")
-    return node
-
-
 def _card(id: int, colour: str, value: int) -> dict[str, Any]:
     return {"colour": colour, "id": id, "type": "number", "value": value}
 
@@ -206,7 +195,7 @@ def test_the_least_payment_is_valid_and_spends_the_fewest_cards(tmp_path: Path) 
     """ten.js's one-tap settle, in Node, against the payment rule (GAMES.md, TEN § Payments): exact, or bust tokens
     alone; cards only when no payment without them exists, and then as few as possible; the cards it picks are
     those the collection's runs miss least (a duplicate before a card of a run, a number card before a wild)."""
-    node = _node_or_skip()
+    node = program_or_skip("node", "nodejs")
     for name in ("ten.js", "dom.js", "words.js"):
         shutil.copy(PAGE_JS / name, tmp_path / name)
     (tmp_path / "package.json").write_text('{"type": "module"}', encoding="utf-8")
