@@ -195,7 +195,11 @@ export function hand(ctx) {
   const usable = discardable(decision);
   const groups = el("div", { class: "kind-groups" });
   for (const [kind, members] of grouped(cards)) {
-    const row = el("div", { class: "cards hand kind-group" }, el("span", { class: "kind-label", text: say(W.kindCount, { kind: kindName(kind), n: members.length }) }));
+    // The label runs up the group's side, so an honour goes by its face's letters (as on its chip); the whole
+    // name is what a screen reader says and a pointer shows.
+    const label = say(W.kindCount, { kind: W.honourShort[kind] || kindName(kind), n: members.length });
+    const spoken = say(W.kindCount, { kind: kindName(kind), n: members.length });
+    const row = el("div", { class: "cards hand kind-group" }, el("span", { class: "kind-label", text: label, title: spoken, "aria-label": spoken }));
     for (const card of members) {
       const selected = ctx.selected.has(card);
       const canDiscard = usable.has(card);
