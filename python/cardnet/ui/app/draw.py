@@ -74,11 +74,11 @@ def table_screen(ts: TableState, width: int, height: int, no_color: bool = False
             rows += wrap_runs([("class:heading", line)], room, indent, indent + "  ")
     if ts.over and ts.rematch_votes:
         rows += wrap_runs([("class:turn", rematch_words(ts))], room, "", "  ")
-    log_width = width - TABLE_WIDTH - 3 if width >= WIDE else width
-    side = _pane(ts, height, log_width) if ts.pane else _log_rows(ts.log, log_width, height)
     if width >= WIDE:
+        log_width = width - TABLE_WIDTH - 3
+        side = _pane(ts, height, log_width) if ts.pane else _log_rows(ts.log, log_width, height)
         # A wide terminal gets the log (or the pane) beside the table, as tall as the screen.
-        log: list[Fragments] = (side if ts.pane else side[-height:]) if height > 0 else []
+        log: list[Fragments] = side if height > 0 else []
         rows = [_clip(r, TABLE_WIDTH) for r in rows[:height]]
         out: list[Fragments] = []
         for n in range(max(len(rows), len(log))):
@@ -98,7 +98,7 @@ def table_screen(ts: TableState, width: int, height: int, no_color: bool = False
         if ts.pane:
             rows += _pane(ts, room - 1, width)
         else:
-            rows += side[-(room - 1) :] if room > 1 else []
+            rows += _log_rows(ts.log, width, room - 1)
     return _lines([_clip(r, width) for r in rows[:height]])
 
 
@@ -117,14 +117,16 @@ def _web_seat(ts: TableState, no_color: bool) -> list[Fragments]:
 
 
 def _log_rows(log: Sequence[str], width: int, height: int) -> list[Fragments]:
-    """The newest log lines that fill ``height`` rows, each wrapped at words to ``width`` (a long event goes on
-    under itself, indented, rather than being cut at the edge)."""
+    """The newest log lines that fit in ``height`` rows, each wrapped at words to ``width`` (a long event goes on
+    under itself, indented, rather than being cut at the edge). Only whole events are shown, so no row begins
+    in the middle of one; an event taller than ``height`` by itself shows its end."""
     rows: list[Fragments] = []
     for line in reversed(log[-max(1, height) :]):
-        rows[:0] = wrap_runs([("class:log", line)], width, "", "  ") if line else [[]]
-        if len(rows) >= height:
+        event = wrap_runs([("class:log", line)], width, "", "  ") if line else [[]]
+        if rows and len(rows) + len(event) > height:
             break
-    return rows
+        rows[:0] = event
+    return rows[-height:] if height > 0 else []
 
 
 def seat_words(ts: TableState, seat: int) -> str:
