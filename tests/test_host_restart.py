@@ -19,6 +19,11 @@ def _listening_port(host: Lines) -> int:
     return int(line.rpartition(":")[2])
 
 
+def _web_port(host: Lines) -> int:
+    _, line = host.wait_line(lambda text: text.startswith("guests without cardnet: open "), 30)
+    return int(line.split("http://", 1)[1].split("/", 1)[0].rpartition(":")[2])
+
+
 def _host(tmp_path: Path, *args: str) -> Lines:
     return Lines(
         cardnet("host", *args, "--interface", "127.0.0.1", "--no-advertise", "--headless"),
@@ -31,34 +36,70 @@ def _killed(host: Lines) -> None:
     host.proc.wait(10)
 
 
-def _killed_after_listening(tmp_path: Path, journal: Path) -> int:
-    """Runs a new table journalled at ``journal`` until it listens, kills it; returns the port it had."""
-    first = _host(tmp_path, "fistful", "--bots", "1", "--journal", str(journal))
+def _killed_after_listening(tmp_path: Path, journal: Path, *args: str) -> tuple[int, int]:
+    """Runs a new table journalled at ``journal`` until it listens, kills it; returns the ports it and its web
+    seat had."""
+    first = _host(tmp_path, "fistful", "--bots", "1", "--journal", str(journal), *args)
     try:
-        return _listening_port(first)
+        return _listening_port(first), _web_port(first)
     finally:
         _killed(first)
 
 
 def test_a_resumed_host_listens_on_the_port_it_had(tmp_path: Path) -> None:
     journal = tmp_path / "t.journal"
-    port = _killed_after_listening(tmp_path, journal)
+    port, web = _killed_after_listening(tmp_path, journal)
     records = read_journal(journal).records
-    assert {"kind": "listen", "port": port, "interfaces": ["127.0.0.1"]} in records
+    assert {"kind": "listen", "port": port, "interfaces": ["127.0.0.1"], "web": web} in records
     again = _host(tmp_path, "--resume", str(journal))
     try:
         assert _listening_port(again) == port
         _, banner = again.wait_line(lambda text: text.startswith("join with:"), 10)
         assert f"127.0.0.1:{port}" in banner
+        assert _web_port(again) == web
     finally:
         again.stop()
-    # The same port is not journalled twice.
+    # The same ports are not journalled twice.
     assert sum(1 for r in read_journal(journal).records if r.get("kind") == "listen") == 1
+
+
+def test_a_resumed_host_serves_its_web_seat_on_the_port_it_had(tmp_path: Path) -> None:
+    # A web port the default (the table's port + 1) would not give: only the journal can bring it back, and a
+    # guest's open page reconnects only to the address it was loaded from.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        chosen = probe.getsockname()[1]
+    journal = tmp_path / "t.journal"
+    port, web = _killed_after_listening(tmp_path, journal, "--web-port", str(chosen))
+    assert web == chosen != port + 1
+    again = _host(tmp_path, "--resume", str(journal))
+    try:
+        assert _listening_port(again) == port
+        assert _web_port(again) == chosen
+    finally:
+        again.stop()
+    # Taken by someone else meanwhile: the web seat serves elsewhere (as a new table's would), and says where.
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", chosen))
+        squatter.listen()
+        moved = _host(tmp_path, "--resume", str(journal))
+        try:
+            assert _listening_port(moved) == port
+            elsewhere = _web_port(moved)
+        finally:
+            moved.stop()
+    assert elsewhere != chosen
+    assert read_journal(journal).records[-1] == {
+        "kind": "listen",
+        "port": port,
+        "interfaces": ["127.0.0.1"],
+        "web": elsewhere,
+    }
 
 
 def test_a_resumed_host_whose_port_is_taken_moves_and_says_so(tmp_path: Path) -> None:
     journal = tmp_path / "t.journal"
-    port = _killed_after_listening(tmp_path, journal)
+    port, web = _killed_after_listening(tmp_path, journal)
     with socket.socket() as squatter:
         squatter.bind(("127.0.0.1", port))
         squatter.listen()
@@ -70,7 +111,12 @@ def test_a_resumed_host_whose_port_is_taken_moves_and_says_so(tmp_path: Path) ->
             again.stop()
     assert moved != port
     assert f"port {port} is in use" in line and f"port {moved}" in line and "table id" in line
-    assert read_journal(journal).records[-1] == {"kind": "listen", "port": moved, "interfaces": ["127.0.0.1"]}
+    assert read_journal(journal).records[-1] == {
+        "kind": "listen",
+        "port": moved,
+        "interfaces": ["127.0.0.1"],
+        "web": web,
+    }
 
 
 def test_a_journal_from_before_ports_were_recorded_still_resumes(tmp_path: Path) -> None:

@@ -211,6 +211,6 @@ def test_section_14_lists_every_field_of_every_journal_record() -> None:
     # What the host itself journals: where it listens, and a name mDNS probing gave it.
     from cardnet.net.factory import listen_record
 
-    records += [listen_record(7777, ["127.0.0.1"]), table.rename("a-2")]
+    records += [listen_record(7777, ["127.0.0.1"], 7778), table.rename("a-2")]
     written = {str(r["kind"]): set(r) for r in records}
     assert journal_fields_documented() == written

@@ -287,13 +287,13 @@ def _host(args: argparse.Namespace) -> int:
     logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
     password = read_password(args.password_file)
 
-    def build() -> tuple[Table, Journal, int | None]:
-        """The table, its journal, and the port it listened on before (for ``--resume``)."""
+    def build() -> tuple[Table, Journal, int | None, int | None]:
+        """The table, its journal, and the ports it and its web seat listened on before (for ``--resume``)."""
         if args.resume is not None:
             resumed = resume_table(args.resume, fsync=args.fsync)
             if resumed.torn is not None:
                 print(_("warning: {problem}").format(problem=resumed.torn.describe()), file=sys.stderr)
-            return resumed.table, resumed.journal, resumed.port
+            return resumed.table, resumed.journal, resumed.port, resumed.web_port
         import cardnet
 
         if args.game is None:
@@ -325,7 +325,7 @@ def _host(args: argparse.Namespace) -> int:
             turn_timer=args.turn_timer,
         )
         try:
-            return (*create_table(config, journal=args.journal, fsync=args.fsync), None)
+            return (*create_table(config, journal=args.journal, fsync=args.fsync), None, None)
         except JournalError:
             raise
         except ValueError as exc:
@@ -333,7 +333,7 @@ def _host(args: argparse.Namespace) -> int:
 
     async def main() -> int:
         try:
-            table, journal, last_port = build()
+            table, journal, last_port, last_web_port = build()
         except (JournalError, ValueError) as exc:
             if isinstance(exc, UsageError):
                 raise
@@ -375,12 +375,12 @@ def _host(args: argparse.Namespace) -> int:
                                 file=sys.stderr,
                             )
                             return 1
-                    if port != last_port:
-                        journal.append(listen_record(port, interfaces))
                     web_port: int | None = None
                     if not args.no_web:
                         try:
-                            web_port = await start_web_seat(nursery, server, interfaces, port, args.web_port)
+                            web_port = await start_web_seat(
+                                nursery, server, interfaces, port, args.web_port, previous=last_web_port
+                            )
                         except OSError as exc:
                             print(
                                 _("cardnet host: cannot serve the web seat: {error}").format(error=exc.strerror),
@@ -389,6 +389,8 @@ def _host(args: argparse.Namespace) -> int:
                             # The table already listens: stop it, or the nursery would wait for it forever.
                             nursery.cancel_scope.cancel()
                             return 1
+                    if (port, web_port) != (last_port, last_web_port):
+                        journal.append(listen_record(port, interfaces, web_port))
                     cfg = table.config
                     taken = sum(s.kind != "open" for s in table.seats)
                     # A seated host takes seat 0 right after this banner: count it already.

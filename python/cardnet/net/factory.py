@@ -85,20 +85,29 @@ class Resumed:
     #: The TCP port the table last listened on (its journal's last ``listen`` record); None when it never
     #: listened, or its journal is from before ports were recorded.
     port: int | None = None
+    #: The port its web seat last served on (the same record's ``web``); None without a web seat, or when the
+    #: journal is from before web ports were recorded.
+    web_port: int | None = None
 
 
-def listen_record(port: int, interfaces: Sequence[str]) -> dict[str, Encodable]:
-    """The journal record of where a table listens, so ``--resume`` can listen there again."""
-    return {"kind": "listen", "port": port, "interfaces": list(interfaces)}
+def listen_record(port: int, interfaces: Sequence[str], web_port: int | None = None) -> dict[str, Encodable]:
+    """The journal record of where a table listens (and its web seat, if it has one), so ``--resume`` can listen
+    there again: a browser can only come back to the address it was given."""
+    record: dict[str, Encodable] = {"kind": "listen", "port": port, "interfaces": list(interfaces)}
+    if web_port is not None:
+        record["web"] = web_port
+    return record
 
 
-def _last_port(records: Sequence[Mapping[str, Any]]) -> int | None:
+def _last_ports(records: Sequence[Mapping[str, Any]]) -> tuple[int | None, int | None]:
+    """The table's and the web seat's port of the last ``listen`` record with a valid port."""
     for rec in reversed(records):
         if rec.get("kind") == "listen":
             port = rec.get("port")
             if isinstance(port, int) and 0 < port < 65536:
-                return port
-    return None
+                web = rec.get("web")
+                return port, web if isinstance(web, int) and 0 < web < 65536 else None
+    return None, None
 
 
 def resume_table(
@@ -120,7 +129,8 @@ def resume_table(
             raise ValueError(f"cannot resume {path}: {exc}") from None
 
     journal, contents = Journal.open_resume(path, fsync=fsync, accept=replay)
-    return Resumed(tables[0], journal, contents.torn, _last_port(contents.records))
+    port, web_port = _last_ports(contents.records)
+    return Resumed(tables[0], journal, contents.torn, port, web_port)
 
 
 def rename_table(table: Table, journal: Journal | None, name: str) -> None:

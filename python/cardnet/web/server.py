@@ -137,12 +137,19 @@ class WebSeat:
 
 
 async def start_web_seat(
-    nursery: trio.Nursery, host: Host, addresses: Sequence[str], table_port: int, port: int | None = None
+    nursery: trio.Nursery,
+    host: Host,
+    addresses: Sequence[str],
+    table_port: int,
+    port: int | None = None,
+    *,
+    previous: int | None = None,
 ) -> int:
     """Serve ``host``'s web seat in ``nursery`` on ``addresses`` beside the table: on ``port``, or by default on
-    the table's port + 1 if free, else any free port; returns its port. Raises OSError when it cannot listen
-    (a ``port`` asked for that is taken)."""
-    wanted = port or (table_port + 1 if table_port < 65535 else 0)
+    ``previous`` (the port a resumed table's web seat had, where its guests' pages reconnect) or the table's
+    port + 1, whichever comes first, if free, else any free port; returns its port. Raises OSError when it
+    cannot listen (a ``port`` asked for that is taken)."""
+    wanted = port or previous or (table_port + 1 if table_port < 65535 else 0)
     listeners = await open_web_listeners(addresses, wanted, fallback=port is None)
     seat = WebSeat(host)
     return int(await nursery.start(partial(seat.serve_listeners, listeners)))
