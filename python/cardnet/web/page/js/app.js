@@ -20,7 +20,10 @@ const FINAL = new Set(["replaced", "shutting_down", "unsupported_version"]);
 const st = new TableState();
 let intent = null;
 let joinError = "";
+// The link's state (connecting, connected, reconnecting, silent, closed) and its details ({attempt, at}, or the
+// closed link's {byHost}), drawn under the title.
 let link = "connecting";
+let linkInfo = {};
 let firstState = false;
 // The table's password as typed during this visit: kept in memory only, never stored.
 let password = null;
@@ -121,6 +124,7 @@ function onMessage(message) {
     case "welcome":
       // Back after a drop: say so in place of the refusal or warning that may still show.
       if (st.current) st.notice = { kind: "info", text: UI.reconnected };
+      setLink("connected", {});
       st.onWelcome(message);
       st.welcomed = true;
       if (message.token && st.seat !== null) {
@@ -208,18 +212,25 @@ function onError(message) {
     joinError = text;
   }
   if (FINAL.has(message.code)) {
+    // The end of this page's visit: no reconnecting, no more moves; the table stays on screen as it was.
     connection.stop();
-    const final = { replaced: UI.replacedStop, shutting_down: UI.hostStopped }[message.code] || text;
+    planned = [];
+    st.closed = true;
+    const final = { replaced: UI.replacedStop, shutting_down: UI.hostStoppedHint }[message.code] || text;
     st.notice = { kind: "final", text: final };
-    link = "closed";
-    drawLink("closed", {});
+    setLink("closed", { byHost: message.code === "shutting_down" });
   } else if (st.welcomed) {
     st.notice = { kind: "refusal", text };
   }
 }
 
 function onStatus(kind, info) {
+  if (link !== "closed") setLink(kind, info);
+}
+
+function setLink(kind, info) {
   link = kind;
+  linkInfo = info;
   drawLink(kind, info);
 }
 
@@ -230,7 +241,6 @@ function mark(name) {
 
 function draw() {
   if (st.welcomed) {
-    if (link !== "closed") drawLink("connected", {});
     drawTable(st, handlers);
     if (firstState) mark("cardnet-first-state");
   } else if (st.table && !intent) {
@@ -242,7 +252,7 @@ function draw() {
 async function switchLanguage(lang) {
   saveLanguage(await useLanguage(lang));
   labelPage();
-  drawLink(link, {});
+  drawLink(link, linkInfo);
   if (st.table) showRules(st.table.game);
   draw();
 }
@@ -252,7 +262,8 @@ async function main() {
   await useLanguage(preferredLanguage(loadLanguage()));
   labelPage();
   byId("language").addEventListener("change", (event) => switchLanguage(event.target.value));
-  drawLink("connecting", {});
+  drawLink(link, linkInfo);
+  byId("retry-btn").addEventListener("click", () => connection.retryNow());
   byId("name").value = loadName();
   byId("join-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -268,6 +279,8 @@ async function main() {
   connection.start();
   setInterval(() => {
     if (st.welcomed && st.secondsLeft !== null) drawTurn(st);
+    // The seconds until the next reconnect attempt.
+    if (linkInfo.at) drawLink(link, linkInfo);
   }, 1000);
   await loadSegments();
   draw();

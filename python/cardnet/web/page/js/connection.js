@@ -1,6 +1,7 @@
 // The WebSocket to the host: one protocol line per text message, both ways (PROTOCOL.md § 1). Reconnects with
 // exponential back-off and jitter after a drop, and treats a host silent for three keepalive intervals as
-// gone (§ 9). It knows nothing of the game: messages go to `onMessage`, the link's state to `onStatus`.
+// gone (§ 9). It knows nothing of the game: messages go to `onMessage`, the link's state to `onStatus` with
+// {attempt, at}: the attempt under way or coming, and when the next one starts (epoch ms; null while one runs).
 
 const FIRST_DELAY_MS = 100;
 const MAX_DELAY_MS = 5000;
@@ -25,6 +26,8 @@ export class Connection {
     this.lastHeard = 0;
     this.retryTimer = null;
     this.watchdog = null;
+    // Why the last attempt ended ("lost" or "silent"): said again while the next one waits and runs.
+    this.why = "lost";
   }
 
   /** Open the connection (again after `stop`, too). */
@@ -37,7 +40,7 @@ export class Connection {
   open() {
     this.welcomed = false;
     this.lastHeard = Date.now();
-    this.onStatus(this.attempt ? "reconnecting" : "connecting", { attempt: this.attempt });
+    this.onStatus(this.attempt ? this.status() : "connecting", { attempt: this.attempt, at: null });
     const socket = new WebSocket(this.url);
     this.socket = socket;
     socket.addEventListener("message", (event) => {
@@ -57,6 +60,7 @@ export class Connection {
       if (message.type === "welcome") {
         this.welcomed = true;
         this.attempt = 0;
+        this.why = "lost";
         if (Number.isInteger(message.keepalive_ms) && message.keepalive_ms > 0) this.keepaliveMs = message.keepalive_ms;
       }
       this.onMessage(message);
@@ -81,6 +85,7 @@ export class Connection {
   stop() {
     this.stopped = true;
     clearTimeout(this.retryTimer);
+    this.retryTimer = null;
     if (this.socket) {
       const socket = this.socket;
       this.socket = null;
@@ -88,15 +93,31 @@ export class Connection {
     }
   }
 
+  /** Try again at once instead of waiting out the back-off (the player's "Try now"); nothing while an attempt
+   * is already under way or the link is up or stopped. */
+  retryNow() {
+    if (this.stopped || this.socket || this.retryTimer === null) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.open();
+  }
+
+  status() {
+    return this.why === "silent" ? "silent" : "reconnecting";
+  }
+
   retry(why) {
+    // A failed attempt after a silent host is still that host not answering: the page keeps saying so.
+    if (why === "silent" || this.attempt === 0) this.why = why;
     this.attempt += 1;
     const base = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** (this.attempt - 1));
     const delay = base / 2 + Math.random() * (base / 2);
-    this.onStatus(why === "silent" ? "silent" : "reconnecting", { attempt: this.attempt });
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
       if (!this.stopped) this.open();
     }, delay);
+    this.onStatus(this.status(), { attempt: this.attempt, at: Date.now() + delay });
   }
 
   checkSilence() {

@@ -32,6 +32,8 @@ export class TableState {
     this.selectionFor = null;
     // The legal moves of a decision sent without its list, fetched page by page: {id, moves, done}.
     this.paged = null;
+    // The host closed the table, or this page stopped for good (PROTOCOL.md § 11's final refusals): no more moves.
+    this.closed = false;
   }
 
   get game() {
@@ -49,7 +51,7 @@ export class TableState {
   /** The open decision this page may still answer (null while a move for it is on its way). */
   get decision() {
     const decision = this.current && this.current.decision;
-    if (!decision || !Array.isArray(decision.legal)) return null;
+    if (this.closed || !decision || !Array.isArray(decision.legal)) return null;
     if (this.pending && this.pending.decision_id === decision.id) return null;
     return decision;
   }

@@ -39,14 +39,23 @@ export function labelPage() {
   byId("chat-title").textContent = UI.chat;
   byId("chat-text").placeholder = UI.chatPlaceholder;
   byId("chat-send").textContent = UI.send;
+  byId("retry-btn").textContent = UI.tryNow;
 }
 
-/** The connection line under the title. */
+/** The connection line under the title; while reconnecting, when the next attempt comes and a button to try
+ * now. Unchanged text is left alone: the line is a live region, and a screen reader would say it again. */
 export function drawLink(kind, info) {
-  const text = { connecting: UI.connecting, connected: UI.connected, silent: UI.silent, closed: UI.closed }[kind];
+  const attempt = info.attempt || 1;
+  const closed = info.byHost ? UI.hostStopped : UI.closed;
+  const text = { connecting: UI.connecting, connected: UI.connected, closed }[kind] || say(kind === "silent" ? UI.silent : UI.reconnecting, { attempt });
   const node = byId("link");
-  node.textContent = text || say(UI.reconnecting, { attempt: info.attempt || 1 });
+  if (node.textContent !== text) node.textContent = text;
   node.className = `link link-${kind}`;
+  const retrying = kind === "reconnecting" || kind === "silent";
+  byId("retry").hidden = !retrying;
+  if (!retrying) return;
+  const wait = info.at ? Math.ceil((info.at - Date.now()) / 1000) : 0;
+  byId("retry-when").textContent = wait > 0 ? say(UI.nextTry, { s: wait }) : UI.tryingNow;
 }
 
 function seatMarker(st, seat) {
@@ -125,6 +134,7 @@ function turnText(st) {
     return say(UI.waitingSeats, { open: count(open, "seat") });
   }
   if (current.over) return UI.gameOver;
+  if (st.closed) return UI.closed;
   if (st.pending) return UI.sent;
   if (st.decision) return st.secondsLeft === null ? UI.yourTurn : say(UI.yourTurnTimed, { s: st.secondsLeft });
   const others = (current.to_act || []).filter((seat) => seat !== st.seat);
