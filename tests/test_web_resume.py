@@ -1,7 +1,8 @@
 """The web seat's link to its host in a real browser (Debian's Chromium under Playwright, a 360 x 640 page): a host
 SIGKILLed mid-game and started again with ``--resume`` gets its browser seat back without a reload, on the same
-web port; a lost connection says which attempt comes when, with a keyboard-reachable button to try at once; and a
-host that closes its table on purpose is told apart from a lost one: the page says so and stops.
+web port; a lost connection says which attempt comes when, with a keyboard-reachable button to try at once; a
+silent host is said to be not answering; and a host that closes its table on purpose is told apart from a lost
+one: the page says so and stops.
 
 Every connection is to 127.0.0.1 and every wait is bounded."""
 
@@ -19,11 +20,14 @@ from pathlib import Path
 import trio
 from playwright.sync_api import Page, WebSocket
 
+from cardnet.protocol.host import HostOptions
+
 from browserseat import PageWatch, play_to_the_end, served_table, take_turn
 from discohelpers import Lines, cardnet
 from test_web_browser import browser, join, phone  # noqa: F401  (fixtures shared with the other browser tests)
 
 RECONNECTING = re.compile(r"Connection lost; reconnecting \(attempt (\d+)\)…")
+SILENT = re.compile(r"The host is not answering; reconnecting \(attempt (\d+)\)…")
 
 
 def _host(tmp_path: Path, *args: str) -> Lines:
@@ -105,7 +109,9 @@ def test_a_killed_and_resumed_host_gets_its_browser_seat_back_without_a_reload(
 
 class Switchboard:
     """A TCP relay on 127.0.0.1 between the browser and the web seat that can be cut: then it ends every relayed
-    connection at once (as a phone leaving the Wi-Fi would see it) and hangs up each new one, counting them."""
+    connection at once (as a phone leaving the Wi-Fi would see it) and hangs up each new one, counting them; or
+    frozen: then nothing gets through either way and new connections are taken and left unanswered (as a host
+    that hangs, whose kernel still accepts connections)."""
 
     def __init__(self, target: int) -> None:
         self.target = target
@@ -113,6 +119,7 @@ class Switchboard:
         self.server.settimeout(0.2)
         self.port = int(self.server.getsockname()[1])
         self.open = True
+        self.frozen = False
         self.refused: list[float] = []
         self.relayed: list[socket.socket] = []
         self.lock = threading.Lock()
@@ -133,16 +140,19 @@ class Switchboard:
                     self.refused.append(time.monotonic())
                     client.close()
                     continue
+                if self.frozen:
+                    self.relayed.append(client)
+                    continue
                 upstream = socket.create_connection(("127.0.0.1", self.target), timeout=10)
                 self.relayed += [client, upstream]
             for source, sink in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
 
-    @staticmethod
-    def _pump(source: socket.socket, sink: socket.socket) -> None:
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
         try:
             while data := source.recv(65536):
-                sink.sendall(data)
+                if not self.frozen:
+                    sink.sendall(data)
         except OSError:
             pass
         for end in (source, sink):
@@ -151,10 +161,16 @@ class Switchboard:
             except OSError:
                 pass
 
+    def freeze(self) -> None:
+        """Let nothing through, and answer no new connection."""
+        with self.lock:
+            self.frozen = True
+
     def cut(self) -> None:
         """End every relayed connection and refuse new ones."""
         with self.lock:
             self.open = False
+            self.frozen = False
             for end in self.relayed:
                 try:
                     end.shutdown(socket.SHUT_RDWR)
@@ -248,3 +264,31 @@ def test_a_host_that_closes_its_table_is_told_apart_and_the_page_stops(phone: tu
         time.sleep(1.5)
         assert len(sockets) == opened
         assert watch.errors == [] and watch.dialogs == []
+
+
+def test_a_silent_host_is_said_to_be_not_answering_until_it_answers(phone: tuple[Page, PageWatch]) -> None:  # noqa: F811
+    page, watch = phone
+    # Pings every 0.3 s: the page gives up on a host silent for three of them (PROTOCOL.md section 9).
+    quick = HostOptions(keepalive_interval=0.3)
+    with (
+        served_table("fistful", 2, {1: "heuristic"}, table_id="silenttest", options=quick) as table,
+        switchboard(table.web_port) as board,
+    ):
+        page.goto(f"http://127.0.0.1:{board.port}/")
+        page.fill("#name", "Ann")
+        page.click("#join-btn")
+        page.locator("#turn.your-turn").wait_for(timeout=10_000)
+        board.freeze()
+        page.locator("#link", has_text=SILENT).wait_for(timeout=10_000)
+        assert page.get_by_role("button", name="Try now").is_visible()
+        # Its next attempt is taken and never answered ("Trying now"); once the connection is refused outright,
+        # the page still says what it knows: the host has not answered since, on a later attempt.
+        page.locator("#retry-when", has_text="Trying now…").wait_for(timeout=10_000)
+        board.cut()
+        page.locator("#link", has_text=re.compile(r"reconnecting \(attempt [2-9]\)")).wait_for(timeout=10_000)
+        assert SILENT.fullmatch(page.locator("#link").inner_text())
+        board.mend()
+        page.locator("#notice", has_text="Reconnected to the table.").wait_for(timeout=10_000)
+        assert page.locator("#link").inner_text() == "Connected" and page.locator("#retry").is_hidden()
+        assert take_turn(page)
+        assert _only_failed_sockets(watch, board.port) == [] and watch.dialogs == []
