@@ -134,7 +134,8 @@ function turnText(st) {
     return say(UI.waitingSeats, { open: count(open, "seat") });
   }
   if (current.over) return UI.gameOver;
-  if (st.closed) return UI.closed;
+  // The notice says why nothing more happens here.
+  if (st.closed) return "";
   if (st.pending) return UI.sent;
   if (st.decision) return st.secondsLeft === null ? UI.yourTurn : say(UI.yourTurnTimed, { s: st.secondsLeft });
   const others = (current.to_act || []).filter((seat) => seat !== st.seat);
