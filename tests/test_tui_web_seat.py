@@ -8,6 +8,7 @@ from typing import Any
 
 import trio
 
+from cardnet.journal import read_journal
 from cardnet.ui.app import StartRequest
 from cardnet.web.qr import qr_lines
 from test_tui_headless import run
@@ -40,6 +41,12 @@ def test_a_lan_table_from_the_lobby_shows_its_web_seat_and_a_browser_sits_down()
             drawn = qr_lines(url, dark_on_light=True)
             assert all(line in screen for line in drawn) and len(drawn) + 3 <= 21
             port = int(url.rstrip("/").rpartition(":")[2])
+            # Both ports are journalled: `cardnet host --resume` of this table serves them again (the
+            # browser's page can only reconnect to the address it was loaded from).
+            assert st.table.journal is not None and st.table.listening
+            listened = [r for r in read_journal(st.table.journal).records if r["kind"] == "listen"]
+            table_port = int(st.table.listening[0].rpartition(":")[2])
+            assert listened == [{"kind": "listen", "port": table_port, "interfaces": ["127.0.0.1"], "web": port}]
             guest = asyncio.get_running_loop().run_in_executor(None, lambda: trio.run(_guest, port))
             await d.until(lambda: st.table is not None and st.table.open_seats == 0, "the guest seated")
             # The game starts: the table comes back; w shows the code again, and hides it.

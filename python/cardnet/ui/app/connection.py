@@ -25,7 +25,7 @@ from ...i18n import ngettext
 from ...identity import BadName, check_name, config_path, save_language, save_name, saved_name
 from ...journal import JournalError, default_journal_dir, read_journal
 from ...net import discovery
-from ...net.factory import rename_table
+from ...net.factory import listen_record, rename_table
 from ...net.host import Host
 from ...net.seats import SeatStore
 from ...net.peer import (
@@ -237,6 +237,9 @@ async def host_local(
         except OSError:
             # The table plays on without its web seat: cardnet peers join as ever.
             logging.getLogger(__name__).warning("cannot serve the web seat", exc_info=True)
+        # Where it listens, so `cardnet host --resume` (a table with guests resumes there) serves the same
+        # addresses: a guest's open browser page can only come back to the one it was loaded from.
+        setup.journal.append(listen_record(port, interfaces, web_port))
         nursery.start_soon(_advertise, host, port, interfaces, probe)
 
     peer = local_peer(
