@@ -241,6 +241,11 @@ def test_a_browser_a_terminal_and_a_builtin_player_share_a_cherki_table(
             assert "A new game begins." in page.locator("#log li").all_inner_texts()
             assert table.call(lambda: table.host.table.game_no) == 1
             assert seats_panel(page) == ("Seats · 1 watching", expected)
+            # The terminal's player leaves (end of input: a `bye`): a built-in player takes the seat at once.
+            terminal.stop()
+            assert terminal.proc.returncode == 0
+            page.locator("#seats li", has_text="gone; a built-in player plays for them").wait_for(timeout=10_000)
+            assert seats_panel(page)[1][1] == ("1. Tom", "gone; a built-in player plays for them")
             assert watch.errors == [] and watch.dialogs == []
         finally:
             terminal.stop()
