@@ -1,7 +1,8 @@
 """Accessibility of the web seat in a real browser (Debian's Chromium under Playwright, 360 x 640): axe-core's
 checks on the start page and on a game in progress of each of the four games, in the light and the dark colour
 scheme; the main controls found by their accessible names; every one reached by Tab in the page's order, with a
-visible focus ring; a whole move made with the keyboard alone; TEN's colours carried by a letter too.
+visible focus ring; a whole move made with the keyboard alone (joining, watching and the rematch too); TEN's
+colours carried by a letter too.
 
 axe-core is the copy bundled in the PyPI package ``axe-playwright-python`` (the test extras): its script is read
 from the installed package and run in the page, so nothing is downloaded while testing. No axe rule is disabled.
@@ -281,7 +282,11 @@ GAMES: dict[str, tuple[int, dict[int, str], int]] = {
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_a_game_in_progress_is_accessible_and_played_by_keyboard(game: str, phone: tuple[Page, PageWatch]) -> None:
+def test_a_game_in_progress_is_accessible_and_played_by_keyboard(
+    game: str,
+    browser: Browser,  # noqa: F811
+    phone: tuple[Page, PageWatch],
+) -> None:
     page, watch = phone
     players, bots, taps = GAMES[game]
     frames: list[str] = []
@@ -341,4 +346,17 @@ def test_a_game_in_progress_is_accessible_and_played_by_keyboard(game: str, phon
             # The only human at the table agreed: the host starts the next game, and the page shows it.
             page.locator("#outcome").wait_for(state="hidden", timeout=10_000)
             assert table.call(lambda: table.host.table.game_no) == 1
+        if game == "matchstick":
+            # A guest who only watches chooses Watch by keyboard, and the table without a hand is as accessible.
+            viewer = browser.new_context(viewport=PHONE, locale="en-US", color_scheme="light").new_page()
+            viewer.goto(table.url)
+            viewer.locator("#join:not([hidden])").wait_for(timeout=10_000)
+            tab_to(viewer, viewer.locator("#name"))
+            viewer.keyboard.type("Bea")
+            tab_to(viewer, viewer.get_by_role("button", name="Watch", exact=True))
+            viewer.keyboard.press("Enter")
+            viewer.locator("#board .players").wait_for(timeout=10_000)
+            assert "You are watching" in viewer.locator("#table-head").inner_text()
+            assert_axe_clean_in_both_schemes(viewer)
+            viewer.context.close()
         assert watch.errors == [] and watch.dialogs == []
