@@ -3,7 +3,7 @@
 // come from its module (cherki.js, fistful.js, matchstick.js).
 
 import * as cherki from "./cherki.js";
-import { byId, el, setChildren } from "./dom.js";
+import { byId, el, focusedPlace, refocus, setChildren } from "./dom.js";
 import * as fistful from "./fistful.js";
 import * as matchstick from "./matchstick.js";
 import * as ten from "./ten.js";
@@ -38,6 +38,7 @@ export function labelPage() {
   byId("log-title").textContent = UI.log;
   byId("chat-title").textContent = UI.chat;
   byId("chat-text").placeholder = UI.chatPlaceholder;
+  byId("chat-label").textContent = UI.chatLabel;
   byId("chat-send").textContent = UI.send;
 }
 
@@ -244,6 +245,7 @@ export function drawTurn(st) {
 
 /** The whole table screen. */
 export function drawTable(st, handlers) {
+  const place = focusedPlace(byId("table"));
   byId("join").hidden = true;
   byId("table").hidden = false;
   const mod = gameModule(st.game);
@@ -263,4 +265,5 @@ export function drawTable(st, handlers) {
   drawLog(st);
   drawSeats(st);
   drawChat(st);
+  refocus(place);
 }

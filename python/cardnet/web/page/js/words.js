@@ -68,6 +68,7 @@ export const UI = {
   log: N_("What happened"),
   chat: N_("Chat"),
   chatPlaceholder: N_("Say something"),
+  chatLabel: N_("Chat message"),
   send: N_("Send"),
   earlier: N_("(earlier)"),
   spectatorTag: N_("(watching)"),
