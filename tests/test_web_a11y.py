@@ -43,6 +43,8 @@ TABLE_ORDER = [
     "clear",
     "log-title",
     "log",
+    "seats-title",
+    "seats",
     "chat-title",
     "chat",
     "chat-text",
