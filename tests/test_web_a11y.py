@@ -306,6 +306,10 @@ def test_a_game_in_progress_is_accessible_and_played_by_keyboard(
         page.locator("#turn.your-turn").wait_for(timeout=TURN_TIMEOUT_MS)
         if game == "ten":
             check_ten_letters(page)
+        # The seats panel unfolds by keyboard too, so axe checks what it lists.
+        tab_to(page, page.locator("#seats-title"))
+        page.keyboard.press("Enter")
+        page.locator("#seats-box[open]").wait_for(timeout=5_000)
         # The chat, by keyboard: its title unfolds it, the message is typed, Send sends it.
         tab_to(page, page.locator("#chat-title"))
         page.keyboard.press("Enter")
@@ -327,7 +331,7 @@ def test_a_game_in_progress_is_accessible_and_played_by_keyboard(
             found = page.get_by_role("button", name=re.compile("^" + re.escape(label)))
             assert found.count() >= 1 and found.first.evaluate("(node) => node.closest('#actions') !== null")
         folded = in_order(tab_cycle(page), TABLE_ORDER)
-        assert {"offer", "log", "chat-text", "chat-send", "rules-title"} <= set(folded), folded
+        assert {"offer", "log", "seats-title", "chat-text", "chat-send", "rules-title"} <= set(folded), folded
         # The same order, and rings as clear, in the dark scheme.
         page.emulate_media(color_scheme="dark")
         assert in_order(tab_cycle(page), TABLE_ORDER) == folded
