@@ -30,6 +30,7 @@ __all__ = [
     "PHONE",
     "PageWatch",
     "ServedTable",
+    "cherki_turn",
     "chromium_or_skip",
     "play_to_the_end",
     "served_table",
@@ -185,6 +186,20 @@ def take_turn(page: Page) -> bool:
     else:
         passes.first.click()
     return True
+
+
+def cherki_turn(page: Page) -> bool:
+    """One tap of a Cherki turn: call when the page offers it, else take the top discard when offered, else as
+    :func:`take_turn` taps (draw, then discard the first card that may go); False once the game is over."""
+    page.locator("#turn.your-turn, #outcome:not([hidden])").first.wait_for(timeout=10_000)
+    if page.locator("#outcome").is_visible():
+        return False
+    for label in ("call Cherki", "Take "):
+        offer = page.locator("#actions button.offer.play", has_text=label)
+        if offer.count():
+            offer.first.click()
+            return True
+    return take_turn(page)
 
 
 def play_to_the_end(page: Page, max_taps: int) -> int:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Protocol
 
 import trio
 
@@ -64,6 +64,12 @@ def strict_loads(line: bytes) -> dict[str, Any]:
     value = cardnet.json_loads(line.decode("ascii"))
     assert isinstance(value, dict)
     return value
+
+
+class MoveSender(Protocol):
+    """Any test client that sends the host one message (TCP or WebSocket)."""
+
+    async def send(self, message: dict[str, Any]) -> None: ...
 
 
 class RawClient:
@@ -134,6 +140,18 @@ class RawClient:
 
     async def aclose(self) -> None:
         await self.stream.aclose()
+
+
+async def play_first_moves(table: Table, clients: Sequence[MoveSender], timeout: float = 10.0) -> None:
+    """Each seat's client answers that seat's decisions with the first legal move until the game is over; the
+    host has applied each move before the next is sent (bounded by ``timeout``)."""
+    with trio.fail_after(timeout):
+        while not table.game.is_over():
+            seat = min(table.decisions)
+            before = table.state_id
+            await clients[seat].send({"type": "move", "decision_id": table.decisions[seat].id, "index": 0})
+            while table.state_id == before:
+                await trio.sleep(0.001)
 
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent

@@ -18,7 +18,7 @@ from cardnet.protocol import StateMessage
 from cardnet.protocol.host import Commit
 from cardnet.table import Table, TableConfig
 
-from nethelpers import HungHost, RawClient, running_host, watch
+from nethelpers import HungHost, RawClient, play_first_moves, running_host, watch
 from netfake import fake_engine
 
 pytestmark = pytest.mark.trio
@@ -477,13 +477,7 @@ async def _finished_table_with_a_vote(engine: Any, path: Any) -> tuple[Table, di
         a = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
         b = RawClient(await trio.open_tcp_stream("127.0.0.1", host.port or 0))
         welcomes = (await a.join("a"), await b.join("b"))
-        with trio.fail_after(10):
-            while not table.game.is_over():
-                seat = min(table.decisions)
-                before = table.state_id
-                await (a, b)[seat].send({"type": "move", "decision_id": table.decisions[seat].id, "index": 0})
-                while table.state_id == before:
-                    await trio.sleep(0.001)
+        await play_first_moves(table, [a, b])
         await a.send({"type": "rematch"})
         assert (await a.recv_type("rematch"))["votes"] == [0]
         # The host stops (as on Ctrl-C) before anyone leaves: leaving would otherwise decide the rematch.

@@ -17,7 +17,7 @@ from cardnet.net.host import Host, HostOptions
 from cardnet.table import Table, TableConfig
 from cardnet.web.server import WebSeat
 
-from nethelpers import RawClient, running_host
+from nethelpers import RawClient, play_first_moves, running_host
 from netfake import fake_engine
 from webhelpers import STREAM_KINDS, WsClient, open_client
 
@@ -512,23 +512,11 @@ async def test_connections_are_capped(kind: str) -> None:
         await still_alive(a)
 
 
-async def _play_to_the_end(host: Host, clients: list[RawClient]) -> None:
-    """Every seat answers its decisions with the first legal move until the game is over (bounded)."""
-    table = host.table
-    with trio.fail_after(10):
-        while not table.game.is_over():
-            seat = min(table.decisions)
-            before = table.state_id
-            await clients[seat].send({"type": "move", "decision_id": table.decisions[seat].id, "index": 0})
-            while table.state_id == before:
-                await trio.sleep(0.001)
-
-
 @over_each_stream
 async def test_a_player_leaving_after_the_others_voted_does_not_stall_the_rematch(kind: str) -> None:
     async with running_host(fake_engine(), options={"rounds": 1}, web=kind == "ws") as host:
         a, b, _ = await two_seats(host, kind)
-        await _play_to_the_end(host, [a, b])
+        await play_first_moves(host.table, [a, b])
         await a.send({"type": "rematch"})
         assert (await a.recv_type("rematch"))["votes"] == [0]
         await b.aclose()
@@ -556,7 +544,7 @@ async def test_a_failing_builtin_move_costs_that_move_not_the_table(kind: str) -
 
         game_type.apply = flaky  # type: ignore[method-assign]
         try:
-            await _play_to_the_end(host, [a, a])
+            await play_first_moves(host.table, [a, a])
         finally:
             game_type.apply = real_apply  # type: ignore[method-assign]
         assert failures == [1] and host.table.game.is_over()
@@ -599,12 +587,7 @@ async def test_a_spectator_stalled_through_rematches_keeps_its_link_and_gets_the
         games = 8
         with trio.fail_after(20):
             for game_no in range(games):
-                while not table.game.is_over():
-                    seat = min(table.decisions)
-                    before = table.state_id
-                    await (a, b)[seat].send({"type": "move", "decision_id": table.decisions[seat].id, "index": 0})
-                    while table.state_id == before:
-                        await trio.sleep(0.001)
+                await play_first_moves(table, [a, b])
                 await a.send({"type": "rematch"})
                 while table.rematch_votes != {0}:
                     await trio.sleep(0.001)

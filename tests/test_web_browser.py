@@ -25,6 +25,7 @@ from browserseat import (
     LinePeer,
     PageWatch,
     ServedTable,
+    cherki_turn,
     chromium_or_skip,
     play_to_the_end,
     served_table,
@@ -256,20 +257,6 @@ def test_a_password_table_asks_for_it_and_again_after_a_reload(phone: tuple[Page
         seat = table.call(lambda: table.host.table.seats[0])
         assert (seat.kind, seat.name, seat.connected) == ("human", "Ann", True)
         assert watch.errors == [] and watch.dialogs == []
-
-
-def cherki_turn(page: Page) -> bool:
-    """One tap of a Cherki turn: call when the page offers it, else take the top discard when offered, else as
-    :func:`take_turn` taps (draw, then discard the first card that may go); False once the game is over."""
-    page.locator("#turn.your-turn, #outcome:not([hidden])").first.wait_for(timeout=10_000)
-    if page.locator("#outcome").is_visible():
-        return False
-    for label in ("call Cherki", "Take "):
-        offer = page.locator("#actions button.offer.play", has_text=label)
-        if offer.count():
-            offer.first.click()
-            return True
-    return take_turn(page)
 
 
 def test_a_whole_three_player_cherki_game_by_taps(browser: Browser, phone: tuple[Page, PageWatch]) -> None:

@@ -39,3 +39,26 @@ export function setChildren(node, ...children) {
   node.replaceChildren();
   fill(node, {}, children);
 }
+
+/** The focused control inside `root` as a selector that finds its successor after a redraw (its id, else its
+ * nearest area with an id, its tag, first class and data attributes), or null when the focus is elsewhere. */
+export function focusedPlace(root) {
+  const node = document.activeElement;
+  if (!node || node === document.body || !root.contains(node)) return null;
+  if (node.id) return { node, selector: `#${CSS.escape(node.id)}` };
+  const area = node.parentElement && node.parentElement.closest("[id]");
+  if (!area) return null;
+  const kind = node.classList.length ? `.${CSS.escape(node.classList[0])}` : "";
+  const data = Object.keys(node.dataset)
+    .map((key) => `[data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${CSS.escape(node.dataset[key])}"]`)
+    .join("");
+  return { node, selector: `#${CSS.escape(area.id)} ${node.localName}${kind}${data}` };
+}
+
+/** After a redraw: a keyboard player whose control was replaced (a card chosen, a move offered again) keeps their
+ * place on its successor instead of being thrown back to the top of the page. */
+export function refocus(place) {
+  if (!place || place.node.isConnected) return;
+  const again = document.querySelector(place.selector);
+  if (again && !again.disabled) again.focus();
+}

@@ -117,7 +117,7 @@ export function board(ctx) {
     el("p", { class: "dim", text: length }),
   ];
   const scores = el("table", { class: "scores" });
-  scores.append(el("tr", {}, el("th", {}), el("th", { text: W.stars }), el("th", { text: W.gold })));
+  scores.append(el("tr", {}, el("td", {}), el("th", { text: W.stars }), el("th", { text: W.gold })));
   for (const seat of [me, them]) {
     const stars = Number(pub.stars[seat]);
     scores.append(

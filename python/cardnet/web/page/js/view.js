@@ -3,7 +3,7 @@
 // come from its module (cherki.js, fistful.js, matchstick.js).
 
 import * as cherki from "./cherki.js";
-import { byId, el, setChildren } from "./dom.js";
+import { byId, el, focusedPlace, refocus, setChildren } from "./dom.js";
 import * as fistful from "./fistful.js";
 import * as matchstick from "./matchstick.js";
 import * as ten from "./ten.js";
@@ -38,6 +38,7 @@ export function labelPage() {
   byId("log-title").textContent = UI.log;
   byId("chat-title").textContent = UI.chat;
   byId("chat-text").placeholder = UI.chatPlaceholder;
+  byId("chat-label").textContent = UI.chatLabel;
   byId("chat-send").textContent = UI.send;
   byId("retry-btn").textContent = UI.tryNow;
 }
@@ -112,12 +113,49 @@ export function gameContext(st, handlers) {
 function drawHead(st) {
   const table = st.table;
   const who = st.seat === null ? UI.youWatch : say(UI.youSit, { seat: st.seat });
-  const watching = st.spectators === null ? "" : st.spectators ? say(UI.watching, { n: st.spectators }) : UI.nobodyWatching;
   setChildren(
     byId("table-head"),
     el("h2", { class: "game-title", text: GAMES[table.game] || table.game }),
-    el("p", { class: "dim" }, el("span", { class: "table-name", text: table.name }), ` · ${who}`, watching ? ` · ${watching}` : ""),
+    el("p", { class: "dim" }, el("span", { class: "table-name", text: table.name }), ` · ${who}`),
   );
+}
+
+/** How a seat is held, in the words of the terminal's seats panel (cardnet.ui.app.draw.seat_words). */
+function seatWords(st, seat) {
+  const info = st.seats[seat] || {};
+  if (seat === st.seat) return UI.seatYou;
+  if (info.kind === "open") return UI.seatWaiting;
+  if (info.kind === "bot") return UI.seatBuiltIn;
+  if (info.auto) return UI.seatStandIn;
+  return info.connected ? UI.seatConnected : UI.seatGone;
+}
+
+/** The seats panel: each seat's name and how it is held; its title says how many watch (once the host said). */
+function drawSeats(st) {
+  const watching = st.spectators === null ? "" : st.spectators ? say(UI.watching, { n: st.spectators }) : UI.nobodyWatching;
+  byId("seats-title").textContent = watching ? `${UI.seats} · ${watching}` : UI.seats;
+  setChildren(
+    byId("seats"),
+    st.seats.map((info, i) => {
+      // The player's own seat by the name the others see; every other seat as the whole page names it.
+      const name = i === st.seat && info.name ? info.name : st.name(i);
+      return el("li", { class: info.kind }, el("span", { class: "who", text: `${i}. ${name}` }), el("span", { class: "seat-state", text: seatWords(st, i) }));
+    }),
+  );
+}
+
+/** "Ann", "Ann and Tom", "Ann, Bea and Tom" in the page's language. */
+function listed(names) {
+  return names.length > 1 ? say(UI.and, { names: names.slice(0, -1).join(", "), last: names.at(-1) }) : names.join("");
+}
+
+/** Who asked for a rematch and whose vote it still waits for: the players here (built-in players and those gone
+ * never hold it up; PROTOCOL.md § 5), as the terminal client says it. */
+function rematchWords(st) {
+  const votes = st.votes.votes;
+  const waiting = st.seats.flatMap((info, i) => (info.kind === "human" && info.connected && !info.auto && !votes.includes(i) ? [st.name(i)] : []));
+  const names = listed(votes.map((seat) => st.name(seat)));
+  return waiting.length ? say(UI.rematchWaiting, { names, waiting: listed(waiting) }) : say(UI.rematchStarts, { names });
 }
 
 function drawNotice(st) {
@@ -153,13 +191,12 @@ function drawOutcome(st, mod, ctx, handlers) {
   }
   const parts = [el("h2", { text: UI.gameOver }), el("ol", { class: "standings" }, mod.outcomeLines(ctx, outcome).map((line) => el("li", { text: line })))];
   if (st.seat !== null) {
+    // Once this seat's vote is counted, the line below says so ("asked by You") and whom it waits for.
     const voted = st.votes && st.votes.game_no === st.current.game_no && st.votes.votes.includes(st.seat);
-    if (voted) parts.push(el("p", { class: "dim", text: UI.rematchVoted }));
-    else parts.push(el("button", { type: "button", class: "primary", id: "rematch-btn", text: UI.rematch, onclick: handlers.rematch }));
+    if (!voted) parts.push(el("button", { type: "button", class: "primary", id: "rematch-btn", text: UI.rematch, onclick: handlers.rematch }));
   }
-  if (st.votes && st.votes.game_no === st.current.game_no) {
-    const needed = st.seats.filter((seat) => seat.kind === "human" && seat.connected).length;
-    parts.push(el("p", { class: "dim", text: say(UI.rematchVotes, { votes: st.votes.votes.length, needed }) }));
+  if (st.votes && st.votes.game_no === st.current.game_no && st.votes.votes.length) {
+    parts.push(el("p", { class: "rematch-votes", text: rematchWords(st) }));
   }
   setChildren(node, parts);
 }
@@ -219,6 +256,7 @@ export function drawTurn(st) {
 
 /** The whole table screen. */
 export function drawTable(st, handlers) {
+  const place = focusedPlace(byId("table"));
   byId("join").hidden = true;
   byId("table").hidden = false;
   const mod = gameModule(st.game);
@@ -236,5 +274,7 @@ export function drawTable(st, handlers) {
     for (const id of ["board", "hand", "actions"]) setChildren(byId(id));
   }
   drawLog(st);
+  drawSeats(st);
   drawChat(st);
+  refocus(place);
 }
