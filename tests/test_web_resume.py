@@ -24,6 +24,7 @@ from cardnet.protocol.host import HostOptions
 
 from browserseat import PageWatch, play_to_the_end, served_table, take_turn
 from discohelpers import Lines, cardnet
+from test_web_a11y import assert_axe_clean_in_both_schemes, assert_focus_ring
 from test_web_browser import browser, join, phone  # noqa: F401  (fixtures shared with the other browser tests)
 
 RECONNECTING = re.compile(r"Connection lost; reconnecting \(attempt (\d+)\)…")
@@ -223,6 +224,7 @@ def test_a_lost_connection_says_when_it_tries_again_and_can_try_at_once(phone: t
         page.click("#title")
         page.keyboard.press("Tab")
         assert page.evaluate("() => document.activeElement.id") == "retry-btn"
+        assert_focus_ring(page)
         assert page.get_by_role("button", name="Try now").get_attribute("aria-describedby") == "link retry-when"
         tries = len(board.refused)
         pressed = time.monotonic()
@@ -231,6 +233,8 @@ def test_a_lost_connection_says_when_it_tries_again_and_can_try_at_once(phone: t
         while len(board.refused) == tries and time.monotonic() < deadline:
             time.sleep(0.02)
         assert len(board.refused) > tries and board.refused[tries] - pressed < 1.5
+        # axe-core finds nothing on the page while it reconnects, in either colour scheme.
+        assert_axe_clean_in_both_schemes(page)
         # The link comes back by itself, to the same seat, and play goes on.
         board.mend()
         page.locator("#notice", has_text="Reconnected to the table.").wait_for(timeout=10_000)
@@ -261,6 +265,7 @@ def test_a_host_that_closes_its_table_is_told_apart_and_the_page_stops(phone: tu
         assert page.locator("#turn").inner_text() == "" and page.locator("#turn.your-turn").count() == 0
         assert page.locator("#actions button.offer").count() == 0
         assert page.locator(".hand .card-button:not([disabled])").count() == 0
+        assert_axe_clean_in_both_schemes(page)
         time.sleep(1.5)
         assert len(sockets) == opened
         assert watch.errors == [] and watch.dialogs == []
