@@ -20,8 +20,7 @@ const FINAL = new Set(["replaced", "shutting_down", "unsupported_version"]);
 const st = new TableState();
 let intent = null;
 let joinError = "";
-// The link's state (connecting, connected, reconnecting, silent, closed) and its details ({attempt, at}, or the
-// closed link's {byHost}), drawn under the title.
+// The link's state (connecting, connected, reconnecting, silent, closed) and details ({attempt, at} or {byHost}).
 let link = "connecting";
 let linkInfo = {};
 let firstState = false;
@@ -212,7 +211,7 @@ function onError(message) {
     joinError = text;
   }
   if (FINAL.has(message.code)) {
-    // The end of this page's visit: no reconnecting, no more moves; the table stays on screen as it was.
+    // No reconnecting and no more moves; the table stays on screen.
     connection.stop();
     planned = [];
     st.closed = true;

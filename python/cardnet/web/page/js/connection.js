@@ -1,7 +1,7 @@
 // The WebSocket to the host: one protocol line per text message, both ways (PROTOCOL.md § 1). Reconnects with
 // exponential back-off and jitter after a drop, and treats a host silent for three keepalive intervals as
 // gone (§ 9). It knows nothing of the game: messages go to `onMessage`, the link's state to `onStatus` with
-// {attempt, at}: the attempt under way or coming, and when the next one starts (epoch ms; null while one runs).
+// {attempt, at}: the attempt running or coming, and when the next starts (ms; null while one runs).
 
 const FIRST_DELAY_MS = 100;
 const MAX_DELAY_MS = 5000;
@@ -26,7 +26,7 @@ export class Connection {
     this.lastHeard = 0;
     this.retryTimer = null;
     this.watchdog = null;
-    // Why the last attempt ended ("lost" or "silent"): said again while the next one waits and runs.
+    // "lost" or "silent": why the link went down, said until it is back.
     this.why = "lost";
   }
 
@@ -93,8 +93,7 @@ export class Connection {
     }
   }
 
-  /** Try again at once instead of waiting out the back-off (the player's "Try now"); nothing while an attempt
-   * is already under way or the link is up or stopped. */
+  /** "Try now": the next attempt at once (nothing while one runs, the link is up, or stopped). */
   retryNow() {
     if (this.stopped || this.socket || this.retryTimer === null) return;
     clearTimeout(this.retryTimer);
@@ -107,7 +106,6 @@ export class Connection {
   }
 
   retry(why) {
-    // A failed attempt after a silent host is still that host not answering: the page keeps saying so.
     if (why === "silent" || this.attempt === 0) this.why = why;
     this.attempt += 1;
     const base = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** (this.attempt - 1));

@@ -32,7 +32,7 @@ export class TableState {
     this.selectionFor = null;
     // The legal moves of a decision sent without its list, fetched page by page: {id, moves, done}.
     this.paged = null;
-    // The host closed the table, or this page stopped for good (PROTOCOL.md § 11's final refusals): no more moves.
+    // The page stopped for good (the host closed the table, or a final refusal): no more moves.
     this.closed = false;
   }
 

@@ -43,8 +43,8 @@ export function labelPage() {
   byId("retry-btn").textContent = UI.tryNow;
 }
 
-/** The connection line under the title; while reconnecting, when the next attempt comes and a button to try
- * now. Unchanged text is left alone: the line is a live region, and a screen reader would say it again. */
+/** The connection line under the title (while reconnecting: when the next try comes, and "Try now"). Same text
+ * is not set again: the line is a live region, which a screen reader would read again. */
 export function drawLink(kind, info) {
   const attempt = info.attempt || 1;
   const closed = info.byHost ? UI.hostStopped : UI.closed;
