@@ -315,6 +315,11 @@ def test_a_game_in_progress_is_accessible_and_played_by_keyboard(
         page.keyboard.press("Enter")
         the_one(page.get_by_role("textbox", name="Chat message"), "chat-text")
         the_one(page.get_by_role("button", name="Send", exact=True), "chat-send")
+        # The chat's limits in words, read to a screen reader with the field; the field holds no more than that.
+        limit = page.locator("#chat-limit").inner_text()
+        assert "500 characters" in limit and "watchers" in limit, limit
+        assert page.locator("#chat-text").evaluate("(node) => node.maxLength") == 500
+        assert page.locator("#chat-text").get_attribute("aria-describedby") == "chat-limit"
         tab_to(page, page.locator("#chat-text"))
         page.keyboard.type("hello from the keyboard")
         tab_to(page, page.locator("#chat-send"))

@@ -230,6 +230,9 @@ function drawChat(st) {
   const box = byId("chat-box");
   box.hidden = !st.capabilities.includes("chat");
   if (box.hidden) return;
+  const most = st.table && st.table.limits ? st.table.limits.chat_chars : 0;
+  if (most) byId("chat-text").maxLength = most;
+  byId("chat-limit").textContent = most ? say(UI.chatLimit, { n: most }) : "";
   const list = byId("chat");
   setChildren(
     list,

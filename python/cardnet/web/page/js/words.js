@@ -72,6 +72,7 @@ export const UI = {
   chat: N_("Chat"),
   chatPlaceholder: N_("Say something"),
   chatLabel: N_("Chat message"),
+  chatLimit: N_("Everyone at the table reads the chat, watchers too. Up to {n} characters a message; a few lines in a row, then the host asks you to wait."),
   send: N_("Send"),
   earlier: N_("(earlier)"),
   spectatorTag: N_("(watching)"),
