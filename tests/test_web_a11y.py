@@ -193,6 +193,8 @@ def test_the_start_page_is_accessible_and_joined_by_keyboard(phone: tuple[Page, 
         the_one(page.get_by_role("button", name="Watch", exact=True), "watch-btn")
         the_one(page.get_by_role("heading", name="Cherki at “web cherki”: 3 seats"), "join-table")
         assert page.get_by_role("main").count() == 1 and page.get_by_role("banner").count() == 1
+        # The host answered, so the link line says so before anyone joins (not "Connecting…").
+        assert page.locator("#link").inner_text() == "Connected"
         # Tab goes through them top to bottom, then to the rules, each with its ring.
         seen = tab_cycle(page)
         assert seen[:6] == ["language", "name", "password", "join-btn", "watch-btn", "rules-title"], seen

@@ -115,6 +115,8 @@ function onMessage(message) {
   switch (message.type) {
     case "table":
       mark("cardnet-table");
+      // The host answered: the link is up even before this guest joins or watches.
+      if (link !== "closed") setLink("connected", {});
       st.onTable(message);
       showRules(message.game);
       st.welcomed = false;
