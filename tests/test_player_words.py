@@ -168,3 +168,22 @@ def test_a_spectator_can_see_every_table(game: str) -> None:
     renderer = renderer_for(game, [f"Seat {n}" for n in range(g.players)])
     lines = renderer.table(g.view(None), -1)
     assert lines and not any("You" in line.split() for line in lines)
+
+
+# -- A Fistful of Gold ----------------------------------------------------------------------------------------
+
+
+def test_fistful_long_seat_labels_stay_apart_from_the_cards() -> None:
+    g = cardnet.new_game("fistful", seed=1)
+    ts = TableState.open("fistful", 2, 0, "t")
+    ts.view = g.view(0)
+    # A built-in player's name in Finnish with the colour after it is longer than the usual column.
+    ts.renderer.names = ["Sinä", "Botti 1 · satunnainen"]
+    lines = text_of(table_screen(ts, 80, 24)).split("\n")
+    rows = [line for line in lines if line.startswith(("Sinä (", "Botti 1"))]
+    assert len(rows) == 2, lines
+    # Each label is followed by at least one space, and both rows' cards begin in the same column.
+    labels = [row[: row.index(")") + 1] for row in rows]
+    starts = [len(row) - len(row[len(label) :].lstrip()) for label, row in zip(labels, rows)]
+    assert all(start > len(label) for start, label in zip(starts, labels)), rows
+    assert starts[0] == starts[1], rows

@@ -109,9 +109,11 @@ def _draw(ts: TableView, width: int, cards: list[int]) -> list[Fragments]:
     scores += [("class:heading", "   " + _("Pot") + " "), ("class:gold", str(pub["pot"]))]
     rows += wrap_fragments(scores, width)
     barred = pub.get("barred") or [None, None]
+    who = {seat: f"{r.name(seat)}{seat_marker(ts, seat)} ({r.colour_of(seat)})" for seat in (them, me)}
+    # Both rows' cards start in one column, one space at least after the longer label (a long name or colour).
+    column = max(22, *(len(label) + 1 for label in who.values()))
     for seat in (them, me):
-        who = f"{r.name(seat)}{seat_marker(ts, seat)} ({r.colour_of(seat)})"
-        row: Fragments = [("class:seat.turn" if seat in ts.to_act else "class:seat", f"{who:<22}")]
+        row: Fragments = [("class:seat.turn" if seat in ts.to_act else "class:seat", who[seat].ljust(column))]
         for card in pub["played"][seat]:
             row += [_fcard(ts, seat, card), ("", " ")]
         if not pub["played"][seat]:
