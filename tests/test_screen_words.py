@@ -92,3 +92,14 @@ def test_a_long_message_wraps_at_words_and_the_status_line_leaves_out_whole_keys
         assert len(status.rstrip()) <= width
         # What is shown is whole items: each key with its word.
         assert "? ohje" in status or width < 40
+
+
+@pytest.mark.parametrize("game", sorted(cardnet.GAMES))
+def test_the_status_line_offers_p_only_in_a_game_that_passes(game: str) -> None:
+    from cardnet.ui.app.layout import _status
+    from cardnet.ui.app.state import AppState, TableState
+
+    st = AppState(screen="table", table=TableState.open(game, cardnet.GAMES[game].default_players, 0, "t"))
+    status = "".join(fragment[1] for fragment in _status(st, 200))
+    # Fistful and Cherki have no pass: a 'p pass' there would only ever be refused.
+    assert ("p pass" in status) == (game in ("matchstick", "ten")), status

@@ -163,6 +163,8 @@ def _shown_for(command: Command, screen: GameScreen) -> bool:
         return screen.card_row
     if command.needs == "own":
         return any(key.name == command.name for key in screen.keys)
+    if command.name == "pass":
+        return screen.has_pass
     return True
 
 

@@ -110,6 +110,8 @@ class GameScreen:
 
     #: Whether the game has a row of cards the arrows move over and Space selects.
     card_row = False
+    #: Whether the game has a move ``p`` makes (the status line offers ``p pass`` only then).
+    has_pass = True
     #: Whether the cursor row is a new list at each decision (start at its head) rather than the same hand.
     cursor_restarts = False
     #: The game's own keys (one-key moves, bids), added to the client's table keys.

@@ -39,6 +39,7 @@ class Screen(GameScreen):
     """Cherki's table: the line-mode table, then the hand as cards grouped by kind."""
 
     card_row = True
+    has_pass = False
     help_note = N_(
         "On screen: your hand is grouped by kind; 3C is the 3 of Coins (yellow), S Strings (green), M Myriads"
         " (blue); WF, RF and OT are the honours; * (red) marks the red stamp. Under each card: its id."

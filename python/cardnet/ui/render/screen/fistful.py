@@ -33,6 +33,7 @@ class Screen(GameScreen):
     """A Fistful of Gold's table: the duel, the scores, the cards played and barred, the hand or discard pile."""
 
     card_row = True
+    has_pass = False
     help_note = N_(
         "On screen: cards are drawn in their owner's colour ([D] is the Dynamite); 'bar' under a card marks the one"
         " the +1 rule bars this duel. Gold, the pot and the stars are at the top."
