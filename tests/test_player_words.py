@@ -187,3 +187,23 @@ def test_fistful_long_seat_labels_stay_apart_from_the_cards() -> None:
     starts = [len(row) - len(row[len(label) :].lstrip()) for label, row in zip(labels, rows)]
     assert all(start > len(label) for start, label in zip(starts, labels)), rows
     assert starts[0] == starts[1], rows
+
+
+def test_cherki_a_discard_you_took_says_you_in_every_language() -> None:
+    from cardnet import i18n
+
+    g = cardnet.new_game("cherki", players=3, seed=2)
+    view = g.view(0)
+    view["public"]["discards"] = [{"card": 73, "seat": 2, "taken_by": 0}, {"card": 3, "seat": 0, "taken_by": 1}]
+    expected = {"en": "taken by you)", "es": "la tomaste tú)", "fi": "sinä otit)", "id": "dipungut oleh Anda)"}
+    try:
+        for lang, words in expected.items():
+            i18n.set_language(lang)
+            you = i18n.gettext("You")
+            renderer = renderer_for("cherki", [you, "Ann", "Bob"])
+            text = " ".join(" ".join(renderer.table(view, 0)).split())
+            assert words in text, (lang, text)
+            # The seat label "You" never stands where the sentence needs the pronoun.
+            assert not re.search(rf"(taken by|la tomó|otti) {re.escape(you)}\b", text), (lang, text)
+    finally:
+        i18n.set_language("en")

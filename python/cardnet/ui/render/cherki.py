@@ -150,7 +150,10 @@ class Renderer(GenericRenderer):
             for d in discards[-_DISCARDS_SHOWN:]:
                 taken = d.get("taken_by")
                 card = self.card(d["card"], with_id=False)
-                if taken is not None:
+                if taken is not None and taken == me:
+                    # "you" has its own sentence: "taken by {taker}" with "You" reads wrong in most languages.
+                    text = _("{card} ({name}, taken by you)").format(card=card, name=self.name(d["seat"]))
+                elif taken is not None:
                     text = _("{card} ({name}, taken by {taker})").format(
                         card=card, name=self.name(d["seat"]), taker=self.name(taken)
                     )
