@@ -207,3 +207,18 @@ def test_cherki_a_discard_you_took_says_you_in_every_language() -> None:
             assert not re.search(rf"(taken by|la tomó|otti) {re.escape(you)}\b", text), (lang, text)
     finally:
         i18n.set_language("en")
+
+
+def test_ten_points_line_up_after_long_names() -> None:
+    g = cardnet.new_game("ten", players=3, seed=1)
+    ts = TableState.open("ten", 3, 0, "t")
+    ts.view = g.view(0)
+    ts.renderer.names = ["Anda", "Bot 1 · mudah", "Botti 2 · normaali"]
+    for width in (60, 80):
+        lines = text_of(table_screen(ts, width, 30)).split("\n")
+        rows = [line for line in lines if line[1:].startswith(tuple(ts.renderer.names))]
+        assert len(rows) == 3, lines
+        # Every seat's points begin in one column, with a space at least after the name.
+        columns = {row.index(" pts") for row in rows}
+        assert len(columns) == 1, rows
+        assert all(row[1 + len(name)] == " " for row, name in zip(rows, ts.renderer.names)), rows

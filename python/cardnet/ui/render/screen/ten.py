@@ -256,12 +256,14 @@ def _draw(ts: TableView, width: int) -> list[Fragments]:
         "",
         "  ",
     )
+    names = [r.name(seat) + seat_marker(ts, seat) for seat in range(len(pub["seats"]))]
+    # One column for every seat's points, after the longest name ("Botti 1 · normaali" is longer than 12).
+    column = max(12, *(len(name) + 1 for name in names))
     for seat, info in enumerate(pub["seats"]):
         turn = seat == active and not ts.over
         style = "class:seat.turn" if turn else ("class:seat.me" if seat == me else "class:seat")
-        name = r.name(seat) + seat_marker(ts, seat)
         seat_row: Fragments = [
-            (style, f"{'>' if turn else ' '}{name:<12}"),
+            (style, (">" if turn else " ") + names[seat].ljust(column)),
             ("class:gold", _("{score} pts").format(score=f"{info['score']:>3}")),
             (
                 "class:dim",
