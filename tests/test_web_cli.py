@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import trio
 
 from nethelpers import NET_COMMAND, RawClient, child_env, free_port
@@ -112,3 +113,20 @@ def test_a_web_port_that_is_taken_or_not_a_port_is_refused(tmp_path: Path) -> No
     for args in (["--web-port", "70000"], ["--web-port", "0"], ["--web-port", "8081", "--no-web"]):
         done = run(["host", "fistful", "--interface", "127.0.0.1", "--headless", *args], env)
         assert done.returncode == 2 and "cardnet host: " in done.stderr, (args, done.stderr)
+
+
+def test_the_web_seat_banner_wraps_at_words_in_a_longer_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardnet import i18n
+    from cardnet.commands.net import web_seat_banner
+
+    monkeypatch.setenv("COLUMNS", "80")
+    i18n.set_language("es")
+    try:
+        lines = web_seat_banner("192.168.100.200", 17778)
+    finally:
+        i18n.set_language("en")
+    words = [line for line in lines if not set(line) <= set(" ▀▄█")]
+    # Two lines that each fit, the address whole on one of them, and the colon still after "escaneen".
+    assert len(words) == 2 and all(len(line) <= 80 for line in words), words
+    assert any("http://192.168.100.200:17778/" in line.split() for line in words)
+    assert words[-1].endswith("escaneen:")

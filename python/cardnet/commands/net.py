@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import signal
 import sys
+import textwrap
 from functools import partial
 from pathlib import Path
 from collections.abc import Awaitable, Callable, Sequence
@@ -508,7 +510,11 @@ def web_seat_banner(address: str, port: int) -> list[str]:
     from ..web.qr import qr_lines, web_url
 
     url = web_url(address, port)
-    return [_("guests without cardnet: open {url} in a browser, or scan:").format(url=url), *qr_lines(url)]
+    sentence = _("guests without cardnet: open {url} in a browser, or scan:").format(url=url)
+    # Wrapped at words (the address whole): the terminal would otherwise cut a longer language's line anywhere.
+    width = shutil.get_terminal_size((80, 24)).columns
+    lines = textwrap.wrap(sentence, width, subsequent_indent="    ", break_long_words=False, break_on_hyphens=False)
+    return [*lines, *qr_lines(url)]
 
 
 def _banner(name: str, game: str, taken: int, players: int, seeded: bool, password: bool) -> str:
