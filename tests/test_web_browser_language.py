@@ -10,7 +10,7 @@ from playwright.sync_api import Page
 
 from cardnet.web.words import web_words
 
-from browserseat import PageWatch, served_table, take_turn
+from browserseat import LinePeer, PageWatch, served_table, take_turn
 from test_web_browser import browser, phone  # noqa: F401  (fixtures shared with the other browser tests)
 
 # Names and proper nouns that stay as they are in Finnish: the game's name and the host's name for its bot level.
@@ -98,3 +98,30 @@ def test_a_page_switched_to_finnish_plays_fistful_in_finnish(phone: tuple[Page, 
         "es": ["1 carta", "2 cartas", "1000000 de cartas"],
         "id": ["1 kartu", "2 kartu", "1000000 kartu"],
     }
+
+
+def test_the_trick_says_you_played_in_the_second_person(phone: tuple[Page, PageWatch]) -> None:  # noqa: F811
+    page, watch = phone
+    # Seed 3: seat 1 (the browser, seated after the peer) leads, so the trick shows the page's own play.
+    with served_table("matchstick", 2, {}, seed=3) as table:
+        peer = LinePeer(table.tcp_port)
+        try:
+            peer.send({"name": "Ann", "protocol": 1, "role": "player", "type": "hello"})
+            assert peer.expect("welcome")["seat"] == 0
+            page.goto(table.url)
+            page.locator("#join:not([hidden])").wait_for(timeout=10_000)
+            page.select_option("#language", "es")
+            page.locator("#join-btn", has_text="Unirse").wait_for(timeout=10_000)
+            page.fill("#name", "Bea")
+            page.click("#join-btn")
+            # Choose a card, then play it: "Ronda: jugaste 1 × …", never "Tú jugó".
+            for _ in range(4):  # a tap to choose a card, then one to play it
+                if page.locator(".trick-cards").count():
+                    break
+                assert take_turn(page)
+                page.locator("#board h3:has(+ .trick-cards), #turn.your-turn").first.wait_for(timeout=10_000)
+            trick = page.locator("#board h3:has(+ .trick-cards)").inner_text()
+            assert "jugaste" in trick and "jugó" not in trick, trick
+            assert watch.errors == [] and watch.dialogs == []
+        finally:
+            peer.close()

@@ -24,7 +24,7 @@ function trick(ctx) {
   const parts = [];
   if (top) {
     const sticks = top.cost ? say(W.trickSticks, { n: count(top.cost, "matchstick") }) : "";
-    const text = say(W.trickPlay, { who: ctx.name(top.seat), count: top.count, value: top.value }) + sticks;
+    const text = agree(W.trickPlay, ctx.name(top.seat), { count: top.count, value: top.value }) + sticks;
     parts.push(el("h3", {}, `${W.trick}: `, el("span", { text })));
     const row = el("div", { class: "cards trick-cards" });
     for (const card of top.cards) {

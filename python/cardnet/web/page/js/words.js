@@ -265,7 +265,7 @@ export const MATCHSTICK = {
   revolutionOrder: N_("0 is the strongest"),
   pile: N_("pile {n}"),
   trick: N_("Trick"),
-  trickPlay: N_("{who} played {count} × {value}"),
+  trickPlay: { you: N_("you played {count} × {value}"), other: N_("{who} played {count} × {value}") },
   trickSticks: N_(" with {n}"),
   trickEmpty: { you: N_("empty: You lead"), other: N_("empty: {who} leads") },
   trickEmptyNobody: N_("empty"),
