@@ -222,3 +222,23 @@ def test_ten_points_line_up_after_long_names() -> None:
         columns = {row.index(" pts") for row in rows}
         assert len(columns) == 1, rows
         assert all(row[1 + len(name)] == " " for row, name in zip(rows, ts.renderer.names)), rows
+
+
+def test_matchstick_line_mode_says_you_played_in_the_second_person() -> None:
+    from cardnet import i18n
+
+    seed = next(s for s in range(100) if cardnet.new_game("matchstick", players=3, seed=s).to_act() == [0])
+    g = cardnet.new_game("matchstick", players=3, seed=seed)
+    g.apply(0, next(m for m in g.legal_moves(0) if m["type"] == "play"))
+    expected = {"en": ": you played 1 x", "es": ": jugaste 1 x", "fi": ": pelasit 1 x", "id": ": Anda memainkan 1 x"}
+    try:
+        for lang, words in expected.items():
+            i18n.set_language(lang)
+            renderer = renderer_for("matchstick", [i18n.gettext("You"), "Ann", "Bob"])
+            text = "\n".join(renderer.table(g.view(0), 0))
+            assert words in text, (lang, text)
+            # Another seat sees the same play under the player's name.
+            other = renderer_for("matchstick", ["Cai", i18n.gettext("You"), "Bob"])
+            assert "Cai " in "\n".join(other.table(g.view(1), 1)), lang
+    finally:
+        i18n.set_language("en")

@@ -98,7 +98,16 @@ class Renderer(GenericRenderer):
         if top:
             fields = {"name": self.name(top["seat"]), "count": top["count"], "value": top["value"]}
             cost = top.get("cost", 0)
-            if revolution and cost:
+            # Your own play has sentences of its own: "{name} played" with "You" is wrong in Spanish and Finnish.
+            if top["seat"] == me and revolution and cost:
+                text = _("Table (REVOLUTION: 0 is strongest): you played {count} x {value}, {sticks}")
+            elif top["seat"] == me and revolution:
+                text = _("Table (REVOLUTION: 0 is strongest): you played {count} x {value}")
+            elif top["seat"] == me and cost:
+                text = _("Table (normal order: F is strongest): you played {count} x {value}, {sticks}")
+            elif top["seat"] == me:
+                text = _("Table (normal order: F is strongest): you played {count} x {value}")
+            elif revolution and cost:
                 text = _("Table (REVOLUTION: 0 is strongest): {name} played {count} x {value}, {sticks}")
             elif revolution:
                 text = _("Table (REVOLUTION: 0 is strongest): {name} played {count} x {value}")
