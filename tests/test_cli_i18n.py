@@ -278,3 +278,21 @@ def summary_text(game: str, lang: str) -> str:
     )
     assert out.returncode == 0, out.stderr
     return out.stdout
+
+
+def test_a_hosts_refusal_to_join_speaks_the_players_language() -> None:
+    from cardnet.commands.net import HOST_REFUSALS, explain_refusal
+    from cardnet.protocol.peer import NEEDS_PASSWORD, PeerError
+
+    i18n.set_language("es")
+    # Each refusal a joiner meets reads as the web page says it, its code kept for scripts.
+    for code, english in HOST_REFUSALS.items():
+        assert i18n.pgettext("web", english) != english, code
+    needs = explain_refusal(PeerError("auth_failed", NEEDS_PASSWORD), "t")
+    assert needs.startswith("Esta mesa pide su contraseña (auth_failed); da la contraseña con --password-file")
+    wrong = explain_refusal(PeerError("auth_failed", "wrong or missing password proof"), "t")
+    assert "wrong or missing" not in wrong and "(auth_failed)" in wrong
+    full = explain_refusal(PeerError("table_full", "every seat is taken"), "t", spectating=True)
+    assert full == "Todos los asientos están ocupados (table_full)"
+    # A code with no words of its own keeps the host's reason.
+    assert explain_refusal(PeerError("odd_code", "the host's words"), "t") == "the host's words (odd_code)"

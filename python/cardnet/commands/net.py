@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 from ..ai import with_think
 from ..cli import player_name_arg, seed_arg
 from ..i18n import gettext as _
+from ..i18n import pgettext
 from ..ui.render import command_word
 from .discovery import add_interface_argument, table_address
 
@@ -800,16 +801,38 @@ async def start_peer(
             raise exc from None
 
 
+#: The host's refusals a joining player meets, in the words the web page shows for them: the page's catalog
+#: entries (context "web", from words.js's ERRORS) are looked up as they are, so both say the same; other codes
+#: show the host's own reason. The code follows in brackets for bot authors and scripts.
+HOST_REFUSALS = {
+    "auth_failed": "That password is not this table's.",
+    "table_full": "Every seat is taken.",
+    "no_seat": "That seat is not open.",
+    "bad_token": "Your seat token is not valid at this table.",
+    "replaced": "Your seat was taken over by a newer connection.",
+    "shutting_down": "The host is stopping.",
+    "unsupported_version": "This host speaks another version of the protocol.",
+}
+
+
 def explain_refusal(exc: PeerError, target: str, *, spectating: bool = False) -> str:
-    """A refusal, with what the user can do about it (a spectator refused for room is told nothing more)."""
-    if exc.code == "auth_failed" and "--password-file" not in exc.reason:
-        return _("{reason}; give the password with --password-file FILE or CARDNET_PASSWORD").format(reason=exc)
+    """A refusal in the player's language, with what the user can do about it (a spectator refused for room is
+    told nothing more)."""
+    from ..protocol.peer import NEEDS_PASSWORD
+
+    if exc.code == "auth_failed" and exc.reason == NEEDS_PASSWORD:
+        message = pgettext("web", "This table needs its password.")
+    else:
+        message = pgettext("web", HOST_REFUSALS[exc.code]) if exc.code in HOST_REFUSALS else exc.reason
+    reason = f"{message.rstrip('.')} ({exc.code})"
+    if exc.code == "auth_failed":
+        return _("{reason}; give the password with --password-file FILE or CARDNET_PASSWORD").format(reason=reason)
     if exc.code == "table_full" and not spectating:
         return _(
             "{reason}. If you sat here before, 'cardnet join {target}' on your own machine takes the seat back"
             " (or add --token TOKEN); to watch: cardnet join {target} --spectate"
-        ).format(reason=exc, target=target)
-    return str(exc)
+        ).format(reason=reason, target=target)
+    return reason
 
 
 async def run_peer(peer: Peer, *, task_status: trio.TaskStatus[None] | None = None) -> None:
