@@ -153,7 +153,11 @@ def test_without_a_terminal_join_says_how_to_give_the_password(tmp_path: Path) -
             check=False,
         )
         assert done.returncode == 1
-        assert "needs its password (auth_failed)" in done.stderr and "--password-file" in done.stderr and "Traceback" not in done.stderr
+        assert (
+            "needs its password (auth_failed)" in done.stderr
+            and "--password-file" in done.stderr
+            and "Traceback" not in done.stderr
+        )
     finally:
         host.stop()
 
