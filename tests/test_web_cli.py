@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import socket
 import subprocess
 import sys
@@ -115,18 +116,24 @@ def test_a_web_port_that_is_taken_or_not_a_port_is_refused(tmp_path: Path) -> No
         assert done.returncode == 2 and "cardnet host: " in done.stderr, (args, done.stderr)
 
 
-def test_the_web_seat_banner_wraps_at_words_in_a_longer_language(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_hosts_lines_wrap_at_words_in_a_longer_language(monkeypatch: pytest.MonkeyPatch) -> None:
     from cardnet import i18n
-    from cardnet.commands.net import web_seat_banner
+    from cardnet.commands.net import fitted, web_seat_banner
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
 
     monkeypatch.setenv("COLUMNS", "80")
     i18n.set_language("es")
     try:
-        lines = web_seat_banner("192.168.100.200", 17778)
+        sentence = web_seat_banner("192.168.100.200", 17778)[0]
     finally:
         i18n.set_language("en")
-    words = [line for line in lines if not set(line) <= set(" ▀▄█")]
+    words = fitted(sentence, Terminal())
     # Two lines that each fit, the address whole on one of them, and the colon still after "escaneen".
     assert len(words) == 2 and all(len(line) <= 80 for line in words), words
     assert any("http://192.168.100.200:17778/" in line.split() for line in words)
     assert words[-1].endswith("escaneen:")
+    # Into a pipe or a file (a script reading the banner), each line stays whole.
+    assert fitted(sentence, io.StringIO()) == [sentence]

@@ -399,17 +399,18 @@ def _host(args: argparse.Namespace) -> int:
                     # A seated host takes seat 0 right after this banner: count it already.
                     if not args.headless and table.seats[0].kind == "open":
                         taken += 1
-                    print(_banner(cfg.name, cfg.game, taken, cfg.players, cfg.seeded, bool(password)), file=out)
+                    for line in fitted(
+                        _banner(cfg.name, cfg.game, taken, cfg.players, cfg.seeded, bool(password)), out
+                    ):
+                        print(line, file=out)
                     for address in interfaces:
                         print(_("listening on {address}:{port}").format(address=address, port=port), file=out)
                     if moved_from is not None:
-                        print(
-                            _(
-                                "port {old} is in use, so the table moved to port {port}; players on the LAN find it"
-                                " again by its table id"
-                            ).format(old=moved_from, port=port),
-                            file=out,
-                        )
+                        moved = _(
+                            "port {old} is in use, so the table moved to port {port}; players on the LAN find it"
+                            " again by its table id"
+                        ).format(old=moved_from, port=port)
+                        print("\n".join(fitted(moved, out)), file=out)
                     print(
                         _("join with: cardnet join {address}:{port}   (spectate: add --spectate)").format(
                             address=interfaces[0], port=port
@@ -418,7 +419,7 @@ def _host(args: argparse.Namespace) -> int:
                     )
                     if web_port is not None:
                         for line in web_seat_banner(interfaces[0], web_port):
-                            print(line, file=out)
+                            print("\n".join(fitted(line, out)), file=out)
                     print(_("journal: {path}").format(path=journal.path), file=out)
                     out.flush()
 
@@ -511,11 +512,17 @@ def web_seat_banner(address: str, port: int) -> list[str]:
     from ..web.qr import qr_lines, web_url
 
     url = web_url(address, port)
-    sentence = _("guests without cardnet: open {url} in a browser, or scan:").format(url=url)
-    # Wrapped at words (the address whole): the terminal would otherwise cut a longer language's line anywhere.
+    return [_("guests without cardnet: open {url} in a browser, or scan:").format(url=url), *qr_lines(url)]
+
+
+def fitted(line: str, out: TextIO) -> list[str]:
+    """``line`` wrapped at words to the width of the terminal ``out`` is (continuations indented, an address or
+    a path kept whole): a terminal would cut a longer language's line anywhere. Into a pipe or a file, as it is."""
+    isatty = getattr(out, "isatty", None)
+    if isatty is None or not isatty():
+        return [line]
     width = shutil.get_terminal_size((80, 24)).columns
-    lines = textwrap.wrap(sentence, width, subsequent_indent="    ", break_long_words=False, break_on_hyphens=False)
-    return [*lines, *qr_lines(url)]
+    return textwrap.wrap(line, width, subsequent_indent="    ", break_long_words=False, break_on_hyphens=False) or [""]
 
 
 def _banner(name: str, game: str, taken: int, players: int, seeded: bool, password: bool) -> str:
