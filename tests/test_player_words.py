@@ -242,3 +242,15 @@ def test_matchstick_line_mode_says_you_played_in_the_second_person() -> None:
             assert "Cai " in "\n".join(other.table(g.view(1), 1)), lang
     finally:
         i18n.set_language("en")
+
+
+def test_fistful_spectators_are_not_asked_to_discard_their_cards() -> None:
+    g = cardnet.new_game("fistful", seed=1)
+    renderer = renderer_for("fistful", ["Ann", "Bob"])
+    watched = "\n".join(renderer.table(g.view(None), -1))
+    seated = "\n".join(renderer.table(g.view(0), 0))
+    assert "Setup: discard 2 of your 9 cards" in seated
+    assert "your" not in watched.lower(), watched
+    ts = TableState.open("fistful", 2, None, "t")
+    ts.view = g.view(None)
+    assert "your" not in text_of(table_screen(ts, 80, 24)).lower()

@@ -184,7 +184,8 @@ class Renderer(GenericRenderer):
             if priv.get("pick") is not None:
                 lines.append(_("Your pick: {card}").format(card=self.card(me, priv["pick"])))
         lines += self.barred(pub, me)
-        lines += self.prompt(pub, me)
+        if priv is not None:  # what a seated player is asked to do; a spectator has no cards to do it with
+            lines += self.prompt(pub, me)
         return lines
 
     def effects(self, pub: Mapping[str, Any]) -> list[str]:
