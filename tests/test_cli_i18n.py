@@ -296,3 +296,13 @@ def test_a_hosts_refusal_to_join_speaks_the_players_language() -> None:
     assert full == "Todos los asientos están ocupados (table_full)"
     # A code with no words of its own keeps the host's reason.
     assert explain_refusal(PeerError("odd_code", "the host's words"), "t") == "the host's words (odd_code)"
+
+
+def test_the_lang_help_names_every_source_the_readme_lists_in_order() -> None:
+    # README § Languages: --lang, then CARDNET_LANG, then the language kept with F2, then the locale, then English.
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for command in [parser, *sub.choices.values()]:
+        text = " ".join(command.format_help().split())
+        at = [text.index(word) for word in ("$CARDNET_LANG", "F2", "locale", "else en)")]
+        assert at == sorted(at), (command.prog, text[at[0] - 60 :])

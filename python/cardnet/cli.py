@@ -517,7 +517,10 @@ def build_parser() -> argparse.ArgumentParser:
         command_parser.add_argument(
             "--lang",
             metavar="LANG",
-            help=_("speak this language: en, id, es or fi (default: $CARDNET_LANG, else the locale, else en)"),
+            help=_(
+                "speak this language: en, id, es or fi (default: $CARDNET_LANG, else the one kept from F2 in the"
+                " full-screen client, else the locale, else en)"
+            ),
         )
     return parser
 
