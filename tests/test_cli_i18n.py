@@ -306,3 +306,20 @@ def test_the_lang_help_names_every_source_the_readme_lists_in_order() -> None:
         text = " ".join(command.format_help().split())
         at = [text.index(word) for word in ("$CARDNET_LANG", "F2", "locale", "else en)")]
         assert at == sorted(at), (command.prog, text[at[0] - 60 :])
+
+
+def test_the_bots_closing_line_counts_its_wins_in_the_language() -> None:
+    import io
+
+    from cardnet.bot import FirstBot
+    from cardnet.commands.bot_report import ReportingBot
+
+    report = ReportingBot(FirstBot(), io.StringIO())
+    report.seat = 0
+    i18n.set_language("es")
+    report.tally.games, report.tally.wins = 1, 1
+    assert report.summary("hard", 13) == "hard en el asiento 0: 1 partida jugada, 1 ganada, 13 jugadas."
+    report.tally.games, report.tally.wins = 3, 2
+    assert ", 2 ganadas," in report.summary("hard", 40)
+    i18n.set_language("en")
+    assert report.summary("hard", 40) == "hard at seat 0: 3 games played, 2 won, 40 moves."

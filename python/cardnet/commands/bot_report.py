@@ -79,6 +79,8 @@ class ReportingBot(Bot):
             count=self.tally.games
         )
         made = ngettext("{count} move", "{count} moves", moves).format(count=moves)
-        return _("{name} at seat {seat}: {played}, {wins} won, {moves}.").format(
-            name=name, seat=self.seat, played=played, wins=self.tally.wins, moves=made
+        # Counted apart: Spanish "1 ganada" but "2 ganadas".
+        won = ngettext("{count} won", "{count} won", self.tally.wins).format(count=self.tally.wins)
+        return _("{name} at seat {seat}: {played}, {won}, {moves}.").format(
+            name=name, seat=self.seat, played=played, won=won, moves=made
         )
