@@ -368,7 +368,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_level,
         help=_("difficulty of the built-in players: easy, normal or hard (default: none, --bot decides)"),
     )
-    play.add_argument("--bot", default="random", help=_("built-in player when no --level is given (default random)"))
+    play.add_argument("--bot", default="normal", help=_("built-in player when no --level is given (default normal)"))
     play.add_argument(
         "--think",
         type=_positive,
