@@ -10,7 +10,7 @@ from playwright.sync_api import Page
 
 from cardnet.web.words import web_words
 
-from browserseat import LinePeer, PageWatch, served_table, take_turn
+from browserseat import LinePeer, PageWatch, cherki_turn, served_table, take_turn
 from test_web_browser import browser, phone  # noqa: F401  (fixtures shared with the other browser tests)
 
 # Names and proper nouns that stay as they are in Finnish: the game's name and the host's name for its bot level.
@@ -125,3 +125,21 @@ def test_the_trick_says_you_played_in_the_second_person(phone: tuple[Page, PageW
             assert watch.errors == [] and watch.dialogs == []
         finally:
             peer.close()
+
+
+def test_a_discard_the_page_took_says_taken_by_you(phone: tuple[Page, PageWatch]) -> None:  # noqa: F811
+    """The discards list names the page's own take in the second person ("taken by you"; es "la tomaste tú"),
+    never "taken by You" with the pronoun in the third person's slot."""
+    page, watch = phone
+    with served_table("cherki", 3, {1: "heuristic", 2: "heuristic"}, seed=5, table_id="takenbyyou") as table:
+        page.goto(table.url)
+        page.fill("#name", "Ann")
+        page.click("#join-btn")
+        page.locator("#table:not([hidden])").wait_for(timeout=10_000)
+        discards = page.locator("#board .discards")
+        for _ in range(120):  # cherki_turn takes the top discard whenever it is offered
+            if "taken by you" in discards.inner_text() or not cherki_turn(page):
+                break
+        text = discards.inner_text()
+        assert "taken by you" in text and "taken by You" not in text, text
+        assert watch.errors == [] and watch.dialogs == []

@@ -117,7 +117,7 @@ function discardPile(ctx) {
   const older = discards.length - shown.length;
   const row = el("ul", { class: "discards" });
   for (const d of shown) {
-    const by = Number.isInteger(d.taken_by) ? say(W.takenBy, { who: ctx.name(d.seat), taker: ctx.name(d.taken_by) }) : ctx.name(d.seat);
+    const by = Number.isInteger(d.taken_by) ? agree(W.takenBy, ctx.name(d.taken_by), { who: ctx.name(d.seat), taker: ctx.name(d.taken_by) }) : ctx.name(d.seat);
     row.append(el("li", { class: Number.isInteger(d.taken_by) ? "taken" : "" }, chip(d.card, true), el("span", { class: "dim", text: by })));
   }
   const heading = older > 0 ? say(W.discardsOlder, { n: older }) : W.discards;

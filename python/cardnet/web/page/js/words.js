@@ -315,7 +315,7 @@ export const CHERKI = {
   noTop: N_("No discard to take: draw from the stock."),
   discards: N_("Discards"),
   discardsOlder: N_("Discards ({n} older, then)"),
-  takenBy: N_("{who}, taken by {taker}"),
+  takenBy: { you: N_("{who}, taken by you"), other: N_("{who}, taken by {taker}") },
   yourHand: N_("Your hand ({cards}, by kind)"),
   kindCount: N_("{kind} ×{n}"),
   drawn: N_("new"),
