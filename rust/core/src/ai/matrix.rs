@@ -4,16 +4,21 @@
 //! seat's own pick, is exploitable in a guessing game such as A Fistful of Gold's duels. Here every
 //! sample is a full state consistent with what the searching seat knows in which the opponent has not
 //! picked yet ([`Game::simultaneous_sample`], so the opponent's hand follows the card-counting belief);
-//! every pair (own move, opponent move) is played on that sample and played out from the same playout
-//! seed (common random numbers), and its mean reward fills a payoff matrix whose columns are the
-//! opponent's moves that the samples allow. The row player's maximin mixed strategy of that matrix is
-//! computed by regret matching+ to a small exploitability, and the move is drawn from it with the
-//! search's seeded RNG: the same seed gives the same move. The playouts mix uniform random moves into the
-//! heuristic ([`PLAYOUT_EXPLORATION`]), so a cell's value is not the value against one predictable
-//! continuation.
+//! every pair (own move, opponent move) is played on that sample, and the rest of the match after it is
+//! valued by one iteration of that cell's simultaneous-move tree ([`super::simtree`]: regret matching at
+//! every later duel, one playout at its leaf), from the same seed in every cell (common random numbers).
+//! Its mean reward fills a payoff matrix whose columns are the opponent's moves that the samples allow.
+//! The row player's maximin mixed strategy of that matrix is computed by regret matching+ to a small
+//! exploitability, and the move is drawn from it with the search's seeded RNG: the same seed gives the
+//! same move. The playouts mix uniform random moves into the heuristic ([`PLAYOUT_EXPLORATION`]), so a
+//! leaf's value is not the value against one predictable continuation; the tree above the leaves makes
+//! the next duels' values those of both seats playing them well, not of the playout's policy.
+//!
+//! A decision that is not a duel (the setup and round-end discards, the Green 8's retrieval) is decided
+//! by the same tree from determinized states: the move the seat's average strategy at the root favours.
 
 use super::budget::Meter;
-use super::playout::play_out_mixed;
+use super::simtree::SimTree;
 use crate::game::{Game, Seat};
 use crate::rng::Rng;
 
@@ -204,9 +209,13 @@ pub(crate) fn strategy<G: Game>(game: &G, seat: Seat, meter: &mut Meter, rng: &m
     if rows <= 1 {
         return (rows == 1).then(|| vec![1.0]);
     }
-    let mut sample = Some(game.simultaneous_sample(seat, rng)?);
+    let Some(first) = game.simultaneous_sample(seat, rng) else { return tree_strategy(game, seat, meter, rng) };
+    let mut sample = Some(first);
     let players = game.setup().players;
     let mut tallies = Tallies { rows, moves: Vec::new(), samples: Vec::new(), sums: Vec::new(), squares: Vec::new() };
+    let mut tree = SimTree::<G>::new(players);
+    // The tree's roots, one per cell: `cells[col][row]`.
+    let mut cells: Vec<Vec<usize>> = Vec::new();
     let mut rewards = vec![0.0; rows];
     let mut every_cell_alike = true;
     let mut taken = 0u32;
@@ -222,12 +231,15 @@ pub(crate) fn strategy<G: Game>(game: &G, seat: Seat, meter: &mut Meter, rng: &m
         for reply in 0..replies {
             let Some(mv) = state.legal_move(opponent, reply) else { continue };
             let col = tallies.column(&mv);
+            if cells.len() <= col {
+                cells.push((0..rows).map(|_| tree.root()).collect());
+            }
             for (row, reward) in rewards.iter_mut().enumerate() {
                 let mut next = state.clone();
                 *reward = match next.apply_index(seat, row) {
                     Ok(()) => {
                         next.apply_legal(opponent, &mv);
-                        play_out_mixed(&mut next, players, PLAYOUT_EXPLORATION, &mut Rng::new(seed))[seat]
+                        tree.iterate(cells[col][row], next, &mut Rng::new(seed))[seat]
                     }
                     Err(_) => 0.0,
                 };
@@ -250,6 +262,30 @@ pub(crate) fn strategy<G: Game>(game: &G, seat: Seat, meter: &mut Meter, rng: &m
     }
     let matrix = tallies.matrix()?;
     Some(cleaned(&matrix.solve().0))
+}
+
+/// At a decision that is not a duel of two seats (a discard, a retrieval): iterations of the
+/// simultaneous-move tree from determinized states, and the move `seat`'s average strategy at the root
+/// favours most, as a pure strategy. `None` when the tree offered `seat` nothing.
+fn tree_strategy<G: Game>(game: &G, seat: Seat, meter: &mut Meter, rng: &mut Rng) -> Option<Vec<f64>> {
+    let rows = game.legal_count(seat);
+    let mut tree = SimTree::<G>::new(game.setup().players);
+    let root = tree.root();
+    while meter.spend(1) {
+        let state = game.determinize(Some(seat), rng);
+        tree.iterate(root, state, rng);
+    }
+    let mut average = vec![0.0; rows];
+    for (mv, p) in tree.average(root, seat) {
+        if let Some(index) = game.index_of(seat, &mv) {
+            average[index] += p;
+        }
+    }
+    let best = (0..rows).max_by(|&a, &b| average[a].total_cmp(&average[b]).then(b.cmp(&a)))?;
+    if average[best] <= 0.0 {
+        return None;
+    }
+    Some((0..rows).map(|i| if i == best { 1.0 } else { 0.0 }).collect())
 }
 
 /// The legal-move index the matrix search picks for `seat`, drawn from [`strategy`] with `rng`.
@@ -330,13 +366,16 @@ mod tests {
     }
 
     #[test]
-    fn a_decision_that_is_not_simultaneous_has_no_matrix() {
+    fn a_discard_is_decided_by_the_tree_as_one_legal_move() {
         let Ok(game) = Fistful::new(&Setup { players: 2, seed: 9, options: serde_json::Map::new() }) else {
             panic!("no game")
         };
-        // The setup discard is simultaneous too, but with 36 moves a side it is left to the tree.
-        let mut meter = Meter::new(Budget::Iterations(100));
-        assert!(strategy(&game, 0, &mut meter, &mut Rng::new(9)).is_none());
+        // The setup discard: 36 moves a side, no duel matrix; the tree's favourite is played purely.
+        let mut meter = Meter::new(Budget::Iterations(400));
+        let Some(strategy) = strategy(&game, 0, &mut meter, &mut Rng::new(9)) else { panic!("no strategy") };
+        assert_eq!(strategy.len(), game.legal_count(0));
+        assert_eq!(strategy.iter().filter(|&&p| p == 1.0).count(), 1, "{strategy:?}");
+        assert_eq!(meter.done(), 400);
     }
 
     fn matrix(rows: usize, cols: usize, cells: &[f64]) -> PayoffMatrix {
