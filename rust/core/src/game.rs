@@ -569,14 +569,12 @@ pub enum Search {
         /// Iterations of the budget one playout uses up (at least 1).
         playout_cost: u32,
     },
-    /// At decisions two seats make at once ([`Game::simultaneous_sample`]), the matrix game of both
-    /// seats' moves, its cells valued by a simultaneous-move tree over the moves that follow (regret
-    /// matching at every node, a playout at each leaf) and solved for the searching seat's maximin mixed
-    /// strategy (`ai::matrix`); the other decisions by that tree alone. One iteration of a level's
-    /// budget buys `playouts` tree iterations, since a cell's iteration is all a sample costs here. A
-    /// count under `tree_below` iterations plays information-set MCTS (`ai::ismcts`) throughout: a few
-    /// playouts a cell leave the matrix too noisy to solve, and that search's habit of answering
-    /// predictable players keeps `normal` a level of its own.
+    /// Simultaneous-move MCTS with regret matching at every node (`ai::matrix`, `ai::simtree`): at
+    /// decisions two seats make at once ([`Game::simultaneous_sample`]) the searching seat's average
+    /// strategy at the root is drawn from as a mixed strategy, at the others the move it favours most is
+    /// played. One iteration of a level's budget buys `playouts` tree iterations (each ends in one
+    /// playout). A count under `tree_below` iterations plays information-set MCTS (`ai::ismcts`)
+    /// throughout, whose habit of answering predictable players keeps `normal` a level of its own.
     Matrix {
         /// Tree iterations (each ending in one playout) per iteration of the budget (at least 1).
         playouts: u32,

@@ -1,20 +1,18 @@
-//! The continuation below a simultaneous decision's matrix: simultaneous-move Monte Carlo tree search
-//! with regret matching at every node, over the matrix search's sampled states.
+//! Simultaneous-move Monte Carlo tree search with regret matching at every node (Lanctot et al., "Monte
+//! Carlo tree search in simultaneous move games", 2013: SM-MCTS with regret matching), over sampled
+//! states; the search of [`super::matrix`].
 //!
-//! A cell of the matrix search ([`super::matrix`]) is worth what the rest of the match is worth after
-//! that pair of moves. A playout alone values it against one fixed way of playing on (the heuristic
-//! mixed with random moves), so the matrix solved is the matrix of a game nobody plays. Here every cell
-//! owns a tree over the joint moves that follow; at each node every seat to act draws its move from
-//! regret matching over the moves its sample allows (with a share drawn uniformly, so every move keeps
-//! being tried), the state is played on to the next node, a new node is valued by one playout, and each
-//! seat's regrets are updated from the outcome by importance sampling (Lanctot et al., "Monte Carlo tree
-//! search in simultaneous move games", 2013: SM-MCTS with regret matching). The regret-matching
-//! strategies approach an equilibrium of the duels that follow, so the deeper the tree, the closer a
-//! cell's mean comes to the value of the game as both seats would play it well.
+//! A node is a history of joint moves from the root. At each node every seat to act draws its move from
+//! regret matching over the moves its sample allows, with a share drawn uniformly so that every move
+//! keeps being tried; the state is played on to the next node, a new node is valued by one playout, and
+//! each seat's regrets are updated from the outcome by importance sampling. The regret-matching
+//! strategies approach an equilibrium of the duels ahead, so the values backed up are those of both
+//! seats playing on well, not those of the playout's policy — a playout alone values a duel against one
+//! fixed way of playing on, and the equilibrium of that game is not the equilibrium of the real one.
 //!
-//! The tree is keyed by the joint moves since the matrix, not by the sample: the samples differ only in
-//! the opponent's hidden cards, so a node is one information set of the searching seat, and a move the
-//! sample does not allow is simply not offered there.
+//! The tree is keyed by the joint moves, not by the sample: the samples differ only in what the
+//! searching seat cannot see, so a node is one of its information sets, and a move a sample does not
+//! allow is simply not offered there.
 
 use super::matrix::PLAYOUT_EXPLORATION;
 use super::playout::play_out_mixed;
@@ -50,7 +48,7 @@ struct Draw {
     drawn: usize,
 }
 
-/// Trees of joint moves, one per root (a cell of the matrix), in one arena.
+/// Trees of joint moves in one arena (a search uses one root).
 pub(super) struct SimTree<G: Game> {
     nodes: Vec<Node<G::Move>>,
     players: usize,
