@@ -20,7 +20,7 @@
 //!
 //! (Before this tree, each duel's payoff matrix was filled pair by pair with playouts and solved exactly:
 //! 48.8 % against OpenSpiel's ISMCTS at equal time over 80 games even with a tree under every cell, where
-//! this search won 58.8 % on the same deals; `bench/RESULTS.md`.)
+//! this search won 58.8 % on the same deals, 55.0 % over 160; `bench/RESULTS.md`.)
 
 use super::budget::Meter;
 use super::simtree::SimTree;
