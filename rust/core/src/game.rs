@@ -569,14 +569,14 @@ pub enum Search {
         /// Iterations of the budget one playout uses up (at least 1).
         playout_cost: u32,
     },
-    /// At decisions two seats make at once ([`Game::simultaneous_sample`]), the matrix game of both
-    /// seats' moves, its cells filled by playouts and solved for the searching seat's maximin mixed
-    /// strategy (`ai::matrix`); elsewhere the tree search. One iteration of a level's budget buys
-    /// `playouts` playouts, since a cell's playout is all a sample costs here. A count under `tree_below`
-    /// iterations plays the tree search throughout: a few playouts a cell leave the matrix too noisy to
-    /// solve, and the tree's habit of answering predictable players keeps `normal` a level of its own.
+    /// Simultaneous-move MCTS with regret matching at every node (`ai::matrix`, `ai::simtree`): at
+    /// decisions two seats make at once ([`Game::simultaneous_sample`]) the searching seat's average
+    /// strategy at the root is drawn from as a mixed strategy, at the others the move it favours most is
+    /// played. One iteration of a level's budget buys `playouts` tree iterations (each ends in one
+    /// playout). A count under `tree_below` iterations plays information-set MCTS (`ai::ismcts`)
+    /// throughout, whose habit of answering predictable players keeps `normal` a level of its own.
     Matrix {
-        /// Playouts per iteration of the budget (at least 1).
+        /// Tree iterations (each ending in one playout) per iteration of the budget (at least 1).
         playouts: u32,
         /// Iteration counts below this search with the tree (`None`: never).
         tree_below: Option<u32>,

@@ -13,6 +13,7 @@ pub mod flat;
 pub mod ismcts;
 pub mod matrix;
 mod playout;
+mod simtree;
 
 pub use budget::Budget;
 

@@ -177,8 +177,8 @@ impl Game for Fistful {
         self.heuristic_choice(seat, _rng)
     }
 
-    /// Duels are guessing games: `hard` solves each pick as a matrix game (see `bot`); `normal` keeps the
-    /// tree search, which beats the heuristic but is itself exploitable.
+    /// Duels are guessing games: `hard` plays them with simultaneous-move MCTS and regret matching (see
+    /// `ai::matrix`); `normal` keeps information-set MCTS, which beats the heuristic but is exploitable.
     const SEARCH: Search = Search::Matrix { playouts: MATRIX_PLAYOUTS, tree_below: Some(MATRIX_FROM_ITERATIONS) };
 
     fn simultaneous_sample(&self, seat: Seat, rng: &mut Rng) -> Option<(Self, Seat)> {
