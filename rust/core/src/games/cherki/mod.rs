@@ -44,7 +44,9 @@ mod view;
 mod wire;
 
 use crate::error::GameError;
-use crate::game::{Game, GameInfo, OptionKind, OptionSpec, Outcome, OutcomeKind, Search, Seat, SeatSet, Setup};
+use crate::game::{
+    Game, GameInfo, LevelPlay, Levels, OptionKind, OptionSpec, Outcome, OutcomeKind, Search, Seat, SeatSet, Setup,
+};
 use crate::rng::Rng;
 use cards::*;
 pub use cards::{
@@ -185,6 +187,14 @@ impl Game for Cherki {
     /// A single deal turns on the draw, so a tree search spreads its playouts too thin: the search levels
     /// compare a few candidate moves on the same sampled deals instead.
     const SEARCH: Search = Search::Flat { playout_cost: 1 };
+
+    /// A deal is mostly the draw, so the search can rise little above the rule of thumb: the levels are
+    /// spread below it instead, by how often a player misses what a careful one would see.
+    const LEVELS: Levels = Levels {
+        easy: LevelPlay::Careless { random_percent: 80 },
+        normal: LevelPlay::Careless { random_percent: 20 },
+        hard: LevelPlay::Search { iterations: crate::game::Levels::STANDARD_HARD },
+    };
 
     /// The card-counting player's move ([`Cherki::counting_index`]).
     fn search_default_index(&self, seat: Seat, _rng: &mut Rng) -> usize {
