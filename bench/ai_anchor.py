@@ -218,6 +218,13 @@ def run_row(name: str, level: str, budget: str, args: argparse.Namespace) -> dic
         for seat in range(players):
             returns = play(game, deal, seat, level, args.seed * 1_000_003 + k * 101 + seat, pacer)
             shares.append(winners_share(returns, seat))
+            # A long row reports as it goes, so a run cut short still says where it stood.
+            print(
+                f"{name} {level}: game {len(shares)}, share {math.fsum(shares) / len(shares):.3f}, think ms "
+                f"hero {hero.mean() * 1000:.1f} anchor {anchor.mean() * 1000:.1f}",
+                file=sys.stderr,
+                flush=True,
+            )
     share = interval(shares)
     sims = round(statistics.fmean(pacer.sims_used)) if pacer.sims_used else 0
     return {
