@@ -7,14 +7,20 @@ level (the hero) and every other seat an ISMCTSBot (UCT constant 2, one random r
 visited move). The hero's seat rotates over all seats on the same deals (deal ``k`` is the same in every
 rotation). Two budgets for the anchor:
 
-  - ``equal``: equal time per decision, the anchor's simulations set to the level's think time measured
-    beforehand on this game (mean over the decisions of calibration games) divided by the anchor's measured
-    time per simulation;
+  - ``equal``: equal time per decision, paced during the match (``Pacer``): before each of its decisions
+    the anchor gets as many simulations as keep its think time so far level with the hero's (the hero's
+    mean think time per decision so far, times the anchor's decisions including this one, less what the
+    anchor has spent, over the anchor's measured time per simulation), at least 2 and at most three times
+    the even share. Only decisions with a choice count on either side (with one legal move neither side
+    thinks). Before the hero's first decision the pace comes from calibration games (``--calibration``
+    decisions of whole games, every seat the level). An earlier version fixed the simulations from a few
+    opening decisions before the match, which gave the anchor a third of ``hard``'s time in Matchstick,
+    whose opening moves are its quickest;
   - ``sims``: a fixed number of simulations (``--sims``, 1 000 by default).
 
 Each row: the hero's win share (a win shared by k seats counts 1/k, a draw in which every seat has the same
-return counts 0) with a 95 % Wilson interval over games, the even share (1/players), and both sides' think
-time per decision (mean/p95 ms). Think time is the deciding thread's CPU time (the built-in players run in
+return counts 0) with a 95 % Wilson interval over games, the even share (1/players), both sides' think
+time per decision with a choice (mean/p95 ms), and the anchor's mean simulations per decision. Think time is the deciding thread's CPU time (the built-in players run in
 that thread, without the GIL): on an idle core it is the wall time, and on a shared machine it still
 gives both sides the same budget. ``--json FILE`` writes every row; the table is printed as rows finish.
 
@@ -52,9 +58,12 @@ DEALS = 1024
 
 @dataclass
 class Side:
-    """Think times (thread CPU) per decision of one side of a match, in seconds."""
+    """Think times (thread CPU) per decision with a choice of one side of a match, in seconds."""
 
     times: list[float] = field(default_factory=list)
+
+    def mean(self) -> float:
+        return statistics.fmean(self.times) if self.times else 0.0
 
     def quantile(self, q: float) -> float:
         if not self.times:
@@ -73,6 +82,39 @@ def winners_share(returns: list[float], seat: int) -> float:
     return 1.0 / len(top) if seat in top else 0.0
 
 
+@dataclass
+class Pacer:
+    """Sets the anchor's simulations decision by decision so that its think time keeps level with the hero's
+    over the match (``equal`` budget), or holds them at ``fixed`` (``sims`` budget)."""
+
+    hero: Side
+    anchor: Side
+    #: The hero's think time per decision expected before its first one (calibration), seconds.
+    prior_think: float
+    #: The anchor's time per simulation expected before its first decision, seconds.
+    prior_per_sim: float
+    fixed: int | None = None
+    sims_used: list[int] = field(default_factory=list)
+
+    def per_sim(self) -> float:
+        spent, sims = math.fsum(self.anchor.times), sum(self.sims_used)
+        return spent / sims if sims else self.prior_per_sim
+
+    def next_sims(self) -> int:
+        if self.fixed is not None:
+            return self.fixed
+        think = self.hero.mean() if self.hero.times else self.prior_think
+        per_sim = max(self.per_sim(), 1e-6)
+        due = think * (len(self.anchor.times) + 1) - math.fsum(self.anchor.times)
+        even = think / per_sim
+        # At least 2: the first simulation only expands the root.
+        return max(2, min(round(3 * even), round(due / per_sim)))
+
+    def record(self, seconds: float, sims: int) -> None:
+        self.anchor.times.append(seconds)
+        self.sims_used.append(sims)
+
+
 def anchor_bot(game: Any, sims: int, seed: int) -> Any:
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed))
     return ismcts.ISMCTSBot(
@@ -80,44 +122,53 @@ def anchor_bot(game: Any, sims: int, seed: int) -> Any:
     )
 
 
-def play(
-    game: Any, deal: int, hero_seat: int, level: str, sims: int, seed: int, hero: Side, anchor: Side
-) -> list[float]:
+def play(game: Any, deal: int, hero_seat: int, level: str, seed: int, pacer: Pacer) -> list[float]:
     """One game from deal ``deal`` (its chance digits), the hero at ``hero_seat``; returns the returns."""
     state = game.new_initial_state()
     digits = deal
     rng = random.Random(seed)
-    bot = anchor_bot(game, sims, seed)
+    bot = anchor_bot(game, 2, seed)
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes = len(state.chance_outcomes())
             state.apply_action(digits % outcomes)
             digits //= outcomes
             continue
-        start = time.thread_time()
+        choice = len(state.legal_actions()) > 1
+        hero_seed = rng.randrange(2**63)
         if state.current_player() == hero_seat:
-            action = state.choose_action(player=level, seed=rng.randrange(2**63))
-            hero.times.append(time.thread_time() - start)
+            start = time.thread_time()
+            action = state.choose_action(player=level, seed=hero_seed)
+            if choice:
+                pacer.hero.times.append(time.thread_time() - start)
         else:
+            sims = pacer.next_sims()
+            # ISMCTSBot reads its budget from this attribute at every search; one bot per game keeps its
+            # random stream going from decision to decision.
+            bot._max_simulations = sims
+            start = time.thread_time()
             action = int(bot.step(state))
-            anchor.times.append(time.thread_time() - start)
+            if choice:
+                pacer.record(time.thread_time() - start, sims)
         state.apply_action(action)
     return [float(r) for r in state.returns()]
 
 
 def level_think(game: Any, level: str, decisions: int, seed: int) -> float:
-    """The level's mean think time per decision on this game (every seat played by the level)."""
+    """The level's mean think time per decision with a choice on this game, over whole games with every seat
+    played by the level (at least ``decisions`` decisions, so every phase of a game is in the mean)."""
     times: list[float] = []
     rng = random.Random(seed)
     while len(times) < decisions:
         state = game.new_initial_state()
-        while not state.is_terminal() and len(times) < decisions:
+        while not state.is_terminal():
             if state.is_chance_node():
                 state.apply_action(rng.randrange(len(state.chance_outcomes())))
                 continue
             start = time.thread_time()
             action = state.choose_action(player=level, seed=rng.randrange(2**63))
-            times.append(time.thread_time() - start)
+            if len(state.legal_actions()) > 1:
+                times.append(time.thread_time() - start)
             state.apply_action(action)
     return statistics.fmean(times)
 
@@ -154,34 +205,45 @@ def run_row(name: str, level: str, budget: str, args: argparse.Namespace) -> dic
     # With --think the searching levels get a think time (``hard@MS``) instead of their fixed count.
     level = with_think(level, args.think) if args.think is not None and level != "easy" else level
     game = load(name, sequential=name in SEQUENTIAL_NAMES, players=players, seed=args.seed, deals=DEALS)
+    hero, anchor = Side(), Side()
     if budget == "equal":
         think = level_think(game, level, args.calibration, args.seed)
         per_sim = time_per_simulation(game, max(4, args.calibration // 4), args.seed)
-        sims = max(2, round(think / per_sim))  # its first simulation only expands the root
+        pacer = Pacer(hero, anchor, think, per_sim)
     else:
-        sims = args.sims
-    hero, anchor = Side(), Side()
+        pacer = Pacer(hero, anchor, 0.0, 0.0, fixed=args.sims)
     shares: list[float] = []
     deals = random.Random(args.seed).sample(range(DEALS), args.rotations)
     for k, deal in enumerate(deals):
         for seat in range(players):
-            returns = play(game, deal, seat, level, sims, args.seed * 1_000_003 + k * 101 + seat, hero, anchor)
+            returns = play(game, deal, seat, level, args.seed * 1_000_003 + k * 101 + seat, pacer)
             shares.append(winners_share(returns, seat))
+            # A long row reports as it goes, so a run cut short still says where it stood.
+            print(
+                f"{name} {level}: game {len(shares)}, share {math.fsum(shares) / len(shares):.3f}, think ms "
+                f"hero {hero.mean() * 1000:.1f} anchor {anchor.mean() * 1000:.1f}",
+                file=sys.stderr,
+                flush=True,
+            )
     share = interval(shares)
+    sims = round(statistics.fmean(pacer.sims_used)) if pacer.sims_used else 0
     return {
         "game": name,
         "players": players,
         "hero": level,
-        "anchor": f"ISMCTS {sims} simulations",
+        "anchor": f"ISMCTS {sims} simulations" + (" a decision on average" if budget == "equal" else ""),
         "budget": budget,
         "anchor_simulations": sims,
+        "anchor_simulations_range": [min(pacer.sims_used, default=0), max(pacer.sims_used, default=0)],
         "games": len(shares),
         "hero_share": [round(x, 3) for x in share],
         "even_share": round(1 / players, 3),
         "hero_think_ms": [round(side * 1000, 3) for side in (hero.quantile(0.5), hero.quantile(0.95))],
         "anchor_think_ms": [round(side * 1000, 3) for side in (anchor.quantile(0.5), anchor.quantile(0.95))],
-        "hero_mean_ms": round(statistics.fmean(hero.times) * 1000, 3) if hero.times else 0.0,
-        "anchor_mean_ms": round(statistics.fmean(anchor.times) * 1000, 3) if anchor.times else 0.0,
+        "hero_mean_ms": round(hero.mean() * 1000, 3),
+        "anchor_mean_ms": round(anchor.mean() * 1000, 3),
+        "hero_decisions": len(hero.times),
+        "anchor_decisions": len(anchor.times),
     }
 
 
@@ -201,7 +263,9 @@ def main() -> int:
     parser.add_argument("--budget", action="append", choices=BUDGETS, help="anchor budgets (default: both)")
     parser.add_argument("--rotations", type=int, default=4, help="deals, each played once per hero seat")
     parser.add_argument("--sims", type=int, default=1000, help="the anchor's simulations for --budget sims")
-    parser.add_argument("--calibration", type=int, default=40, help="decisions measured to equalize time")
+    parser.add_argument(
+        "--calibration", type=int, default=40, help="decisions of whole games measured for the opening pace"
+    )
     parser.add_argument("--think", type=int, metavar="MS", help="normal and hard think MS ms a decision (wall)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", metavar="FILE", help="write the rows as one JSON document")

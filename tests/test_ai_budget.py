@@ -54,7 +54,7 @@ def test_a_fixed_count_gives_the_same_move_and_a_think_time_a_legal_one() -> Non
     g = duel(3)
     index = cardnet.ai.choose_index(g, 0, level="hard", seed=9)
     assert index == cardnet.ai.choose_index(g, 0, level="hard", seed=9)
-    assert index == cardnet.ai.choose_index(g, 0, player=cardnet.ai.level_player("hard"), seed=9)
+    assert index == cardnet.ai.choose_index(g, 0, player=cardnet.ai.level_player("fistful", "hard"), seed=9)
     timed = cardnet.ai.choose_index(g, 0, level="hard", seed=9, think_ms=5)
     assert 0 <= timed < g.legal_count(0)
     assert cardnet.ai.choose(g, 0, player="hard@5", seed=9) in g.legal_moves(0)

@@ -53,8 +53,8 @@ def test_arena_accepts_levels_and_ismcts_budgets() -> None:
     assert json.loads(out.stdout)["seats"] == ["heuristic", "ismcts:4"]
     out = run("arena", "fistful", "--seats", "normal,random", "--games", "1", "--json")
     assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout)["seats"] == [cardnet.ai.level_player("normal"), "random"]
-    assert cardnet.ai.level_player("hard").startswith("ismcts:")
+    assert json.loads(out.stdout)["seats"] == [cardnet.ai.level_player("fistful", "normal"), "random"]
+    assert cardnet.ai.level_player("fistful", "hard").startswith("ismcts:")
     bad = run("arena", "fistful", "--seats", "hrd,easy", "--games", "1")
     assert bad.returncode == 2
     assert "unknown player 'hrd'" in bad.stderr and "easy, normal, hard" in bad.stderr

@@ -1,10 +1,15 @@
-"""The built-in players, run by the core: ``random``, ``heuristic``, ``ismcts`` and ``ismcts:N``.
+"""The built-in players, run by the core: ``random``, ``heuristic``, ``careless:P`` (the heuristic with P % of
+its moves random), ``ismcts`` and ``ismcts:N``.
 
-People pick a difficulty instead: ``easy`` (the heuristic), ``normal`` and ``hard`` (a search with a
-growing budget: ISMCTS, in Cherki and TEN a flat Monte Carlo search over a few candidate moves, and for
-``hard`` in A Fistful of Gold each duel solved as a matrix game, the pick drawn from its mixed strategy).
-Wherever a player name is taken (``cardnet.simulate``, ``cardnet arena``), a level is one too. ``LEVELS``
-is the one list of levels the package uses. The players see a game only as the seat they play may see it:
+People pick a difficulty instead: ``easy``, ``normal`` or ``hard``. The names are the same in every game,
+what they play is each game's (``levels(game)``, ``level_player(game, level)``), chosen so that each level
+is clearly stronger than the one below in that game: in most games ``easy`` is the heuristic and
+``normal`` and ``hard`` a search with a growing budget (ISMCTS; in Cherki and TEN a flat Monte Carlo
+search over a few candidate moves; for ``hard`` in A Fistful of Gold each duel solved as a matrix game,
+the pick drawn from its mixed strategy). In Cherki, where a deal is mostly the draw and the search rises
+little above the heuristic, ``easy`` and ``normal`` are careless players instead, ``hard`` the search.
+Wherever a player name is taken (``cardnet.simulate``, ``cardnet arena``), a level is one too and plays
+as the game being played defines it. ``LEVELS`` is the one list of levels the package uses. The players see a game only as the seat they play may see it:
 the search works on determinized copies, never on other seats' hidden cards. They choose on a
 ``cardnet.Game`` (``choose``, ``choose_index``) and on an RL state (``choose_action``: an action id, the same
 choice as on a game in the same position with the same seed).
@@ -32,10 +37,12 @@ __all__ = [
     "choose_action",
     "choose_index",
     "level_player",
+    "levels",
     "with_think",
 ]
 
-#: Player names accepted by ``choose`` (plus ``ismcts:N`` for N iterations).
+#: Player names accepted by ``choose`` (plus ``ismcts:N`` for N iterations and ``careless:P``, the heuristic
+#: with P % of its moves random).
 PLAYERS = ("random", "heuristic", "ismcts")
 #: Difficulty levels, easiest first.
 LEVELS = ("easy", "normal", "hard")
@@ -43,10 +50,18 @@ LEVELS = ("easy", "normal", "hard")
 MAX_THINK_MS = 600_000
 
 
-def level_player(level: str) -> str:
-    """The built-in player a difficulty level stands for, named as ``simulate`` takes it (``easy`` is
-    ``heuristic``, ``hard`` is ``ismcts:N``); raises BadOptions for an unknown level."""
-    return _core.level_player(level)
+def level_player(game: str, level: str) -> str:
+    """The built-in player a difficulty level stands for in ``game``, named as ``simulate`` takes it
+    (``heuristic``, ``careless:P`` or ``ismcts:N``; see ``levels``); raises BadOptions for an unknown level
+    and UnknownGame for an unknown game."""
+    return _core.level_player(game, level)
+
+
+def levels(game: str) -> dict[str, str]:
+    """Every difficulty level of ``game``, easiest first, with the built-in player it stands for there
+    (``{"easy": "heuristic", "normal": "ismcts:300", "hard": "ismcts:1500"}`` in most games); raises
+    UnknownGame for an unknown game."""
+    return {level: level_player(game, level) for level in LEVELS}
 
 
 def check_player(name: str) -> str:
@@ -60,7 +75,12 @@ def check_player(name: str) -> str:
     budget = name.removeprefix("ismcts:")
     if name in PLAYERS or name in LEVELS or (budget != name and budget.isdigit() and 1 <= int(budget) <= 1_000_000):
         return name
-    raise BadOptions(f"unknown player {name!r} ({', '.join(PLAYERS + LEVELS)}, ismcts:N, or a search player@MS)")
+    slips = name.removeprefix("careless:")
+    if slips != name and slips.isdigit() and 1 <= int(slips) <= 100:
+        return name
+    raise BadOptions(
+        f"unknown player {name!r} ({', '.join(PLAYERS + LEVELS)}, ismcts:N, careless:P, or a search player@MS)"
+    )
 
 
 def with_think(player: str, think_ms: int | None) -> str:

@@ -263,7 +263,7 @@ class Match:
             "game": self.game,
             "players": list(self.players),
             # The built-in player behind each name (a level resolved to ``heuristic`` or ``ismcts:N``).
-            "seats": [level_player(p) if p in LEVELS else p for p in self.players],
+            "seats": [level_player(self.game, p) if p in LEVELS else p for p in self.players],
             "seed": self.seed,
             "options": self.options,
             "games": games,

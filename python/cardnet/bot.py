@@ -22,7 +22,7 @@ from pathlib import Path
 
 import trio
 
-from .ai import LEVELS, with_think
+from .ai import LEVELS, check_player, with_think
 from .net.peer import HostError, Peer
 from .protocol import JSONValue, StateMessage
 
@@ -118,10 +118,10 @@ def load_bot(spec: str, think_ms: int | None = None) -> Bot:
             return FirstBot()
         if name in LEVELS:
             return BuiltinBot(level=name)
-        if name in ("heuristic", "ismcts") or name.startswith("ismcts:"):
-            return BuiltinBot(player=name)
+        if name in ("heuristic", "ismcts") or name.startswith(("ismcts:", "careless:")):
+            return BuiltinBot(player=check_player(name))
         raise ValueError(
-            f"unknown built-in bot {name!r} (random, first, heuristic, ismcts, ismcts:N, easy, normal, hard)"
+            f"unknown built-in bot {name!r} (random, first, heuristic, careless:P, ismcts, ismcts:N, easy, normal, hard)"
         )
     if spec.endswith(".py"):
         path = Path(spec)

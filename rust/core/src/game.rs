@@ -529,6 +529,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// How the search levels (`normal`, `hard`) play this game: see [`Search`].
     const SEARCH: Search = Search::Tree;
 
+    /// What the difficulty levels `easy`, `normal` and `hard` play in this game: [`Levels::STANDARD`]
+    /// (the heuristic, then the search with a growing budget) unless the game needs its own ladder to keep
+    /// the levels apart.
+    const LEVELS: Levels = Levels::STANDARD;
+
     /// The move the search levels start from and keep unless their playouts find another clearly better
     /// (a legal-move index for `seat`): the heuristic's by default; a game may give the search a rule
     /// of thumb that is too slow for every playout step.
@@ -553,6 +558,51 @@ pub trait Game: Clone + Send + Sync + 'static {
     {
         None
     }
+}
+
+/// What one difficulty level plays in a game (see [`Levels`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelPlay {
+    /// The game's rule of thumb ([`Game::heuristic_index`]).
+    Heuristic,
+    /// The rule of thumb, except that `random_percent` % of the moves are drawn uniformly among the legal
+    /// ones: a beginner who knows what to aim for but now and then misses what is on the table.
+    Careless {
+        /// Share of the moves played at random, 1–100.
+        random_percent: u8,
+    },
+    /// The game's search ([`Game::SEARCH`]) with this many iterations per decision.
+    Search {
+        /// Iterations per decision.
+        iterations: u32,
+    },
+}
+
+/// A game's difficulty ladder ([`Game::LEVELS`]): the names `easy`, `normal` and `hard` are the same in
+/// every game, what they play may differ, so that in every game each level is clearly stronger than the
+/// one below (the README's AI section has the Elo of each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Levels {
+    /// What `easy` plays.
+    pub easy: LevelPlay,
+    /// What `normal` plays.
+    pub normal: LevelPlay,
+    /// What `hard` plays (`hard@MS` plays the game's search with a think time instead).
+    pub hard: LevelPlay,
+}
+
+impl Levels {
+    /// Iterations of the standard `hard` level's search.
+    pub const STANDARD_HARD: u32 = 1500;
+    /// Iterations of the standard `normal` level's search.
+    pub const STANDARD_NORMAL: u32 = 300;
+
+    /// The ladder most games use: the heuristic, the search at 300 iterations, the search at 1 500.
+    pub const STANDARD: Levels = Levels {
+        easy: LevelPlay::Heuristic,
+        normal: LevelPlay::Search { iterations: Self::STANDARD_NORMAL },
+        hard: LevelPlay::Search { iterations: Self::STANDARD_HARD },
+    };
 }
 
 /// The search behind the `normal` and `hard` levels ([`Game::SEARCH`]).

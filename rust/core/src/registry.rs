@@ -1,7 +1,7 @@
 //! The list of games, and everything that picks a game by name: new games, loading saves, batch play.
 
 #[cfg(feature = "ai")]
-use crate::ai::Player;
+use crate::ai::{Level, Player};
 use crate::error::GameError;
 use crate::game::{Game, GameInfo, Seat, Setup};
 use crate::json;
@@ -47,6 +47,14 @@ macro_rules! games {
                           games: u64, seed: u64) -> Result<SimSummary, GameError> {
             $(if name == <$ty as Game>::info().name {
                 return simulate_typed::<$ty>(players, options, seats, games, seed);
+            })*
+            Err(unknown(name))
+        }
+
+        #[cfg(feature = "ai")]
+        fn level_player_named(name: &str, level: Level) -> Result<Player, GameError> {
+            $(if name == <$ty as Game>::info().name {
+                return Ok(Player::Level(level).resolve::<$ty>());
             })*
             Err(unknown(name))
         }
@@ -99,6 +107,15 @@ pub fn load_game(text: &str) -> Result<Box<dyn AnyGame>, GameError> {
 pub fn simulate(name: &str, seats: &[&str], games: u64, seed: u64, options: &Value) -> Result<SimSummary, GameError> {
     let players: Vec<Player> = seats.iter().map(|s| Player::parse(s)).collect::<Result<_, _>>()?;
     simulate_named(name, Some(seats.len()), options, &players, games, seed)
+}
+
+#[cfg(feature = "ai")]
+/// The built-in player that difficulty `level` (`easy`, `normal`, `hard`) stands for in the game called
+/// `name` ([`Game::LEVELS`]): `heuristic`, `careless:P` or `ismcts:N` by [`Player::name`]. `UnknownGame` or
+/// `BadOptions` for an unknown game or level.
+pub fn level_player(name: &str, level: &str) -> Result<Player, GameError> {
+    let level = Level::parse(level)?;
+    level_player_named(name, level)
 }
 
 #[cfg(feature = "ai")]

@@ -173,11 +173,12 @@ fn play_games<'py>(
     })
 }
 
-/// The built-in player behind a difficulty level (`easy`, `normal`, `hard`) as `simulate` names it
-/// (`heuristic`, `ismcts:N`); `BadOptions` for an unknown level.
+/// The built-in player a difficulty level (`easy`, `normal`, `hard`) stands for in game `game`, as
+/// `simulate` names it (`heuristic`, `careless:P`, `ismcts:N`); `UnknownGame` or `BadOptions` for an
+/// unknown game or level.
 #[pyfunction]
-fn level_player(py: Python<'_>, level: &str) -> PyResult<String> {
-    guard(py, || Ok(check(py, cardnet_core::ai::Player::for_level(level))?.name()))
+fn level_player(py: Python<'_>, game: &str, level: &str) -> PyResult<String> {
+    guard(py, || Ok(check(py, cardnet_core::registry::level_player(game, level))?.name()))
 }
 
 /// The seed of game `index` of a batch seeded `seed` (the core's documented derivation).

@@ -34,7 +34,9 @@ mod view;
 mod wire;
 
 use crate::error::GameError;
-use crate::game::{Game, GameInfo, OptionKind, OptionSpec, Outcome, OutcomeKind, Search, Seat, SeatSet, Setup};
+use crate::game::{
+    Game, GameInfo, LevelPlay, Levels, OptionKind, OptionSpec, Outcome, OutcomeKind, Search, Seat, SeatSet, Setup,
+};
 use crate::rng::Rng;
 use bot::{MATRIX_FROM_ITERATIONS, MATRIX_PLAYOUTS};
 use legal::*;
@@ -180,6 +182,15 @@ impl Game for Fistful {
     /// Duels are guessing games: `hard` plays them with simultaneous-move MCTS and regret matching (see
     /// `ai::matrix`); `normal` keeps information-set MCTS, which beats the heuristic but is exploitable.
     const SEARCH: Search = Search::Matrix { playouts: MATRIX_PLAYOUTS, tree_below: Some(MATRIX_FROM_ITERATIONS) };
+
+    /// `normal` searches 30 iterations: at the standard 300 its tree search beats the heuristic by more
+    /// than `hard`'s equilibrium play does (+319 against +215 Elo, 200 games each), and the three levels'
+    /// Bradley–Terry fit put `hard` only 71 above it; at 30 it is 118 above `easy` and 148 below `hard`.
+    const LEVELS: Levels = Levels {
+        easy: LevelPlay::Heuristic,
+        normal: LevelPlay::Search { iterations: 30 },
+        hard: LevelPlay::Search { iterations: Levels::STANDARD_HARD },
+    };
 
     fn simultaneous_sample(&self, seat: Seat, rng: &mut Rng) -> Option<(Self, Seat)> {
         self.duel_sample(seat, rng)
