@@ -439,8 +439,8 @@ def build_parser() -> argparse.ArgumentParser:
         description=_(
             "Plays a match between built-in players. Each deal is played once per rotation of the seats (twice,"
             " swapped, for two players), so every player plays every seat equally. Reports win share and mean reward"
-            " with 95%% intervals, the Elo difference (two players) or a Bradley-Terry fit (more), and think time per"
-            " move. Players: random, heuristic, ismcts, ismcts:N, {levels}."
+            " with 95% intervals, the Elo difference (two players) or a Bradley-Terry fit (more), and think time per"
+            " move. Players: random, heuristic, careless:P, ismcts, ismcts:N, {levels}."
         ).format(levels=", ".join(LEVELS)),
     )
     arena.add_argument("game", type=_check_game, help=_("the game to play"))
@@ -450,7 +450,8 @@ def build_parser() -> argparse.ArgumentParser:
         required=True,
         metavar="P1,P2,...",
         help=_(
-            "the players, one per seat, comma-separated: easy, normal, hard, random, heuristic, ismcts or ismcts:N"
+            "the players, one per seat, comma-separated: easy, normal, hard, random, heuristic, careless:P, ismcts or"
+            " ismcts:N"
             " (e.g. hard,easy; required)"
         ),
     )
