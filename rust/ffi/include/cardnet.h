@@ -278,9 +278,11 @@ CardnetStatus cardnet_state_hash(const CardnetGame *game,
 CardnetStatus cardnet_move_count(const CardnetGame *game, size_t *out_count);
 
 // The legal-move index the built-in `player` picks for `seat` (which must be to act), deterministic for
-// a given `seed`: `random`, `heuristic`, `ismcts`, `ismcts:N` (N iterations, 1–1 000 000) or a level
-// (`easy`, `normal`, `hard`). An unknown name is `CARDNET_STATUS_BAD_OPTIONS`. The search levels take
-// tens to hundreds of milliseconds.
+// a given `seed`: `random`, `heuristic`, `careless:P` (the heuristic with P % of its moves random),
+// `ismcts`, `ismcts:N` (N iterations, 1–1 000 000) or a level (`easy`, `normal`, `hard`), played as the
+// handle's game defines it (in Cherki `easy` and `normal` are careless players, elsewhere `easy` is the
+// heuristic). An unknown name is `CARDNET_STATUS_BAD_OPTIONS`. The search levels take tens to hundreds of
+// milliseconds.
 //
 // # Safety
 // `game` is a live handle; `player` a NUL-terminated string; `out_index` a writable `size_t`.
