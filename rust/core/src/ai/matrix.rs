@@ -5,7 +5,7 @@
 //! At a duel every iteration deals a full state consistent with what the searching seat knows in which
 //! the opponent has not picked yet ([`Game::simultaneous_sample`]: the opponent's hand follows the
 //! card-counting belief, its pick, if already made, is back in its hand) and runs one iteration of a
-//! simultaneous-move tree from it ([`super::simtree`]): both seats draw their picks by regret matching at
+//! simultaneous-move tree from it (`ai/simtree.rs`): both seats draw their picks by regret matching at
 //! the root and at every later node, a new leaf is valued by one playout, and the regrets are updated
 //! from the outcome. The iterations therefore go where both seats' equilibrium strategies play, and the
 //! tree under the root's likely picks grows deeper than under picks neither would make. The searching
