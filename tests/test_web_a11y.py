@@ -227,6 +227,17 @@ def moves_sent(frames: list[str]) -> int:
     return sum('"type":"move"' in frame for frame in frames)
 
 
+def move_went_out(page: Page, frames: list[str], before: int) -> bool:
+    """Whether a key just pressed sent a move. Playwright reports a sent frame as an event some moments after
+    the key, so this waits for it (at most a second) before the caller presses another key; otherwise a move
+    still on its way looks like none, and the next key sends a second one."""
+    for _ in range(10):
+        if moves_sent(frames) > before:
+            return True
+        page.wait_for_timeout(100)
+    return False
+
+
 def keyboard_move(page: Page, frames: list[str], table: ServedTable) -> None:
     """Make one whole move with the keyboard alone, choosing as :func:`take_turn` taps: Tab to a card and Space
     to choose it, Tab to a move on offer and Enter; done when the move went out and the host took it."""
@@ -252,7 +263,7 @@ def keyboard_move(page: Page, frames: list[str], table: ServedTable) -> None:
         else:
             tab_to(page, passes.first)
             page.keyboard.press("Enter")
-        if moves_sent(frames) > before:
+        if move_went_out(page, frames, before):
             break
     assert moves_sent(frames) == before + 1
     page.locator("#turn:not(:text('Sent'))").wait_for(timeout=TURN_TIMEOUT_MS)
