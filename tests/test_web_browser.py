@@ -18,7 +18,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from cardnet import segments
 from cardnet.protocol.host import HostOptions
+from cardnet.ui.render.matchstick import card_label
 
 from browserseat import (
     PHONE,
@@ -125,7 +127,15 @@ def test_a_whole_four_player_matchstick_game_by_taps(phone: tuple[Page, PageWatc
         sizes = [box for box in (targets.nth(i).bounding_box() for i in range(targets.count())) if box]
         assert len(sizes) > 10
         assert [box for box in sizes if box["width"] < 44 or box["height"] < 44] == []
-        play_to_the_end(page, max_taps=600)
+        # Cards on the table read as in the hand (3/E, 6/9, with ~ when turned), never as the printed type 69.
+        captions: set[str] = set()
+        for _ in range(600):
+            captions.update(page.locator(".trick-cards .card-caption").all_text_contents())
+            if not take_turn(page):
+                break
+        labels = {card_label(card) for card in segments.card_types(expansion=True)}
+        assert captions and {caption.removeprefix("~") for caption in captions} <= labels, captions
+        assert any("/" in caption for caption in captions), captions
         outcome = outcome_of(table)
         assert watch.errors == [] and watch.dialogs == []
     ordinals = ["1st", "2nd", "3rd", "4th"]

@@ -28,8 +28,8 @@ function trick(ctx) {
     parts.push(el("h3", {}, `${W.trick}: `, el("span", { text })));
     const row = el("div", { class: "cards trick-cards" });
     for (const card of top.cards) {
-      const caption = (card.rotated ? "~" : "") + card.card;
-      const title = `${card.rotated ? `${W.turned} ` : ""}${card.card} → ${top.value}`;
+      const caption = (card.rotated ? "~" : "") + cardLabel(card.card);
+      const title = `${card.rotated ? `${W.turned} ` : ""}${cardLabel(card.card)} → ${top.value}`;
       row.append(
         el("span", { class: "mcard" }, drawCard(card.lit, card.added, { title }), el("span", { class: "card-caption", text: caption })),
       );
