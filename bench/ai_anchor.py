@@ -127,7 +127,6 @@ def play(game: Any, deal: int, hero_seat: int, level: str, seed: int, pacer: Pac
     state = game.new_initial_state()
     digits = deal
     rng = random.Random(seed)
-    bot = anchor_bot(game, 2, seed)
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes = len(state.chance_outcomes())
@@ -143,9 +142,9 @@ def play(game: Any, deal: int, hero_seat: int, level: str, seed: int, pacer: Pac
                 pacer.hero.times.append(time.thread_time() - start)
         else:
             sims = pacer.next_sims()
-            # ISMCTSBot reads its budget from this attribute at every search; one bot per game keeps its
-            # random stream going from decision to decision.
-            bot._max_simulations = sims
+            # A bot per decision, built with its budget through the public constructor (ISMCTSBot keeps
+            # nothing between searches but its random stream, seeded here from the game's).
+            bot = anchor_bot(game, sims, rng.randrange(2**31))
             start = time.thread_time()
             action = int(bot.step(state))
             if choice:
