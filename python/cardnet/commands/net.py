@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import signal
 import sys
-import textwrap
 from functools import partial
 from pathlib import Path
 from collections.abc import Awaitable, Callable, Sequence
@@ -30,7 +28,7 @@ from ..ai import with_think
 from ..cli import player_name_arg, seed_arg
 from ..i18n import gettext as _
 from ..i18n import pgettext
-from ..ui.render import command_word
+from ..ui.render import command_word, fit_to_terminal
 from .discovery import add_interface_argument, table_address
 
 
@@ -516,13 +514,12 @@ def web_seat_banner(address: str, port: int) -> list[str]:
 
 
 def fitted(line: str, out: TextIO) -> list[str]:
-    """``line`` wrapped at words to the width of the terminal ``out`` is (continuations indented, an address or
-    a path kept whole): a terminal would cut a longer language's line anywhere. Into a pipe or a file, as it is."""
+    """``line`` fitted to the terminal ``out`` is (``fit_to_terminal``): a terminal would cut a longer language's
+    line anywhere. Into a pipe or a file, as it is."""
     isatty = getattr(out, "isatty", None)
     if isatty is None or not isatty():
         return [line]
-    width = shutil.get_terminal_size((80, 24)).columns
-    return textwrap.wrap(line, width, subsequent_indent="    ", break_long_words=False, break_on_hyphens=False) or [""]
+    return fit_to_terminal(line)
 
 
 def _banner(name: str, game: str, taken: int, players: int, seeded: bool, password: bool) -> str:

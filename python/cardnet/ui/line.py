@@ -39,12 +39,12 @@ from .render import (
     Move,
     MoveTextError,
     command_word,
+    fit_to_terminal,
     move_list,
     reads,
     renderer_for,
     seat_labels,
     use_colour,
-    visible_len,
     watching_words,
     you,
 )
@@ -92,16 +92,6 @@ def _typed_command(word: str) -> str | None:
         if reads(word, command, command_word):
             return command
     return None
-
-
-def _fitted(line: str) -> list[str]:
-    """``line`` wrapped at words to the terminal's width, its continuation indented under its start: a sentence
-    that fits 80 columns in English may not in Finnish or Indonesian. A word wider than the terminal stays whole."""
-    width = shutil.get_terminal_size((80, 24)).columns
-    if visible_len(line) <= width:
-        return [line]
-    indent = " " * (len(line) - len(line.lstrip(" ")) + 4)
-    return textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
 
 
 def _outcome_kind(kind: str) -> str:
@@ -269,7 +259,7 @@ class PlainGame:
             self._at_prompt = False
             self.stdout.write("\r\x1b[K" if self.terminal else "\n")
         self._status_shown = False
-        self.stdout.write("\n".join(_fitted(line) if fit else [line]) + "\n")
+        self.stdout.write("\n".join(fit_to_terminal(line) if fit else [line]) + "\n")
         self.stdout.flush()
 
     def status(self, line: str) -> None:

@@ -12,6 +12,7 @@ import importlib.util
 import os
 import re
 import shutil
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -116,6 +117,17 @@ _ANSI_RE = re.compile(r"\x1b\[[0-9;]*m")
 def visible_len(text: str) -> int:
     """Length of ``text`` on screen (ANSI colour codes take no room)."""
     return len(_ANSI_RE.sub("", text))
+
+
+def fit_to_terminal(line: str) -> list[str]:
+    """``line`` wrapped at words to the terminal's width, its continuation indented under its start: a sentence
+    that fits 80 columns in English may not in Finnish or Indonesian. A word wider than the terminal (an address,
+    a path) stays whole."""
+    width = shutil.get_terminal_size((80, 24)).columns
+    if visible_len(line) <= width:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 4)
+    return textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
 
 
 def seat_labels(seats: Sequence[Any], me: int | None) -> list[str]:
