@@ -184,8 +184,7 @@ class Renderer(GenericRenderer):
             if priv.get("pick") is not None:
                 lines.append(_("Your pick: {card}").format(card=self.card(me, priv["pick"])))
         lines += self.barred(pub, me)
-        if priv is not None:  # what a seated player is asked to do; a spectator has no cards to do it with
-            lines += self.prompt(pub, me)
+        lines += self.prompt(pub, priv)
         return lines
 
     def effects(self, pub: Mapping[str, Any]) -> list[str]:
@@ -233,8 +232,11 @@ class Renderer(GenericRenderer):
             )
         return lines
 
-    def prompt(self, pub: Mapping[str, Any], me: int) -> list[str]:
-        """What the player is asked to do now."""
+    def prompt(self, pub: Mapping[str, Any], priv: Mapping[str, Any] | None) -> list[str]:
+        """What the player is asked to do now; nothing for a spectator (``priv`` None), who has no cards to do
+        it with."""
+        if priv is None:
+            return []
         phase = pub["phase"]
         if phase == "setup_discard":
             return [_("Setup: discard 2 of your 9 cards face down; you keep 7 for round 1.")]

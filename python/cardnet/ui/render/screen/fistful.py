@@ -169,7 +169,7 @@ def _draw(ts: TableView, width: int, cards: list[int]) -> list[Fragments]:
             extra += [("class:dim", "   " + _("Your pick:") + " "), _fcard(ts, me, int(priv["pick"]))]
         if extra:
             rows += wrap_fragments(extra, width)
-    for line in r.prompt(pub, me) if priv is not None else []:  # a spectator is asked nothing
+    for line in r.prompt(pub, priv):
         rows += fit(line, "class:dim", width)
     return rows
 
