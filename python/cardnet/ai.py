@@ -5,14 +5,15 @@ People pick a difficulty instead: ``easy``, ``normal`` or ``hard``. The names ar
 what they play is each game's (``levels(game)``, ``level_player(game, level)``), chosen so that each level
 is clearly stronger than the one below in that game: in most games ``easy`` is the heuristic and
 ``normal`` and ``hard`` a search with a growing budget (ISMCTS; in Cherki and TEN a flat Monte Carlo
-search over a few candidate moves; for ``hard`` in A Fistful of Gold each duel solved as a matrix game,
-the pick drawn from its mixed strategy). In Cherki, where a deal is mostly the draw and the search rises
-little above the heuristic, ``easy`` and ``normal`` are careless players instead, ``hard`` the search.
-Wherever a player name is taken (``cardnet.simulate``, ``cardnet arena``), a level is one too and plays
-as the game being played defines it. ``LEVELS`` is the one list of levels the package uses. The players see a game only as the seat they play may see it:
-the search works on determinized copies, never on other seats' hidden cards. They choose on a
-``cardnet.Game`` (``choose``, ``choose_index``) and on an RL state (``choose_action``: an action id, the same
-choice as on a game in the same position with the same seed).
+search over a few candidate moves; for ``hard`` in A Fistful of Gold simultaneous-move MCTS with regret
+matching, the pick drawn from its mixed strategy). In Cherki, where a deal is mostly the draw and the
+search rises little above the heuristic, ``easy`` and ``normal`` are careless players instead, ``hard``
+the search. Wherever a player name is taken (``cardnet.simulate``, ``cardnet arena``), a level is one too
+and plays as the game being played defines it. ``LEVELS`` is the one list of levels the package uses.
+The players see a game only as the seat they play may see it: the search works on determinized copies,
+never on other seats' hidden cards. They choose on a ``cardnet.Game`` (``choose``, ``choose_index``) and
+on an RL state (``choose_action``: an action id, the same choice as on a game in the same position with
+the same seed).
 
 Budgets: a search player spends a fixed number of iterations per decision, so the same seed gives the same
 move on any machine. ``think_ms`` (or a player name ending in ``@MS``, e.g. ``hard@500``) trades that for
