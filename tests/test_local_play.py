@@ -178,3 +178,31 @@ async def test_in_process_host_serves_a_peer_over_memory_streams() -> None:
                 assert event.hash_ok() and event.view["private"] is not None
                 break
         nursery.cancel_scope.cancel()
+
+
+def test_the_hosts_own_seat_is_held_before_any_guest_can_join(tmp_path: Path) -> None:
+    """A seated host takes seat 0 before its table listens: a guest who greets the host first (before the
+    host's own in-process peer) is given seat 1, never the host's seat, and the host's token holds seat 0."""
+    from cardnet.net.factory import create_table, table_config
+    from cardnet.net.local import own_seat_token, resume_table
+
+    table, journal = create_table(table_config("cherki", players=3), journal=tmp_path / "t.journal")
+    token = own_seat_token(table, journal, 0, "Hostess")
+    seat0 = table.seats[0]
+    assert (seat0.kind, seat0.name, seat0.connected) == ("human", "Hostess", False)
+    guest, _, _, _ = table.claim_seat(None, "Ann")
+    assert guest.index == 1
+    assert table.seat_for_token(token) is seat0
+    # Journalled: the table resumed from its journal has the host at seat 0 under the same token.
+    journal.close()
+    resumed = resume_table(tmp_path / "t.journal")
+    try:
+        held = resumed.table.seat_for_token(token)
+        assert held is not None and (held.index, held.name) == (0, "Hostess")
+        # Resumed, the seat is re-keyed: the old token no longer holds it, the new one does.
+        again = own_seat_token(resumed.table, resumed.journal, 0)
+        assert resumed.table.seat_for_token(token) is None
+        assert resumed.table.seat_for_token(again) is resumed.table.seats[0]
+        assert resumed.table.seats[0].name == "Hostess"
+    finally:
+        resumed.journal.close()

@@ -340,6 +340,20 @@ def _host(args: argparse.Namespace) -> int:
                 raise
             print(f"cardnet host: {exc}", file=sys.stderr)
             return 1
+        own_token: str | None = None
+        if not args.headless:
+            from ..net.local import own_seat_token
+
+            if table.seats[0].kind == "bot":
+                journal.close()
+                print(
+                    _("cardnet host: seat 0 is a built-in player's; continue this table with --headless"),
+                    file=sys.stderr,
+                )
+                return 1
+            # The host's seat is taken before the table listens: a guest quicker than the host's own peer
+            # would otherwise be given seat 0.
+            own_token = own_seat_token(table, journal, 0, args.player_name)
         # Room for every spectator besides the seats and a few connections still in their handshake.
         connections = max(HostOptions.max_connections, args.max_spectators + table.config.players + 8)
         options = HostOptions(
@@ -394,9 +408,6 @@ def _host(args: argparse.Namespace) -> int:
                         journal.append(listen_record(port, interfaces, web_port))
                     cfg = table.config
                     taken = sum(s.kind != "open" for s in table.seats)
-                    # A seated host takes seat 0 right after this banner: count it already.
-                    if not args.headless and table.seats[0].kind == "open":
-                        taken += 1
                     for line in fitted(
                         _banner(cfg.name, cfg.game, taken, cfg.players, cfg.seeded, bool(password)), out
                     ):
@@ -458,9 +469,9 @@ def _host(args: argparse.Namespace) -> int:
                         await nursery.start(announce)
 
                     continue_with = resume_command(journal.path, args)
-                    if not args.headless:
+                    if own_token is not None:
                         code = await play_at_own_table(
-                            server, continue_with, stdin, out, password=password, name=args.player_name
+                            server, own_token, continue_with, stdin, out, password=password, name=args.player_name
                         )
                         await server.shutdown()
                         nursery.cancel_scope.cancel()
@@ -578,23 +589,26 @@ def _quoted(text: str) -> str:
 
 
 async def play_at_own_table(
-    server: Host, again: str, stdin: TextIO, out: TextIO, *, password: str | None = None, name: str | None = None
+    server: Host,
+    token: str,
+    again: str,
+    stdin: TextIO,
+    out: TextIO,
+    *,
+    password: str | None = None,
+    name: str | None = None,
 ) -> int:
-    """The host's own seat (0), played in this terminal through an in-process peer like local play (answering
-    the table's password with ``password``); returns the exit code once the game is over or the host leaves
-    (which closes the table, printing ``again``, the command that continues it)."""
+    """The host's own seat (0, held by ``token``: ``own_seat_token``), played in this terminal through an
+    in-process peer like local play (answering the table's password with ``password``); returns the exit code
+    once the game is over or the host leaves (which closes the table, printing ``again``, the command that
+    continues it)."""
     import trio
 
     from ..ui.line import PlainGame
-    from ..net.local import local_peer, player_name, rekey_own_seat
+    from ..net.local import local_peer, player_name
 
     table = server.table
-    if table.seats[0].kind == "bot":
-        print(_("cardnet host: seat 0 is a built-in player's; continue this table with --headless"), file=sys.stderr)
-        return 1
-    assert server.journal is not None
-    token = rekey_own_seat(table, server.journal, 0)
-    peer = local_peer(server, name or player_name(), seat=0 if token is None else None, token=token, password=password)
+    peer = local_peer(server, name or player_name(), seat=None, token=token, password=password)
     async with trio.open_nursery() as nursery:
         await nursery.start(peer.run)
         cfg = table.config

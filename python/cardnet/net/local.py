@@ -36,8 +36,8 @@ __all__ = [
     "local_host",
     "local_peer",
     "new_local_table",
+    "own_seat_token",
     "player_name",
-    "rekey_own_seat",
     "resume_local_table",
     "single_error",
 ]
@@ -49,12 +49,12 @@ class LocalError(Exception):
 
 @dataclass
 class LocalSetup:
-    """A table ready to run locally: which seat is the player's, and the token that resumes it."""
+    """A table ready to run locally: which seat is the player's, and the token that holds it."""
 
     table: Table
     journal: Journal
     seat: int
-    token: str | None
+    token: str
     header: str
 
 
@@ -106,7 +106,7 @@ def new_local_table(
     else:
         header = _("{title}: {players}, you are seat {seat}, random deal.")
     header = header.format(title=title, players=_players(count), seat=seat, seed=seed)
-    return LocalSetup(table, journal, seat, None, header)
+    return LocalSetup(table, journal, seat, own_seat_token(table, journal, seat), header)
 
 
 def resume_local_table(path: Path) -> LocalSetup:
@@ -126,7 +126,7 @@ def resume_local_table(path: Path) -> LocalSetup:
             )
         )
     mine = people[0]
-    token = rekey_own_seat(table, journal, mine.index)
+    token = own_seat_token(table, journal, mine.index)
     info = GAMES.get(table.config.game)
     title = info.title if info else table.config.game
     fields = {"title": title, "players": _players(table.config.players), "seat": mine.index, "state": table.state_id}
@@ -139,14 +139,18 @@ def resume_local_table(path: Path) -> LocalSetup:
     return LocalSetup(table, journal, mine.index, token, header)
 
 
-def rekey_own_seat(table: Table, journal: Journal, index: int) -> str | None:
-    """A fresh token for the host's own resumed seat (None when nobody sat there yet, so it is simply taken).
-
-    The host may re-key its own seat because the journal keeps only token hashes; the new hash is journalled.
-    """
+def own_seat_token(table: Table, journal: Journal, index: int, name: str | None = None) -> str:
+    """A token for the seat the table's own user plays, taken before the table listens so that no guest who
+    joins first can take it: an open seat is claimed in the user's name; a seat they held before (a resumed
+    table) is re-keyed, which the host may do because the journal keeps only token hashes. ``name`` (default: the
+    user's usual one) names a newly claimed seat. Journalled either way; the seat counts as connected once the
+    user's peer greets the host with the token."""
     seat = table.seats[index]
-    if seat.kind != "human":
-        return None
+    if seat.kind == "open":
+        _, token, record, _ = table.claim_seat(index, name or player_name())
+        seat.connected = False
+        journal.append(record)
+        return token
     token = secrets.token_urlsafe(32)
     journal.append(table.apply_seat_record(index, seat.name or player_name(), token_hash(token)))
     return token

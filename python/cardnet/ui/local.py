@@ -45,7 +45,7 @@ async def _play(build: Callable[[], LocalSetup], stdin: TextIO, stdout: TextIO) 
     try:
         async with trio.open_nursery() as nursery:
             await nursery.start(host.serve_in_process)
-            peer = local_peer(host, player_name(), seat=setup.seat if setup.token is None else None, token=setup.token)
+            peer = local_peer(host, player_name(), seat=None, token=setup.token)
             await nursery.start(peer.run)
             cfg = table.config
             ui = PlainGame(peer, cfg.game, setup.seat, cfg.players, stdin, stdout, leave_lines=[hint, _("Bye.")])

@@ -242,9 +242,7 @@ async def host_local(
         setup.journal.append(listen_record(port, interfaces, web_port))
         nursery.start_soon(_advertise, host, port, interfaces, probe)
 
-    peer = local_peer(
-        host, _player_name(), seat=setup.seat if setup.token is None else None, token=setup.token, password=password
-    )
+    peer = local_peer(host, _player_name(), seat=None, token=setup.token, password=password)
     await nursery.start(peer.run)
     config = table.config
     link = Link(peer, config.game, config.players, setup.seat, setup.header, setup.journal.path, local=True, host=host)
