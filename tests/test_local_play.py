@@ -183,8 +183,8 @@ async def test_in_process_host_serves_a_peer_over_memory_streams() -> None:
 def test_the_hosts_own_seat_is_held_before_any_guest_can_join(tmp_path: Path) -> None:
     """A seated host takes seat 0 before its table listens: a guest who greets the host first (before the
     host's own in-process peer) is given seat 1, never the host's seat, and the host's token holds seat 0."""
-    from cardnet.net.factory import create_table, table_config
-    from cardnet.net.local import own_seat_token, resume_table
+    from cardnet.net.factory import create_table, resume_table, table_config
+    from cardnet.net.local import own_seat_token
 
     table, journal = create_table(table_config("cherki", players=3), journal=tmp_path / "t.journal")
     token = own_seat_token(table, journal, 0, "Hostess")
