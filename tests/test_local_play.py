@@ -190,6 +190,7 @@ def test_the_hosts_own_seat_is_held_before_any_guest_can_join(tmp_path: Path) ->
     token = own_seat_token(table, journal, 0, "Hostess")
     seat0 = table.seats[0]
     assert (seat0.kind, seat0.name, seat0.connected) == ("human", "Hostess", False)
+    assert not table.started
     guest, _, _, _ = table.claim_seat(None, "Ann")
     assert guest.index == 1
     assert table.seat_for_token(token) is seat0
@@ -206,3 +207,11 @@ def test_the_hosts_own_seat_is_held_before_any_guest_can_join(tmp_path: Path) ->
         assert resumed.table.seats[0].name == "Hostess"
     finally:
         resumed.journal.close()
+    # A table the host's seat fills (every other seat a built-in player's) starts only when the host's own peer
+    # greets it with the token, so that player sees the built-in players' first moves.
+    solo, solo_journal = create_table(table_config("fistful", players=2, bots={1: "easy"}), journal=tmp_path / "s.j")
+    try:
+        own_seat_token(solo, solo_journal, 0)
+        assert not solo.started
+    finally:
+        solo_journal.close()

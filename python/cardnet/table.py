@@ -407,11 +407,13 @@ class Table:
         # The core's fan-out of the latest move on the fast lane (:meth:`play_line`), turned into fragments
         # only when something asks for them (a snapshot): (the key it describes, the fan-out).
         self._fan: tuple[tuple[int, int, int], Any] | None = None
-        self._maybe_start()
+        self.start_if_full()
 
     # -- seats ------------------------------------------------------------------------------------------------
 
-    def _maybe_start(self) -> bool:
+    def start_if_full(self) -> bool:
+        """Start the game once no seat is open (the last seat taken, or the host's own reserved seat greeted by its
+        peer); whether it started now."""
         if not self.started and all(s.kind != "open" for s in self.seats):
             self.started = True
             self.state_id += 1
@@ -440,7 +442,7 @@ class Table:
             seat = free[0]
         token = secrets.token_urlsafe(32)
         record = self.apply_seat_record(seat.index, name, token_hash(token))
-        started = self._maybe_start()
+        started = self.start_if_full()
         seat.connected = True
         return seat, token, record, started
 
@@ -740,7 +742,7 @@ class Table:
                     raise ValueError(f"journal record {n}: the seat's name is not valid Unicode")
                 seat = _record_int(rec, "seat", n, len(table.seats) - 1)
                 table.apply_seat_record(seat, str(rec["name"]), str(rec["token_hash"]))
-                table._maybe_start()
+                table.start_if_full()
             elif kind == "move":
                 if (
                     _record_int(rec, "game_no", n) != table.game_no

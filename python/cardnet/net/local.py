@@ -143,16 +143,11 @@ def own_seat_token(table: Table, journal: Journal, index: int, name: str | None 
     """A token for the seat the table's own user plays, taken before the table listens so that no guest who
     joins first can take it: an open seat is claimed in the user's name; a seat they held before (a resumed
     table) is re-keyed, which the host may do because the journal keeps only token hashes. ``name`` (default: the
-    user's usual one) names a newly claimed seat. Journalled either way; the seat counts as connected once the
-    user's peer greets the host with the token."""
+    user's usual one) names a newly claimed seat. Journalled either way. The seat counts as connected, and a table
+    it fills starts, only once the user's peer greets the host with the token, so the player sees every move."""
     seat = table.seats[index]
-    if seat.kind == "open":
-        _, token, record, _ = table.claim_seat(index, name or player_name())
-        seat.connected = False
-        journal.append(record)
-        return token
     token = secrets.token_urlsafe(32)
-    journal.append(table.apply_seat_record(index, seat.name or player_name(), token_hash(token)))
+    journal.append(table.apply_seat_record(index, seat.name or name or player_name(), token_hash(token)))
     return token
 
 

@@ -512,7 +512,8 @@ class HostSession:
             seat.auto = False
             log.info("seat %d (%s) resumed", seat.index, seat.name)
             self.gone_since.pop(seat.index, None)
-            return effects, None, False
+            # A seat the host reserved for its own player (``own_seat_token``) is the last one only now.
+            return effects, None, self.table.start_if_full()
         claimed, token, record, started = self.table.claim_seat(hello.seat, hello.name)
         link.seat = claimed.index
         log.info("seat %d taken by %r", claimed.index, hello.name)
